@@ -1,0 +1,92 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { randomUUID } from 'node:crypto';
+import { bearerAuth } from './auth/middleware.js';
+import { AppError, errorBody, fieldsFromIssues } from './errors.js';
+import { migrationsCurrent } from './db/migrate.js';
+import { buildOpenApiDocument, registerDocsRoutes } from './routes/schema.js';
+import { registerKeyRoutes } from './routes/keys.js';
+import type { AppDeps, AppEnv } from './types.js';
+
+// Endpoints under /api/v1 that need no credential.
+const PUBLIC_API_PATHS = /^\/api\/v1\/(schema|docs|redoc)(\/.*)?$/;
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export type App = OpenAPIHono<AppEnv>;
+
+export function newRouter(): App {
+  return new OpenAPIHono<AppEnv>({
+    strict: false,
+    defaultHook: (result) => {
+      if (!result.success) {
+        const fields = fieldsFromIssues(result.error.issues as never);
+        throw new AppError('VALIDATION_FAILED', 'One or more fields failed validation.', fields);
+      }
+    },
+  });
+}
+
+function respondError(c: Context<AppEnv>, err: AppError): Response {
+  for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+  return c.json(errorBody(err), err.status as 400);
+}
+
+/** Maps anything thrown by a handler to the error envelope; only genuine faults become 500s. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof HTTPException) {
+    if (err.status === 400) return new AppError('VALIDATION_FAILED', 'Malformed request body: expected valid JSON.', { _body: [err.message] });
+    if (err.status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large.');
+    if (err.status === 401) return new AppError('AUTHENTICATION_REQUIRED', 'Authentication required.');
+    if (err.status === 404) return new AppError('NOT_FOUND', 'Not found.');
+  }
+  if (err && typeof err === 'object' && 'name' in err && (err as Error).name === 'ZodError') {
+    return new AppError('VALIDATION_FAILED', 'One or more fields failed validation.', fieldsFromIssues((err as unknown as { issues: never[] }).issues));
+  }
+  return new AppError('INTERNAL_ERROR', 'Internal server error. Quote the X-Request-Id header when reporting this.');
+}
+
+export function createApp(deps: AppDeps): App {
+  const app = newRouter();
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
+    c.set('requestId', requestId);
+    c.set('logger', deps.logger.child({ requestId }));
+    c.header('X-Request-Id', requestId);
+    await next();
+  });
+
+  app.onError((err, c) => {
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) {
+      (c.get('logger') ?? deps.logger).error({ err, requestId: c.get('requestId'), path: c.req.path }, 'request failed');
+    }
+    return respondError(c, appErr);
+  });
+
+  app.notFound((c) => respondError(c, new AppError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`)));
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    try {
+      const current = await migrationsCurrent(deps.sql);
+      if (!current) return c.json({ status: 'migrations_pending' }, 503);
+      return c.json({ status: 'ready' });
+    } catch {
+      return c.json({ status: 'database_unreachable' }, 503);
+    }
+  });
+
+  app.use('/api/v1/*', async (c, next) => {
+    if (PUBLIC_API_PATHS.test(c.req.path)) return next();
+    return bearerAuth(deps)(c, next);
+  });
+
+  registerKeyRoutes(app, deps);
+
+  registerDocsRoutes(app, deps, () => buildOpenApiDocument(app));
+  return app;
+}

@@ -1,0 +1,67 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+// Booleans from env: only explicit spellings count, so a typo never silently enables a dev setting.
+const envBool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const defaultDataDir = path.join(
+  process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'),
+  'docsift',
+);
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Public base URL used in signed download links and printed at start. Defaults to http://HOST:PORT. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** When unset, a private local PostgreSQL cluster is provisioned under DATA_DIR. */
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default(defaultDataDir),
+  PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Secret for signed download URLs and other HMACs; generated and persisted under DATA_DIR when unset. */
+  SIGNING_SECRET: z.string().min(32).optional(),
+
+  EMBEDDING_PROVIDER: z.enum(['builtin', 'ollama']).default('builtin'),
+  OLLAMA_HOST: z.string().default('http://127.0.0.1:11434'),
+  OLLAMA_MODEL: z.string().default('nomic-embed-text'),
+  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(512).default(32),
+
+  CHUNK_TOKENS: z.coerce.number().int().min(32).max(8192).default(512),
+  CHUNK_OVERLAP: z.coerce.number().min(0).max(0.5).default(0.15),
+  TEXT_SEARCH_CONFIG: z.string().regex(/^[a-z_]+$/).default('english'),
+
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ENDPOINT: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: envBool,
+
+  /** Development only: allow webhook and URL-document targets on private/loopback addresses. */
+  ALLOW_PRIVATE_URLS: envBool,
+  /** Testing only: shifts the service clock (ms) for purge, billing and expiry jobs. */
+  CLOCK_OFFSET_MS: z.coerce.number().int().default(0),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; throws a readable error listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

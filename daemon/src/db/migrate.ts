@@ -1,0 +1,71 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Sql } from './client.js';
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+// Arbitrary constant shared by every docsift process so concurrent starts serialise.
+const MIGRATION_LOCK_ID = 727_431_001;
+
+export interface Migration {
+  version: number;
+  name: string;
+  file: string;
+}
+
+export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  return files.map((file) => ({ version: Number(file.slice(0, 3)), name: file.slice(4, -4), file: path.join(dir, file) }));
+}
+
+export async function appliedVersions(sql: Sql): Promise<Set<number>> {
+  const exists = await sql<{ t: string | null }[]>`select to_regclass('public.schema_migrations')::text as t`;
+  if (!exists[0]?.t) return new Set();
+  const rows = await sql<{ version: number }[]>`select version from schema_migrations`;
+  return new Set(rows.map((r) => r.version));
+}
+
+/**
+ * Applies pending migrations, each in its own transaction, while holding a session
+ * advisory lock on one reserved connection so two daemons starting at once never race.
+ */
+export async function migrate(sql: Sql, log: (msg: string) => void = () => {}): Promise<number[]> {
+  const migrations = await listMigrations();
+  const conn = await sql.reserve();
+  const applied: number[] = [];
+  try {
+    await conn`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await conn`
+      create table if not exists schema_migrations (
+        version integer primary key,
+        name text not null,
+        applied_at timestamptz not null default now()
+      )`;
+    const done = new Set((await conn<{ version: number }[]>`select version from schema_migrations`).map((r) => r.version));
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
+      const text = await readFile(m.file, 'utf8');
+      await conn.unsafe('begin');
+      try {
+        await conn.unsafe(text);
+        await conn`insert into schema_migrations (version, name) values (${m.version}, ${m.name})`;
+        await conn.unsafe('commit');
+      } catch (err) {
+        await conn.unsafe('rollback');
+        throw new Error(`migration ${m.version}_${m.name} failed: ${(err as Error).message}`);
+      }
+      log(`applied migration ${m.version}_${m.name}`);
+      applied.push(m.version);
+    }
+  } finally {
+    await conn`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
+    conn.release();
+  }
+  return applied;
+}
+
+/** True when every migration file has been applied. */
+export async function migrationsCurrent(sql: Sql): Promise<boolean> {
+  const [files, applied] = await Promise.all([listMigrations(), appliedVersions(sql)]);
+  return files.every((m) => applied.has(m.version));
+}

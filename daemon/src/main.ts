@@ -1,0 +1,151 @@
+// The daemon's only entry point with side effects: reads env, provisions, starts, handles signals.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { startDaemon } from './server.js';
+import { bootstrap } from './services/accounts.js';
+import { runAdmin, ADMIN_USAGE } from './admin.js';
+import { ensureLocalPostgres } from './db/provision.js';
+import { createSql } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { migrateWorkerSchema } from './worker/runner.js';
+import { systemClock } from './types.js';
+
+const USAGE = `docsift-daemon <command> [options]
+
+Commands:
+  serve [--api-only]   Start the API server and, unless --api-only, the job worker (default)
+  worker               Run job workers only (no HTTP)
+  migrate              Apply database migrations and exit
+  admin <subcommand>   Administrative tasks (run "admin --help")
+  help                 Show this help
+
+Configuration comes from environment variables; see README.md.`;
+
+async function resolveDatabaseUrl(config: Config, logger: Logger): Promise<string> {
+  if (config.DATABASE_URL) return config.DATABASE_URL;
+  const started = Date.now();
+  const { databaseUrl } = await ensureLocalPostgres({
+    dataDir: path.join(config.DATA_DIR, 'postgres'),
+    port: config.PG_PORT,
+    database: 'docsift',
+    log: (msg) => logger.info({ component: 'provision' }, msg),
+  });
+  logger.info({ ms: Date.now() - started }, 'local PostgreSQL ready');
+  return databaseUrl;
+}
+
+/** Download-link signing secret: from env, else generated once and kept under DATA_DIR. */
+async function resolveSigningSecret(config: Config): Promise<string> {
+  if (config.SIGNING_SECRET) return config.SIGNING_SECRET;
+  const file = path.join(config.DATA_DIR, 'signing-secret');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    await mkdir(config.DATA_DIR, { recursive: true });
+    const secret = randomBytes(32).toString('hex');
+    await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => {});
+    return (await readFile(file, 'utf8')).trim();
+  }
+}
+
+async function serveCommand(config: Config, logger: Logger, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { 'api-only': { type: 'boolean', default: false } }, allowPositionals: false });
+  const databaseUrl = await resolveDatabaseUrl(config, logger);
+  const signingSecret = await resolveSigningSecret(config);
+  const full = { ...config, DATABASE_URL: databaseUrl, SIGNING_SECRET: signingSecret };
+  const daemon = await startDaemon(full, logger, { api: true, worker: !values['api-only'] });
+  const boot = await bootstrap(daemon.deps.sql, { email: process.env.DOCSIFT_ADMIN_EMAIL ?? 'admin@localhost', orgName: 'Default', now: daemon.deps.clock.now() });
+  const lines = [``, `docsift is running at ${daemon.url}`, `  API:     ${daemon.url}/api/v1/`, `  Schema:  ${daemon.url}/api/v1/schema/`, `  MCP:     ${daemon.url}/mcp`];
+  if (boot.created && boot.key) {
+    lines.push(``, `First API key (full access, shown once; store it now):`, ``, `  ${boot.key}`, ``, `Try: curl -H "Authorization: Bearer ${boot.key}" ${daemon.url}/api/v1/keys/`);
+  }
+  process.stdout.write(lines.join('\n') + '\n\n');
+  handleSignals(logger, daemon.stop);
+}
+
+async function workerCommand(config: Config, logger: Logger): Promise<void> {
+  const databaseUrl = await resolveDatabaseUrl(config, logger);
+  const signingSecret = await resolveSigningSecret(config);
+  const daemon = await startDaemon({ ...config, DATABASE_URL: databaseUrl, SIGNING_SECRET: signingSecret }, logger, { api: false, worker: true });
+  logger.info('worker running');
+  handleSignals(logger, daemon.stop);
+}
+
+async function migrateCommand(config: Config, logger: Logger): Promise<void> {
+  const databaseUrl = await resolveDatabaseUrl(config, logger);
+  const sql = createSql(databaseUrl, { max: 2 });
+  try {
+    const applied = await migrate(sql, (m) => logger.info(m));
+    await migrateWorkerSchema(databaseUrl, logger);
+    process.stdout.write(applied.length ? `Applied ${applied.length} migration(s).\n` : 'Database is up to date.\n');
+  } finally {
+    await sql.end();
+  }
+}
+
+function handleSignals(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down gracefully');
+    stop().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  switch (command) {
+    case 'serve':
+      return serveCommand(config, logger, rest);
+    case 'worker':
+      return workerCommand(config, logger);
+    case 'migrate':
+      return migrateCommand(config, logger);
+    case 'admin': {
+      if (!rest.length || rest[0] === '--help') {
+        process.stdout.write(ADMIN_USAGE + '\n');
+        return;
+      }
+      const databaseUrl = await resolveDatabaseUrl(config, logger);
+      const sql = createSql(databaseUrl, { max: 2 });
+      try {
+        await migrate(sql, (m) => logger.info(m));
+        process.exitCode = await runAdmin({ sql, config, clock: systemClock(config.CLOCK_OFFSET_MS), out: process.stdout, err: process.stderr }, rest);
+      } finally {
+        await sql.end();
+      }
+      return;
+    }
+    default:
+      process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) process.stderr.write(err.message + '\n');
+  else process.stderr.write(`docsift-daemon: ${(err as Error)?.message ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+import { z } from '@hono/zod-openapi';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors.js';
+
+export const ErrorEnvelope = z
+  .object({
+    error: z.string().openapi({ description: 'Human-readable message for display.' }),
+    code: z.enum(ERROR_CODES).openapi({ description: 'Machine-readable code for program logic.' }),
+    fields: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .openapi({ description: 'Only on validation failures: field name → messages.' }),
+  })
+  .openapi('ErrorEnvelope');
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  429: 'Rate limited',
+  500: 'Server error',
+};
+
+/**
+ * OpenAPI error responses for a route. Codes are grouped by status; 401 and 429 apply to every
+ * authenticated route and are added automatically unless `publicRoute` is set.
+ */
+export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean } = {}) {
+  const all = new Set<ErrorCode>(codes);
+  if (!opts.publicRoute) {
+    for (const c of ['AUTHENTICATION_REQUIRED', 'INVALID_API_KEY', 'API_KEY_EXPIRED', 'USER_ACCOUNT_DISABLED', 'RATE_LIMIT_EXCEEDED'] as const) all.add(c);
+  }
+  all.add('INTERNAL_ERROR');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of all) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, { description: string; content: { 'application/json': { schema: typeof ErrorEnvelope } } }> = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[status] = {
+      description: `${STATUS_TEXT[status] ?? 'Error'}: ${list.join(', ')}`,
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    };
+  }
+  return out;
+}
+
+export function jsonBody<T extends z.ZodType>(schema: T, description = 'JSON body') {
+  return { required: true, description, content: { 'application/json': { schema } } };
+}
+
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+// Path ids are plain strings: a malformed id simply matches nothing and answers 404, like any unknown id.
+export const UuidParam = z.object({
+  uuid: z.string().openapi({ param: { name: 'uuid', in: 'path' }, format: 'uuid', example: '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f' }),
+});
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isUuid(s: string): boolean {
+  return UUID_RE.test(s);
+}
+
+export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-01T12:00:00.000Z' });
+
+export function iso(d: Date | null | undefined): string | null {
+  return d ? d.toISOString() : null;
+}

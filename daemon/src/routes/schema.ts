@@ -1,0 +1,79 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { AppError } from '../errors.js';
+import type { AppDeps, AppEnv } from '../types.js';
+
+export const API_VERSION = '1.0.0';
+
+const API_DESCRIPTION = `docsift: self-hosted document search with hybrid full-text (BM25) and vector search.
+
+Authenticate every request (except this schema) with \`Authorization: Bearer svc_…\`.
+Errors always use the envelope \`{error, code, fields?}\`; \`fields\` appears only on validation failures.
+Unknown routes answer 404 \`NOT_FOUND\`; malformed JSON answers 400 \`VALIDATION_FAILED\`.
+Every response carries \`X-Request-Id\` (an incoming \`X-Request-Id\` of up to 128 safe characters is echoed).
+Paths are served with and without the trailing slash.`;
+
+export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'API key: `svc_` followed by 40 random characters.',
+  });
+  const doc = app.getOpenAPIDocument({
+    openapi: '3.0.3',
+    info: { title: 'docsift API', version: API_VERSION, description: API_DESCRIPTION },
+    servers: [{ url: '/', description: 'This server' }],
+    security: [{ bearerAuth: [] }],
+  });
+  // Routes are registered without the trailing slash (the router serves both forms);
+  // the document uses the canonical, slash-terminated form of the specification.
+  doc.paths = Object.fromEntries(
+    Object.entries(doc.paths ?? {}).map(([p, item]) => [p.startsWith('/api/') && !p.endsWith('/') ? p + '/' : p, item]),
+  );
+  return doc;
+}
+
+const SWAGGER_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>docsift API</title>
+<link rel="stylesheet" href="/api/v1/docs/assets/swagger-ui.css"></head><body><div id="ui"></div>
+<script src="/api/v1/docs/assets/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/api/v1/schema/', dom_id: '#ui' });</script></body></html>`;
+
+// Redoc's standalone bundle is not shipped in a light npm package, so this page loads it from its CDN.
+const REDOC_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>docsift API</title></head>
+<body><redoc spec-url="/api/v1/schema/"></redoc>
+<script src="https://cdn.redoc.ly/redoc/v2.1.5/bundles/redoc.standalone.js"></script></body></html>`;
+
+const SWAGGER_ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+/** Schema always; interactive docs only in development (404 elsewhere). */
+export function registerDocsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, build: () => unknown): void {
+  let cached: string | undefined;
+  app.get('/api/v1/schema', (c) => {
+    cached ??= JSON.stringify(build());
+    return c.body(cached, 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+  const devOnly = () => {
+    if (deps.config.NODE_ENV !== 'development') throw new AppError('NOT_FOUND', 'Interactive documentation is available only when NODE_ENV=development.');
+  };
+  app.get('/api/v1/docs', (c) => {
+    devOnly();
+    return c.html(SWAGGER_HTML);
+  });
+  app.get('/api/v1/redoc', (c) => {
+    devOnly();
+    return c.html(REDOC_HTML);
+  });
+  app.get('/api/v1/docs/assets/:file', async (c) => {
+    devOnly();
+    const file = c.req.param('file');
+    const type = SWAGGER_ASSETS[file];
+    if (!type) throw new AppError('NOT_FOUND', 'Not found.');
+    const dir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    return c.body(await readFile(path.join(dir, file)), 200, { 'content-type': type });
+  });
+}

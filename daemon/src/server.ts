@@ -1,0 +1,80 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { Runner } from 'graphile-worker';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { createSql, type Sql } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { buildTaskList, CRONTAB } from './jobs/index.js';
+import type { Logger } from './logger.js';
+import { systemClock, type AppDeps, type Clock } from './types.js';
+import { migrateWorkerSchema, startWorker } from './worker/runner.js';
+
+export interface Daemon {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  /** Graceful: stop accepting, finish in-flight requests and jobs, close the pool. */
+  stop(): Promise<void>;
+}
+
+export interface DaemonOptions {
+  api: boolean;
+  worker: boolean;
+  migrate?: boolean;
+  clock?: Clock;
+}
+
+/** Everything between "we have a database URL" and "serving"; used by main.ts and by the test harness. */
+export async function startDaemon(config: Config & { DATABASE_URL: string }, logger: Logger, opts: DaemonOptions): Promise<Daemon> {
+  const sql: Sql = createSql(config.DATABASE_URL, { max: config.DB_POOL_MAX });
+  const deps: AppDeps = { config, sql, logger, clock: opts.clock ?? systemClock(config.CLOCK_OFFSET_MS) };
+  let server: ServerType | undefined;
+  let runner: Runner | undefined;
+  try {
+    if (opts.migrate !== false) {
+      await migrate(sql, (m) => logger.info(m));
+      await migrateWorkerSchema(config.DATABASE_URL, logger);
+    }
+    if (opts.worker) {
+      runner = await startWorker({
+        connectionString: config.DATABASE_URL,
+        concurrency: config.WORKER_CONCURRENCY,
+        taskList: buildTaskList(deps),
+        crontab: CRONTAB,
+        logger,
+      });
+    }
+    let port = config.PORT;
+    if (opts.api) {
+      const app = createApp(deps);
+      server = await new Promise<ServerType>((resolve, reject) => {
+        const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+        s.once('error', reject);
+      });
+      port = (server.address() as AddressInfo).port;
+    }
+    const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+    const url = config.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        if (server) {
+          const s = server;
+          await new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            // Keep-alive sockets would hold close() open; idle ones go now, busy ones after their response.
+            (s as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+          });
+        }
+        if (runner) await runner.stop();
+        await sql.end({ timeout: 5 });
+      })());
+    return { url, port, deps, stop };
+  } catch (err) {
+    server?.close();
+    await runner?.stop().catch(() => {});
+    await sql.end({ timeout: 1 }).catch(() => {});
+    throw err;
+  }
+}

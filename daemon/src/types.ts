@@ -1,0 +1,41 @@
+import type { Config } from './config.js';
+import type { Sql } from './db/client.js';
+import type { Logger } from './logger.js';
+
+export type RateTier = 'free' | 'basic' | 'pro';
+
+/** Who is calling, resolved by the auth middleware. */
+export interface Caller {
+  keyId: string;
+  keyPrefix: string;
+  userId: string;
+  orgId: string;
+  isFullAccess: boolean;
+  isAdmin: boolean;
+  tier: RateTier;
+  via: 'key' | 'session';
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export function systemClock(offsetMs = 0): Clock {
+  return { now: () => new Date(Date.now() + offsetMs) };
+}
+
+/** Everything the HTTP app needs; built in main.ts (or by tests) and passed in, so importing app.ts does no I/O. */
+export interface AppDeps {
+  config: Config;
+  sql: Sql;
+  logger: Logger;
+  clock: Clock;
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    caller: Caller;
+    logger: Logger;
+  };
+}
