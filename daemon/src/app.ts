@@ -7,6 +7,7 @@ import { AppError, errorBody, fieldsFromIssues } from './errors.js';
 import { migrationsCurrent } from './db/migrate.js';
 import { buildOpenApiDocument, registerDocsRoutes } from './routes/schema.js';
 import { registerKeyRoutes } from './routes/keys.js';
+import { registerCollectionRoutes } from './routes/collections.js';
 import type { AppDeps, AppEnv } from './types.js';
 
 // Endpoints under /api/v1 that need no credential.
@@ -40,6 +41,13 @@ export function toAppError(err: unknown): AppError {
     if (err.status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large.');
     if (err.status === 401) return new AppError('AUTHENTICATION_REQUIRED', 'Authentication required.');
     if (err.status === 404) return new AppError('NOT_FOUND', 'Not found.');
+    if (err.status === 415) {
+      return new AppError('VALIDATION_FAILED', 'Unsupported Content-Type: send the body as JSON with "Content-Type: application/json".', {
+        _body: ['Expected Content-Type: application/json.'],
+      });
+    }
+    // Any other client-side HTTP error from the framework is still the client's mistake, never a 500.
+    if (err.status >= 400 && err.status < 500) return new AppError('VALIDATION_FAILED', err.message || 'Bad request.');
   }
   if (err && typeof err === 'object' && 'name' in err && (err as Error).name === 'ZodError') {
     return new AppError('VALIDATION_FAILED', 'One or more fields failed validation.', fieldsFromIssues((err as unknown as { issues: never[] }).issues));
@@ -86,6 +94,7 @@ export function createApp(deps: AppDeps): App {
   });
 
   registerKeyRoutes(app, deps);
+  registerCollectionRoutes(app, deps);
 
   registerDocsRoutes(app, deps, () => buildOpenApiDocument(app));
   return app;

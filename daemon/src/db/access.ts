@@ -1,0 +1,28 @@
+import type { Caller } from '../types.js';
+import type { Tx } from './client.js';
+
+/**
+ * SQL condition on alias `c` (collections): what the caller may read.
+ * A user sees what it owns plus public collections it subscribes to; a scoped key sees only the
+ * subset it holds grants on, and loses a grant's collection the moment its owner could no longer see it.
+ */
+export function visibleToCaller(tx: Tx, caller: Pick<Caller, 'userId' | 'keyId' | 'isFullAccess'>) {
+  const userVisible = tx`
+    c.deleted_at is null and (
+      c.owner_id = ${caller.userId}
+      or (c.is_public and exists (select 1 from subscriptions s where s.collection_id = c.id and s.user_id = ${caller.userId}))
+    )`;
+  if (caller.isFullAccess) return userVisible;
+  return tx`${userVisible} and exists (select 1 from key_grants g where g.collection_id = c.id and g.key_id = ${caller.keyId})`;
+}
+
+/** Condition on alias `c`: visible to a user regardless of key scope (used when granting). */
+export function visibleToUser(tx: Tx, userId: string) {
+  return visibleToCaller(tx, { userId, keyId: '00000000-0000-0000-0000-000000000000', isFullAccess: true });
+}
+
+/** Ids of every collection the caller may read. */
+export async function visibleCollectionIds(tx: Tx, caller: Caller): Promise<string[]> {
+  const rows = await tx<{ id: string }[]>`select c.id from collections c where ${visibleToCaller(tx, caller)}`;
+  return rows.map((r) => r.id);
+}

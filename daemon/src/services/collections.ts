@@ -1,0 +1,174 @@
+import { requireFullAccess } from '../auth/middleware.js';
+import type { Tx } from '../db/client.js';
+import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from '../db/collections.js';
+import { AppError } from '../errors.js';
+import { isUuid } from '../routes/common.js';
+import type { AppDeps, Caller } from '../types.js';
+
+const SLUG_MAX = 60;
+
+/**
+ * Slug rules: lowercase, accents folded to ASCII, every other run of non-alphanumerics becomes one
+ * hyphen, trimmed, at most 60 characters; empty results fall back to "collection". Slugs are
+ * globally unique (a clash gets -2, -3, …) and never change on rename.
+ */
+export function slugify(name: string): string {
+  const ascii = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/[øØ]/g, 'o')
+    .replace(/[łŁ]/g, 'l')
+    .toLowerCase();
+  const slug = ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, SLUG_MAX).replace(/-+$/, '');
+  return slug || 'collection';
+}
+
+export function collectionToJson(c: CollectionRow) {
+  return {
+    uuid: c.id,
+    name: c.name,
+    slug: c.slug,
+    description: c.description,
+    document_count: c.document_count,
+    total_chunks: c.total_chunks,
+    is_public: c.is_public,
+    is_subscribed: c.is_subscribed,
+    created_at: c.created_at.toISOString(),
+  };
+}
+
+export function notFound(): AppError {
+  return new AppError('COLLECTION_NOT_FOUND', 'Collection not found.');
+}
+
+export async function getVisibleCollection(tx: Tx, caller: Caller, id: string): Promise<CollectionRow> {
+  if (!isUuid(id)) throw notFound();
+  const [row] = await queryVisibleCollections(tx, caller, { id });
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function getVisibleCollectionBySlug(tx: Tx, caller: Caller, slug: string): Promise<CollectionRow> {
+  const [row] = await queryVisibleCollections(tx, caller, { slug });
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * Write access (upload, replace, reprocess, delete documents): the collection must be visible, owned
+ * by the key's user, and the key full-access or holding a `write` grant. Subscribed public
+ * collections are never writable.
+ */
+export async function requireWritableCollection(tx: Tx, caller: Caller, id: string): Promise<CollectionRow> {
+  const c = await getVisibleCollection(tx, caller, id);
+  if (c.owner_id !== caller.userId) throw new AppError('WRITE_ACCESS_REQUIRED', 'Write access required: you can only write to collections you own.');
+  if (!caller.isFullAccess) {
+    const grant = await tx<{ permission: string }[]>`select permission from key_grants where key_id = ${caller.keyId} and collection_id = ${c.id}`;
+    if (grant[0]?.permission !== 'write') {
+      throw new AppError('WRITE_ACCESS_REQUIRED', `Write access required: this key has only read access to collection "${c.slug}".`);
+    }
+  }
+  return c;
+}
+
+export async function createCollection(deps: AppDeps, caller: Caller, input: { name: string; description?: string; is_public?: boolean }) {
+  requireFullAccess(caller, 'create collections');
+  const base = slugify(input.name);
+  // A concurrent create may take the same slug between our check and insert: retry on the unique index.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const row = await deps.sql.begin(async (tx) => {
+        const taken = await takenSlugs(tx, base);
+        let slug = base;
+        for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+        const { id } = await insertCollection(tx, {
+          ownerId: caller.userId,
+          organizationId: caller.orgId,
+          name: input.name,
+          slug,
+          description: input.description ?? '',
+          isPublic: input.is_public ?? false,
+          now: deps.clock.now(),
+        });
+        return (await queryVisibleCollections(tx, { ...caller, isFullAccess: true }, { id }))[0]!;
+      });
+      return collectionToJson(row as CollectionRow);
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505' && attempt < 5) continue;
+      throw err;
+    }
+  }
+}
+
+/** Visible → else 404; scoped → 403; owner → else 403. Invisible collections never reveal themselves with a 403. */
+async function requireOwned(tx: Tx, caller: Caller, id: string, action: string): Promise<CollectionRow> {
+  const c = await getVisibleCollection(tx, caller, id);
+  requireFullAccess(caller, action);
+  if (c.owner_id !== caller.userId) throw new AppError('NOT_COLLECTION_OWNER', `Only the owner of collection "${c.slug}" may ${action}.`);
+  return c;
+}
+
+export async function updateCollection(
+  deps: AppDeps,
+  caller: Caller,
+  id: string,
+  patch: { name?: string; description?: string; is_public?: boolean },
+) {
+  return deps.sql.begin(async (tx) => {
+    const c = await requireOwned(tx, caller, id, 'update collections');
+    await tx`
+      update collections set
+        name = ${patch.name ?? c.name},
+        description = ${patch.description ?? c.description},
+        is_public = ${patch.is_public ?? c.is_public},
+        updated_at = ${deps.clock.now()}
+      where id = ${c.id}`;
+    return collectionToJson((await queryVisibleCollections(tx, caller, { id: c.id }))[0]!);
+  });
+}
+
+/** Soft delete: the collection and its documents vanish at once; chunks leave the search index now; blobs are purged after 7 days. */
+export async function deleteCollection(deps: AppDeps, caller: Caller, id: string): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    const c = await requireOwned(tx, caller, id, 'delete collections');
+    const now = deps.clock.now();
+    await tx`update collections set deleted_at = ${now}, updated_at = ${now} where id = ${c.id}`;
+    await tx`update documents set deleted_at = ${now}, updated_at = ${now} where collection_id = ${c.id} and deleted_at is null`;
+    await tx`delete from chunks where collection_id = ${c.id}`;
+    await tx`delete from key_grants where collection_id = ${c.id}`;
+  });
+}
+
+export async function listCollections(deps: AppDeps, caller: Caller) {
+  return (await queryVisibleCollections(deps.sql, caller)).map(collectionToJson);
+}
+
+export async function subscribe(deps: AppDeps, caller: Caller, slug: string) {
+  return deps.sql.begin(async (tx) => {
+    const rows = await tx<{ id: string; owner_id: string; is_public: boolean }[]>`
+      select id, owner_id, is_public from collections where slug = ${slug} and deleted_at is null`;
+    const c = rows[0];
+    const owned = c?.owner_id === caller.userId;
+    if (!c || (!c.is_public && !owned)) throw new AppError('COLLECTION_NOT_FOUND', 'Collection not found or not public.');
+    requireFullAccess(caller, 'manage subscriptions');
+    // Subscribing to your own collection changes nothing: owners already see it.
+    if (!owned) await tx`insert into subscriptions (user_id, collection_id) values (${caller.userId}, ${c.id}) on conflict do nothing`;
+    return { status: 'subscribed' as const, collection: slug };
+  });
+}
+
+export async function unsubscribe(deps: AppDeps, caller: Caller, slug: string) {
+  return deps.sql.begin(async (tx) => {
+    const rows = await tx<{ collection_id: string }[]>`
+      select s.collection_id from subscriptions s join collections c on c.id = s.collection_id
+       where s.user_id = ${caller.userId} and c.slug = ${slug}`;
+    if (!rows[0]) throw new AppError('SUBSCRIPTION_NOT_FOUND', 'Subscription not found.');
+    requireFullAccess(caller, 'manage subscriptions');
+    await tx`delete from subscriptions where user_id = ${caller.userId} and collection_id = ${rows[0].collection_id}`;
+    // Grants of this user's keys on a collection it no longer sees are meaningless; drop them.
+    await tx`delete from key_grants g using api_keys k where g.key_id = k.id and k.user_id = ${caller.userId} and g.collection_id = ${rows[0].collection_id}`;
+    return { status: 'unsubscribed' as const, collection: slug };
+  });
+}
