@@ -1,7 +1,8 @@
 // `npm test`: provisions the test PostgreSQL (or uses DOCSIFT_TEST_ADMIN_URL), migrates the template
 // database once, then runs every test file with node:test. Exits non-zero on any failure.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
@@ -12,7 +13,6 @@ import { createLogger } from '../daemon/src/logger.js';
 import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TEMPLATE_DB = 'docsift_template';
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -26,19 +26,7 @@ async function main(): Promise<number> {
     });
     adminUrl = databaseUrl;
   }
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  // Leftovers from an interrupted run would only waste disk.
-  const stale = await admin<{ datname: string }[]>`select datname from pg_database where datname ~ '^[a-z0-9_]+_[0-9a-f]{8}$'`;
-  for (const { datname } of stale) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
-  await admin.unsafe(`drop database if exists "${TEMPLATE_DB}" with (force)`);
-  await admin.unsafe(`create database "${TEMPLATE_DB}"`);
-  await admin.end();
-  const templateUrl = new URL(adminUrl);
-  templateUrl.pathname = '/' + TEMPLATE_DB;
-  const sql = createSql(templateUrl.toString(), { max: 1 });
-  await migrate(sql);
-  await sql.end();
-  await migrateWorkerSchema(templateUrl.toString(), createLogger('warn'));
+  const template = await ensureTemplate(adminUrl);
   process.stderr.write(`[test] template database ready in ${Date.now() - started} ms\n`);
 
   // Arguments narrow the run to files or directories; by default every package's tests run.
@@ -51,9 +39,59 @@ async function main(): Promise<number> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-reporter=spec', ...files],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, DOCSIFT_TEST_ADMIN_URL: adminUrl, NODE_ENV: 'test' } },
+    { cwd: root, stdio: 'inherit', env: { ...process.env, DOCSIFT_TEST_ADMIN_URL: adminUrl, DOCSIFT_TEST_TEMPLATE: template, NODE_ENV: 'test' } },
   );
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+/**
+ * The migrated template, named after a hash of the migrations so concurrent or repeated runs share
+ * it and a changed migration gets a fresh one. Built under another name and renamed when complete.
+ */
+async function ensureTemplate(adminUrl: string): Promise<string> {
+  const hash = createHash('sha256');
+  const dir = path.join(root, 'daemon/src/db/migrations');
+  for (const f of readdirSync(dir).sort()) hash.update(f).update(readFileSync(path.join(dir, f)));
+  hash.update(JSON.parse(readFileSync(path.join(root, 'node_modules/graphile-worker/package.json'), 'utf8')).version);
+  const name = `tpl_${hash.digest('hex').slice(0, 12)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin`select pg_advisory_lock(727431099)`;
+    // Test databases left by runs whose process is gone (pid is encoded in the name).
+    const dbs = await admin<{ datname: string }[]>`select datname from pg_database where datname ~ '^[a-z0-9_]+_p[0-9a-z]+_[0-9a-f]{8}$' or datname ~ '^tpl_'`;
+    for (const { datname } of dbs) {
+      const pid = /_p([0-9a-z]+)_[0-9a-f]{8}$/.exec(datname)?.[1];
+      const stale = pid ? !alive(parseInt(pid, 36)) : datname !== name;
+      // Templates of other migration sets may be in use by a concurrent run: never forced.
+      if (stale) await admin.unsafe(`drop database if exists "${datname}"${pid ? ' with (force)' : ''}`).catch(() => {});
+    }
+    const exists = await admin`select 1 from pg_database where datname = ${name}`;
+    if (!exists.length) {
+      const building = `${name}_build`;
+      await admin.unsafe(`drop database if exists "${building}" with (force)`);
+      await admin.unsafe(`create database "${building}"`);
+      const url = new URL(adminUrl);
+      url.pathname = '/' + building;
+      const sql = createSql(url.toString(), { max: 1 });
+      await migrate(sql);
+      await sql.end();
+      await migrateWorkerSchema(url.toString(), createLogger('warn'));
+      await admin.unsafe(`alter database "${building}" rename to "${name}"`);
+    }
+    await admin`select pg_advisory_unlock(727431099)`;
+  } finally {
+    await admin.end();
+  }
+  return name;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
+  }
 }
 
 function findTests(target: string): string[] {

@@ -8,6 +8,8 @@ import { migrationsCurrent } from './db/migrate.js';
 import { buildOpenApiDocument, registerDocsRoutes } from './routes/schema.js';
 import { registerKeyRoutes } from './routes/keys.js';
 import { registerCollectionRoutes } from './routes/collections.js';
+import { registerDocumentRoutes } from './routes/documents.js';
+import { registerFileRoutes } from './routes/files.js';
 import type { AppDeps, AppEnv } from './types.js';
 
 // Endpoints under /api/v1 that need no credential.
@@ -95,6 +97,8 @@ export function createApp(deps: AppDeps): App {
 
   registerKeyRoutes(app, deps);
   registerCollectionRoutes(app, deps);
+  registerDocumentRoutes(app, deps);
+  registerFileRoutes(app, deps);
 
   registerDocsRoutes(app, deps, () => buildOpenApiDocument(app));
   return app;

@@ -32,7 +32,8 @@ export const configSchema = z.object({
   EMBEDDING_PROVIDER: z.enum(['builtin', 'ollama']).default('builtin'),
   OLLAMA_HOST: z.string().default('http://127.0.0.1:11434'),
   OLLAMA_MODEL: z.string().default('nomic-embed-text'),
-  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(512).default(32),
+  /** Texts per embedding call; defaults to the provider's own (builtin 32, ollama 64). */
+  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(512).optional(),
 
   CHUNK_TOKENS: z.coerce.number().int().min(32).max(8192).default(512),
   CHUNK_OVERLAP: z.coerce.number().min(0).max(0.5).default(0.15),

@@ -9,6 +9,8 @@ import { buildTaskList, CRONTAB } from './jobs/index.js';
 import type { Logger } from './logger.js';
 import { systemClock, type AppDeps, type Clock } from './types.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
+import { createBlobStore } from './storage/index.js';
+import { createEmbeddingProvider } from './embeddings/index.js';
 
 export interface Daemon {
   url: string;
@@ -28,7 +30,19 @@ export interface DaemonOptions {
 /** Everything between "we have a database URL" and "serving"; used by main.ts and by the test harness. */
 export async function startDaemon(config: Config & { DATABASE_URL: string }, logger: Logger, opts: DaemonOptions): Promise<Daemon> {
   const sql: Sql = createSql(config.DATABASE_URL, { max: config.DB_POOL_MAX });
-  const deps: AppDeps = { config, sql, logger, clock: opts.clock ?? systemClock(config.CLOCK_OFFSET_MS) };
+  const deps: AppDeps = {
+    config,
+    sql,
+    logger,
+    clock: opts.clock ?? systemClock(config.CLOCK_OFFSET_MS),
+    blobs: createBlobStore(config),
+    embedder: createEmbeddingProvider({
+      provider: config.EMBEDDING_PROVIDER,
+      ollamaHost: config.OLLAMA_HOST,
+      ollamaModel: config.OLLAMA_MODEL,
+      batchSize: config.EMBEDDING_BATCH_SIZE,
+    }),
+  };
   let server: ServerType | undefined;
   let runner: Runner | undefined;
   try {
@@ -68,6 +82,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
           });
         }
         if (runner) await runner.stop();
+        await deps.embedder.close();
         await sql.end({ timeout: 5 });
       })());
     return { url, port, deps, stop };

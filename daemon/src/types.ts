@@ -1,6 +1,8 @@
 import type { Config } from './config.js';
 import type { Sql } from './db/client.js';
 import type { Logger } from './logger.js';
+import type { EmbeddingProvider } from './embeddings/types.js';
+import type { BlobStore } from './storage/types.js';
 
 export type RateTier = 'free' | 'basic' | 'pro';
 
@@ -30,6 +32,9 @@ export interface AppDeps {
   sql: Sql;
   logger: Logger;
   clock: Clock;
+  blobs: BlobStore;
+  /** Used by the worker to embed chunks and by search to embed queries; loaded lazily on first use. */
+  embedder: EmbeddingProvider;
 }
 
 export interface AppEnv {

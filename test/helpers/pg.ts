@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 
-export const TEMPLATE_DB = 'docsift_template';
+/** The migrated template database, named by scripts/test.ts after a hash of the migrations. */
+export function templateDb(): string {
+  const name = process.env.DOCSIFT_TEST_TEMPLATE;
+  if (!name) throw new Error('DOCSIFT_TEST_TEMPLATE is not set: run tests through `npm test` (scripts/test.ts).');
+  return name;
+}
 
 /** Admin connection URL of the test cluster (its `postgres` database), set by scripts/test.ts. */
 export function adminUrl(): string {
@@ -24,13 +29,14 @@ export interface TestDatabase {
 
 /** A fresh database copied from the migrated template; each test file gets its own and drops it. */
 export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
-  const name = `${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 30)}_${randomBytes(4).toString('hex')}`;
+  // The owning pid is part of the name so a later run can drop databases left by a dead one.
+  const name = `${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 30)}_p${process.pid.toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
   try {
     // The template may be briefly busy if another file is copying it; retry a few times.
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.unsafe(`create database "${name}" template "${TEMPLATE_DB}"`);
+        await admin.unsafe(`create database "${name}" template "${templateDb()}"`);
         break;
       } catch (err) {
         if (attempt >= 20 || !/being accessed by other users/.test((err as Error).message)) throw err;

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from '../app.js';
 import { createCollection, deleteCollection, getVisibleCollection, collectionToJson, listCollections, subscribe, unsubscribe, updateCollection } from '../services/collections.js';
 import type { AppDeps } from '../types.js';
-import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam } from './common.js';
+import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam, withoutNul } from './common.js';
 
 export const CollectionSchema = z
   .object({
@@ -22,12 +22,14 @@ export const CollectionSchema = z
   })
   .openapi('Collection');
 
-const name = z
-  .string({ error: (iss) => (iss.input === undefined ? 'Name is required.' : 'Name must be a string.') })
-  .trim()
-  .min(1, 'Name must not be empty.')
-  .max(200, 'Name must be at most 200 characters.');
-const description = z.string().max(5000, 'Description must be at most 5000 characters.');
+const name = withoutNul(
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'Name is required.' : 'Name must be a string.') })
+    .trim()
+    .min(1, 'Name must not be empty.')
+    .max(200, 'Name must be at most 200 characters.'),
+);
+const description = withoutNul(z.string().max(5000, 'Description must be at most 5000 characters.'));
 
 const CreateCollection = z
   .strictObject({ name, description: description.optional(), is_public: z.boolean().optional().openapi({ default: false }) })

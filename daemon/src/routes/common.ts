@@ -64,6 +64,18 @@ export function isUuid(s: string): boolean {
   return UUID_RE.test(s);
 }
 
+// Slugs only ever hold [a-z0-9-] (see slugify), so anything else matches nothing: answer 404 without
+// a query. This also keeps NUL bytes, which PostgreSQL text rejects, away from the database.
+const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,199}$/;
+export function isSlug(s: string): boolean {
+  return SLUG_RE.test(s);
+}
+
+/** PostgreSQL text cannot hold NUL bytes; refusing them during validation makes such input a 400, not a 500. */
+export function withoutNul<T extends z.ZodString>(schema: T): T {
+  return schema.refine((s) => !s.includes('\u0000'), 'Must not contain NUL characters.');
+}
+
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-01T12:00:00.000Z' });
 
 export function iso(d: Date | null | undefined): string | null {

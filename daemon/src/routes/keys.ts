@@ -4,7 +4,7 @@ import { EXPIRY_CHOICES } from '../auth/keys.js';
 import { createKey, currentKey, deleteGrant, listGrants, listKeys, revokeKey, rotateKey, updateKey, upsertGrant } from '../services/keys.js';
 import { AppError, fieldsFromIssues } from '../errors.js';
 import type { AppDeps } from '../types.js';
-import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam } from './common.js';
+import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam, withoutNul } from './common.js';
 
 const SCOPED_NOTE =
   'Scoped keys get 403 SCOPED_KEY_FORBIDDEN on: key management (list, create, update, revoke, rotate, grants), webhook configuration, usage of other keys, collection create/update/delete and subscriptions.';
@@ -43,11 +43,13 @@ const CurrentKey = ApiKeySchema.extend({
   user: z.object({ uuid: z.string(), email: z.string(), name: z.string(), is_admin: z.boolean() }),
 }).openapi('CurrentKey');
 
-const keyName = z
-  .string({ error: (iss) => (iss.input === undefined ? 'Name is required.' : 'Name must be a string.') })
-  .trim()
-  .min(1, 'Name must not be empty.')
-  .max(100, 'Name must be at most 100 characters.');
+const keyName = withoutNul(
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'Name is required.' : 'Name must be a string.') })
+    .trim()
+    .min(1, 'Name must not be empty.')
+    .max(100, 'Name must be at most 100 characters.'),
+);
 
 const CreateKey = z
   .strictObject({

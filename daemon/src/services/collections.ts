@@ -2,7 +2,7 @@ import { requireFullAccess } from '../auth/middleware.js';
 import type { Tx } from '../db/client.js';
 import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from '../db/collections.js';
 import { AppError } from '../errors.js';
-import { isUuid } from '../routes/common.js';
+import { isSlug, isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
 
 const SLUG_MAX = 60;
@@ -51,6 +51,7 @@ export async function getVisibleCollection(tx: Tx, caller: Caller, id: string): 
 }
 
 export async function getVisibleCollectionBySlug(tx: Tx, caller: Caller, slug: string): Promise<CollectionRow> {
+  if (!isSlug(slug)) throw notFound();
   const [row] = await queryVisibleCollections(tx, caller, { slug });
   if (!row) throw notFound();
   return row;
@@ -146,6 +147,7 @@ export async function listCollections(deps: AppDeps, caller: Caller) {
 }
 
 export async function subscribe(deps: AppDeps, caller: Caller, slug: string) {
+  if (!isSlug(slug)) throw new AppError('COLLECTION_NOT_FOUND', 'Collection not found or not public.');
   return deps.sql.begin(async (tx) => {
     const rows = await tx<{ id: string; owner_id: string; is_public: boolean }[]>`
       select id, owner_id, is_public from collections where slug = ${slug} and deleted_at is null`;
@@ -160,6 +162,7 @@ export async function subscribe(deps: AppDeps, caller: Caller, slug: string) {
 }
 
 export async function unsubscribe(deps: AppDeps, caller: Caller, slug: string) {
+  if (!isSlug(slug)) throw new AppError('SUBSCRIPTION_NOT_FOUND', 'Subscription not found.');
   return deps.sql.begin(async (tx) => {
     const rows = await tx<{ collection_id: string }[]>`
       select s.collection_id from subscriptions s join collections c on c.id = s.collection_id

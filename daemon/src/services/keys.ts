@@ -4,7 +4,7 @@ import { visibleToUser } from '../db/access.js';
 import type { Tx } from '../db/client.js';
 import { getKeyForUser, listKeysForUser, type KeyRecord } from '../db/keys.js';
 import { AppError } from '../errors.js';
-import { isUuid } from '../routes/common.js';
+import { isSlug, isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
 import { issueKey } from './accounts.js';
 
@@ -59,14 +59,15 @@ export async function listKeys(deps: AppDeps, caller: Caller) {
 
 /** A collection the key's owner can see, by slug; 404 otherwise (never reveals other tenants' slugs). */
 async function grantableCollection(tx: Tx, userId: string, slug: string): Promise<{ id: string; owner_id: string }> {
-  const rows = await tx<{ id: string; owner_id: string }[]>`
-    select c.id, c.owner_id from collections c where c.slug = ${slug} and ${visibleToUser(tx, userId)}`;
+  const rows = isSlug(slug)
+    ? await tx<{ id: string; owner_id: string }[]>`
+        select c.id, c.owner_id from collections c where c.slug = ${slug} and ${visibleToUser(tx, userId)}`
+    : [];
   if (!rows[0]) throw new AppError('COLLECTION_NOT_FOUND', `Collection "${slug}" not found.`);
   return rows[0];
 }
 
-async function putGrant(tx: Tx, keyId: string, userId: string, slug: string, permission: 'read' | 'write'): Promise<boolean> {
-  const c = await grantableCollection(tx, userId, slug);
+async function putGrant(tx: Tx, keyId: string, userId: string, c: { id: string; owner_id: string }, permission: 'read' | 'write'): Promise<boolean> {
   if (permission === 'write' && c.owner_id !== userId) {
     throw new AppError('VALIDATION_FAILED', 'Write grants need a collection you own; subscribed collections are read-only.', {
       permission: ['Only "read" is allowed on a collection you do not own.'],
@@ -84,8 +85,11 @@ export async function createKey(
   caller: Caller,
   input: { name: string; is_full_access?: boolean; collections?: string[]; expires_in?: ExpiryChoice },
 ) {
-  requireFullAccess(caller, 'manage API keys');
   return deps.sql.begin(async (tx) => {
+    // Slugs resolve before the scope check: an invisible collection is 404 for every key, never a 403.
+    const granted: { id: string; owner_id: string }[] = [];
+    for (const slug of new Set(input.collections ?? [])) granted.push(await grantableCollection(tx, caller.userId, slug));
+    requireFullAccess(caller, 'manage API keys');
     // New keys inherit the creating key's rate tier, so an upgraded account stays upgraded.
     const issued = await issueKey(tx, {
       userId: caller.userId,
@@ -95,16 +99,22 @@ export async function createKey(
       expiresIn: input.expires_in ?? 'never',
       now: deps.clock.now(),
     });
-    for (const slug of new Set(input.collections ?? [])) await putGrant(tx, issued.record.id, caller.userId, slug, 'read');
+    for (const c of granted) await putGrant(tx, issued.record.id, caller.userId, c, 'read');
     const grants = (await grantsForKeys(tx, [issued.record.id])).get(issued.record.id) ?? [];
     return { ...keyJson(issued.record, grants), key: issued.key };
   });
 }
 
-/** Looks up a key of the caller's user (404 otherwise), then refuses scoped callers. */
-async function ownedKey(tx: Tx, caller: Caller, keyId: string, opts: { forUpdate?: boolean } = {}): Promise<KeyRecord> {
+/** A key of the caller's user; 404 otherwise (other users' keys are indistinguishable from unknown ones). */
+async function findOwnKey(tx: Tx, caller: Caller, keyId: string, opts: { forUpdate?: boolean } = {}): Promise<KeyRecord> {
   const k = isUuid(keyId) ? await getKeyForUser(tx, caller.userId, keyId, opts) : undefined;
   if (!k) throw new AppError('API_KEY_NOT_FOUND', 'API key not found.');
+  return k;
+}
+
+/** Looks up a key of the caller's user (404 otherwise), then refuses scoped callers. */
+async function ownedKey(tx: Tx, caller: Caller, keyId: string, opts: { forUpdate?: boolean } = {}): Promise<KeyRecord> {
+  const k = await findOwnKey(tx, caller, keyId, opts);
   requireFullAccess(caller, 'manage API keys');
   return k;
 }
@@ -162,19 +172,25 @@ export async function listGrants(deps: AppDeps, caller: Caller, keyId: string): 
 
 export async function upsertGrant(deps: AppDeps, caller: Caller, keyId: string, input: Grant): Promise<{ grant: Grant; created: boolean }> {
   return deps.sql.begin(async (tx) => {
-    const k = await ownedKey(tx, caller, keyId);
-    const created = await putGrant(tx, k.id, caller.userId, input.collection, input.permission);
+    // Key, then collection, then scope: whatever a caller cannot see answers 404 before any 403.
+    const k = await findOwnKey(tx, caller, keyId);
+    const c = await grantableCollection(tx, caller.userId, input.collection);
+    requireFullAccess(caller, 'manage API keys');
+    const created = await putGrant(tx, k.id, caller.userId, c, input.permission);
     return { grant: input, created };
   });
 }
 
 export async function deleteGrant(deps: AppDeps, caller: Caller, keyId: string, slug: string): Promise<void> {
   await deps.sql.begin(async (tx) => {
-    const k = await ownedKey(tx, caller, keyId);
-    const rows = await tx`
-      delete from key_grants g using collections c
-       where g.collection_id = c.id and g.key_id = ${k.id} and c.slug = ${slug}
-      returning g.key_id`;
-    if (!rows.length) throw new AppError('GRANT_NOT_FOUND', `This key has no grant on collection "${slug}".`);
+    const k = await findOwnKey(tx, caller, keyId);
+    const rows = isSlug(slug)
+      ? await tx<{ collection_id: string }[]>`
+          select g.collection_id from key_grants g join collections c on c.id = g.collection_id
+           where g.key_id = ${k.id} and c.slug = ${slug}`
+      : [];
+    if (!rows[0]) throw new AppError('GRANT_NOT_FOUND', `This key has no grant on collection "${slug}".`);
+    requireFullAccess(caller, 'manage API keys');
+    await tx`delete from key_grants where key_id = ${k.id} and collection_id = ${rows[0].collection_id}`;
   });
 }

@@ -1,0 +1,132 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { PDF_PAGE2_PHRASE, samplePath } from '../../../test/fixtures/samples.js';
+import { chunkText, estimateTokens, type Chunk } from './chunk.js';
+import { extractText } from './extract.js';
+
+// Deterministic pseudo-random prose so sizes are realistic but stable.
+function prose(seed: number, sentences: number): string {
+  const vocab = ['river', 'stone', 'lantern', 'harbor', 'meadow', 'copper', 'signal', 'orchard', 'vector', 'index', 'a', 'of', 'the', 'and', 'quietly'];
+  let s = seed;
+  const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const out: string[] = [];
+  for (let i = 0; i < sentences; i++) {
+    const words = Array.from({ length: 6 + Math.floor(next() * 14) }, () => vocab[Math.floor(next() * vocab.length)] as string);
+    out.push(`${(words[0] as string).charAt(0).toUpperCase()}${(words[0] as string).slice(1)} ${words.slice(1).join(' ')}.`);
+  }
+  return out.join(' ');
+}
+
+const isWordChar = (c: string | undefined) => c !== undefined && /\S/.test(c);
+
+function assertWholeWords(text: string, chunks: Chunk[]): void {
+  for (const c of chunks) {
+    assert.equal(text.slice(c.start, c.end), c.content);
+    assert.ok(!isWordChar(text[c.start - 1]), `chunk ${c.chunkIndex} starts mid-word`);
+    assert.ok(!isWordChar(text[c.end]), `chunk ${c.chunkIndex} ends mid-word`);
+  }
+}
+
+test('empty text gives no chunks; short text gives one', () => {
+  assert.deepEqual(chunkText(''), []);
+  assert.deepEqual(chunkText(' \n\n '), []);
+  const [only, ...rest] = chunkText('Hello world.');
+  assert.equal(rest.length, 0);
+  assert.deepEqual(only, { content: 'Hello world.', chunkIndex: 0, page: null, tokenCount: 3, start: 0, end: 12 });
+});
+
+test('token estimate is max(words*1.3, chars/4)', () => {
+  assert.equal(estimateTokens('one two three four'), 6);
+  assert.equal(estimateTokens('x'.repeat(100)), 25);
+});
+
+test('chunks stay within the budget, use most of it, and never split words', () => {
+  const text = Array.from({ length: 12 }, (_, i) => prose(i + 1, 25)).join('\n\n');
+  const chunks = chunkText(text);
+  assert.ok(chunks.length > 5);
+  chunks.forEach((c, i) => {
+    assert.equal(c.chunkIndex, i);
+    assert.ok(c.tokenCount <= 512, `chunk ${i} has ${c.tokenCount} tokens`);
+    if (i < chunks.length - 1) assert.ok(c.tokenCount >= 256, `chunk ${i} only ${c.tokenCount} tokens`);
+  });
+  assertWholeWords(text, chunks);
+  // Every non-space character of the text is covered by some chunk.
+  let covered = 0;
+  for (const c of chunks) covered = Math.max(covered, c.end);
+  assert.equal(covered, text.trimEnd().length);
+  for (let i = 1; i < chunks.length; i++) assert.ok((chunks[i] as Chunk).start <= (chunks[i - 1] as Chunk).end + 2);
+});
+
+test('consecutive chunks of one section overlap by about 15%', () => {
+  const text = prose(7, 200); // one paragraph, no headings
+  const chunks = chunkText(text, { targetTokens: 200, overlapRatio: 0.15 });
+  assert.ok(chunks.length >= 4);
+  for (let i = 1; i < chunks.length; i++) {
+    const prev = chunks[i - 1] as Chunk;
+    const cur = chunks[i] as Chunk;
+    assert.ok(cur.start < prev.end, `chunk ${i} does not overlap`);
+    const overlap = estimateTokens(text.slice(cur.start, prev.end));
+    assert.ok(overlap > 0 && overlap <= 30, `overlap ${overlap}`);
+    assert.ok(cur.end > prev.end, 'progress');
+  }
+  const none = chunkText(text, { targetTokens: 200, overlapRatio: 0 });
+  for (let i = 1; i < none.length; i++) assert.ok((none[i] as Chunk).start >= (none[i - 1] as Chunk).end);
+});
+
+test('markdown headings start new chunks and are not repeated as overlap', () => {
+  const text = `# Guide\n\n## Install\n\n${prose(1, 12)}\n\n## Configure\n\n${prose(2, 40)}\n\n## Run\n\n${prose(3, 5)}`;
+  const chunks = chunkText(text);
+  const starts = chunks.map((c) => c.content.split('\n')[0]);
+  assert.equal(starts[0], '# Guide', 'leading headings stay together');
+  assert.ok(chunks[0]?.content.startsWith('# Guide\n\n## Install\n\n'));
+  assert.ok(starts.includes('## Configure') && starts.includes('## Run'));
+  for (const c of chunks) {
+    // Headings may only form the leading run of a chunk, never appear after body text.
+    const lines = c.content.split('\n').filter((l) => l !== '');
+    const firstBody = lines.findIndex((l) => !l.startsWith('#'));
+    const late = lines.slice(Math.max(firstBody, 0)).filter((l) => l.startsWith('#'));
+    assert.deepEqual(late, [], `chunk ${c.chunkIndex} straddles a heading`);
+  }
+  assertWholeWords(text, chunks);
+});
+
+test('title-like lines split sections once a chunk has substance', () => {
+  const text = `Overview\n${prose(4, 18)}\nInstallation Steps\n${prose(5, 10)}`;
+  const chunks = chunkText(text);
+  assert.equal(chunks.length, 2);
+  assert.ok(chunks[1]?.content.startsWith('Installation Steps\n'));
+  // A list of short lines is not a run of titles.
+  const list = `Shopping\nApples\nPears\nPlums\n${prose(6, 3)}`;
+  assert.equal(chunkText(list).length, 1);
+});
+
+test('over-long sentences split between words; giant words are hard-split', () => {
+  const sentence = Array.from({ length: 900 }, (_, i) => `word${i}`).join(' ');
+  const chunks = chunkText(sentence, { targetTokens: 100 });
+  assert.ok(chunks.every((c) => c.tokenCount <= 100));
+  assertWholeWords(sentence, chunks);
+  const giant = `Start here. ${'z'.repeat(2000)} end.`;
+  const g = chunkText(giant, { targetTokens: 100 });
+  assert.ok(g.every((c) => c.tokenCount <= 100));
+  assert.ok(g.some((c) => /^z+$/.test(c.content)), 'the giant word is cut into budget-sized parts');
+});
+
+test('page of a chunk is the page of its first character', async () => {
+  const { text, pages } = await extractText({ sourceType: 'pdf', data: readFileSync(samplePath('sample.pdf')) });
+  const chunks = chunkText(text, { targetTokens: 20, overlapRatio: 0, pages });
+  assert.ok(chunks.length >= 2);
+  for (const c of chunks) {
+    const span = pages?.find((p) => c.start >= p.start && c.start < p.end);
+    assert.equal(c.page, span?.page);
+  }
+  assert.equal(chunks.find((c) => c.content.includes('quillfeather'))?.page, 1);
+  assert.equal(chunks.find((c) => c.content.includes(PDF_PAGE2_PHRASE))?.page, 2);
+  assert.equal(chunkText(text, { pages }).at(0)?.page, 1, 'one big chunk starts on page 1');
+  assert.equal(chunkText(text).at(0)?.page, null, 'no pages, no page number');
+});
+
+test('chunking is deterministic', () => {
+  const text = Array.from({ length: 5 }, (_, i) => `## Part ${i}\n\n${prose(i + 10, 30)}`).join('\n\n');
+  assert.deepEqual(chunkText(text), chunkText(text));
+});

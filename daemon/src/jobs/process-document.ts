@@ -1,0 +1,103 @@
+import type { Task } from 'graphile-worker';
+import type { Tx } from '../db/client.js';
+import { getDocumentById } from '../db/documents.js';
+import { chunkText } from '../ingest/chunk.js';
+import { emitEvent, type DocumentEventData } from '../services/events.js';
+import { indexChunks } from '../search/index-chunks.js';
+import type { AppDeps } from '../types.js';
+import { isPermanent, loadText, PermanentError } from './load-text.js';
+
+type Doc = NonNullable<Awaited<ReturnType<typeof getDocumentById>>>;
+
+/** Chunks per embedding call: bounds memory on huge documents. */
+const EMBED_SLICE = 64;
+
+function eventData(d: Doc, chunksCount: number, errorMessage: string | null, status: string): DocumentEventData {
+  return {
+    uuid: d.id,
+    status,
+    title: d.title,
+    source_type: d.source_type,
+    collection_uuid: d.collection_id,
+    collection_name: d.collection_name,
+    chunks_count: chunksCount,
+    tags: d.tags.join(','),
+    error_message: errorMessage,
+    original_filename: d.original_filename,
+    file_size: d.file_size,
+  };
+}
+
+/** Locks the document and confirms this job still owns it (same generation, not deleted, still pending). */
+async function lockCurrent(tx: Tx, id: string, generation: number): Promise<Doc | undefined> {
+  const d = await getDocumentById(tx, id, { forUpdate: true });
+  if (!d || d.deleted_at || d.generation !== generation || d.status !== 'pending') return undefined;
+  return d;
+}
+
+async function markFailed(deps: AppDeps, id: string, generation: number, message: string): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    const d = await lockCurrent(tx, id, generation);
+    if (!d) return;
+    const now = deps.clock.now();
+    await tx`delete from chunks where document_id = ${id}`;
+    await tx`update documents set status = 'failed', error_message = ${message}, chunks_count = 0, updated_at = ${now} where id = ${id}`;
+    await emitEvent(tx, d.organization_id, 'document.failed', eventData(d, 0, message, 'failed'), now);
+  });
+}
+
+/**
+ * extract → chunk → embed → index. Idempotent: chunks are replaced wholesale inside one transaction
+ * that first re-checks the document's generation, so a retried job never duplicates chunks and an
+ * older job can never overwrite a newer file's results.
+ */
+export function processDocumentTask(deps: AppDeps): Task {
+  return async (payload, helpers) => {
+    const { documentId, generation } = payload as { documentId: string; generation: number };
+    const log = deps.logger.child({ job: 'process_document', documentId, generation, attempt: helpers.job.attempts });
+    const doc = await getDocumentById(deps.sql, documentId);
+    if (!doc || doc.deleted_at || doc.generation !== generation || doc.status !== 'pending') {
+      log.debug('stale job: skipped');
+      return;
+    }
+    await deps.sql`update documents set attempts = ${helpers.job.attempts} where id = ${documentId} and generation = ${generation}`;
+    try {
+      const loaded = await loadText(deps, doc);
+      if (!loaded.text.trim()) throw new PermanentError('No text could be extracted from the document.');
+      const chunks = chunkText(loaded.text, { targetTokens: deps.config.CHUNK_TOKENS, overlapRatio: deps.config.CHUNK_OVERLAP, pages: loaded.pages });
+      const vectors: number[][] = [];
+      for (let i = 0; i < chunks.length; i += EMBED_SLICE) {
+        vectors.push(...(await deps.embedder.embed(chunks.slice(i, i + EMBED_SLICE).map((c) => c.content))));
+      }
+      await deps.sql.begin(async (tx) => {
+        const d = await lockCurrent(tx, documentId, generation);
+        if (!d) return;
+        const now = deps.clock.now();
+        await tx`delete from chunks where document_id = ${documentId}`;
+        await tx`
+          insert into chunks (document_id, collection_id, generation, chunk_index, page, content, token_count, embedding, embedding_model, created_at)
+          select ${documentId}, ${d.collection_id}, ${generation}, t.idx, t.page, t.content, t.tokens, t.emb::vector, ${deps.embedder.model}, ${now}
+            from unnest(${chunks.map((c) => c.chunkIndex)}::int[], ${chunks.map((c) => c.page)}::int[], ${chunks.map((c) => c.content)}::text[],
+                        ${chunks.map((c) => c.tokenCount)}::int[], ${vectors.map((v) => JSON.stringify(v))}::text[]) as t(idx, page, content, tokens, emb)`;
+        await indexChunks(tx, deps.config.TEXT_SEARCH_CONFIG, documentId, d.title);
+        await tx`
+          update documents set status = 'indexed', chunks_count = ${chunks.length}, content_text = ${loaded.text}, error_message = '',
+                 file_size = case when source_type = 'url' then ${loaded.fetchedBytes ?? 0} else file_size end,
+                 indexed_at = ${now}, updated_at = ${now}
+           where id = ${documentId}`;
+        await emitEvent(tx, d.organization_id, 'document.indexed', eventData({ ...d, file_size: d.source_type === 'url' ? loaded.fetchedBytes ?? 0 : d.file_size }, chunks.length, null, 'indexed'), now);
+      });
+      log.info({ chunks: chunks.length }, 'document indexed');
+    } catch (err) {
+      const final = helpers.job.attempts >= helpers.job.max_attempts;
+      if (isPermanent(err) || final) {
+        const message = isPermanent(err) ? (err as Error).message : `Processing failed after ${helpers.job.attempts} attempts: ${(err as Error).message}`;
+        log.warn({ err }, 'document failed');
+        await markFailed(deps, documentId, generation, message);
+        return;
+      }
+      log.warn({ err }, 'transient failure: will retry');
+      throw err;
+    }
+  };
+}

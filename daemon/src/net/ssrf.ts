@@ -1,0 +1,55 @@
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export class UnsafeUrlError extends Error {}
+
+/** True for addresses a server-side fetch must never reach: loopback, private, link-local, CGNAT, multicast, reserved… */
+export function isPrivateAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return true;
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  return addr.range() !== 'unicast';
+}
+
+/** Static checks on a user-supplied URL: scheme, credentials, length, literal private hosts. */
+export function validatePublicUrl(raw: string, opts: { allowPrivate: boolean; maxLength?: number }): URL {
+  if (raw.length > (opts.maxLength ?? 2048)) throw new UnsafeUrlError(`URL must be at most ${opts.maxLength ?? 2048} characters.`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UnsafeUrlError('Not a valid absolute URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UnsafeUrlError('Only http and https URLs are allowed.');
+  if (url.username || url.password) throw new UnsafeUrlError('URLs must not contain credentials.');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!opts.allowPrivate) {
+    if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
+      throw new UnsafeUrlError('Private, loopback and link-local targets are not allowed.');
+    }
+    if (ipaddr.isValid(host) && isPrivateAddress(host)) throw new UnsafeUrlError('Private, loopback and link-local targets are not allowed.');
+  }
+  return url;
+}
+
+/**
+ * A dns.lookup replacement for http(s).request that refuses private answers. The socket connects to
+ * the address validated here, so a DNS rebinding between check and connect is impossible.
+ */
+export function safeLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = addresses as unknown as { address: string; family: number }[];
+      const bad = list.find((a) => isPrivateAddress(a.address));
+      if (!allowPrivate && bad) {
+        return callback(Object.assign(new UnsafeUrlError(`${hostname} resolves to a private address (${bad.address}).`), { code: 'EUNSAFEADDR' }), '', 0);
+      }
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+      const first = list[0];
+      if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+      callback(null, first.address, first.family);
+    });
+  };
+}

@@ -1,0 +1,120 @@
+import { z } from '@hono/zod-openapi';
+import { ALL_SOURCE_TYPES, SUPPORTED_TYPES } from '../ingest/file-types.js';
+import { Timestamp } from './common.js';
+
+const typeList = Object.entries(SUPPORTED_TYPES)
+  .map(([t, info]) => `\`${t}\` (${info.extensions.map((e) => '.' + e).join(', ')})`)
+  .join(', ');
+export const SUPPORTED_TYPES_TEXT = `Supported file types: ${typeList}. Plus \`text\` (inline \`content\`) and \`url\` (fetched by the worker). Anything else, such as PNG images, is refused with 400 UNSUPPORTED_FILE_TYPE.`;
+
+const sourceType = z.string().openapi({ description: `One of: ${ALL_SOURCE_TYPES.join(', ')}.`, example: 'pdf' });
+const status = z.enum(['pending', 'indexed', 'failed']);
+
+export const UploadedDocument = z
+  .object({
+    uuid: z.string().openapi({ format: 'uuid' }),
+    title: z.string(),
+    source_type: sourceType,
+    status,
+    original_filename: z.string(),
+    file_size: z.number().int(),
+    tags: z.array(z.string()),
+    collection_name: z.string(),
+    created_at: Timestamp,
+  })
+  .openapi('UploadedDocument');
+
+export const BatchUpload = z
+  .object({
+    uploaded: z.array(UploadedDocument),
+    skipped: z.array(z.object({ filename: z.string(), reason: z.string() })),
+    total_uploaded: z.number().int(),
+    total_skipped: z.number().int(),
+  })
+  .openapi('BatchUpload');
+
+export const DocumentListItem = z
+  .object({
+    uuid: z.string().openapi({ format: 'uuid' }),
+    title: z.string(),
+    source_type: sourceType,
+    status,
+    tags: z.array(z.string()),
+    chunks_count: z.number().int(),
+    original_filename: z.string(),
+    file_size: z.number().int(),
+    collection_name: z.string(),
+    collection_slug: z.string(),
+    created_at: Timestamp,
+  })
+  .openapi('DocumentListItem');
+
+export const ChunkSchema = z
+  .object({
+    id: z.string().openapi({ format: 'uuid' }),
+    content: z.string(),
+    chunk_index: z.number().int(),
+    embedding_model: z.string(),
+    page: z.number().int().nullable().openapi({ description: 'Page of the chunk’s first character (PDFs); null otherwise.' }),
+  })
+  .openapi('Chunk');
+
+export const DocumentDetail = DocumentListItem.extend({
+  content_text: z.string().openapi({ description: 'Full extracted text.' }),
+  error_message: z.string().openapi({ description: 'Why processing failed; empty string when there is no error.' }),
+  chunks: z.array(ChunkSchema),
+}).openapi('DocumentDetail');
+
+const fileField = { type: 'string', format: 'binary' } as const;
+export const multipartUploadBody = {
+  required: true,
+  description: `${SUPPORTED_TYPES_TEXT} Files are streamed; one over 50 MB is refused with 400 FILE_TOO_LARGE as soon as it crosses the limit. A batch holds at most 100 files.`,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        properties: {
+          file: { ...fileField, description: 'One document (single upload).' },
+          files: { type: 'array', items: fileField, description: 'Several documents (batch): repeat the part. Bad files are skipped with a reason.' },
+          title: { type: 'string', description: 'Defaults to the file name (for text: the first line; for url: the URL).' },
+          tags: { type: 'string', description: 'Comma-separated; trimmed, empties and duplicates dropped.', example: 'reports, 2026' },
+          source_type: { type: 'string', description: 'Overrides detection from the extension. `text` with `content`, or `url` with `url`, creates a document without a file.' },
+          content: { type: 'string', description: 'Inline text when source_type=text.' },
+          url: { type: 'string', description: 'Address to fetch when source_type=url (http/https; private and loopback targets are refused).' },
+        },
+      },
+    },
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['source_type'],
+        properties: {
+          source_type: { type: 'string', enum: ['text', 'url'] },
+          content: { type: 'string' },
+          url: { type: 'string' },
+          title: { type: 'string' },
+          tags: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        },
+      },
+    },
+  },
+};
+
+export const multipartReplaceBody = {
+  required: true,
+  description: `${SUPPORTED_TYPES_TEXT} The uuid is kept; title and tags are kept unless given.`,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: fileField,
+          title: { type: 'string' },
+          tags: { type: 'string', description: 'Comma-separated; replaces the existing tags when present.' },
+          source_type: { type: 'string' },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,196 @@
+import type { IncomingMessage } from 'node:http';
+import type { Tx } from '../db/client.js';
+import { findVisibleDocument, getDocumentById, type DocumentRow } from '../db/documents.js';
+import { enqueueJob } from '../db/jobs.js';
+import { AppError } from '../errors.js';
+import { checkMagic, detectSourceType } from '../ingest/file-types.js';
+import { UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
+import { isUuid } from '../routes/common.js';
+import type { AppDeps, Caller } from '../types.js';
+import { requireWritableCollection } from './collections.js';
+import { parseTags } from './document-json.js';
+import { receiveMultipart, type ReceivedFile } from './multipart.js';
+
+export const PROCESS_JOB = 'process_document';
+export const PROCESS_MAX_ATTEMPTS = 5;
+const MAX_TAGS = 50;
+const MAX_TAG_LENGTH = 100;
+const MAX_TITLE = 500;
+
+export async function enqueueProcessing(tx: Tx, documentId: string, generation: number): Promise<void> {
+  await enqueueJob(tx, PROCESS_JOB, { documentId, generation }, { jobKey: `process:${documentId}`, maxAttempts: PROCESS_MAX_ATTEMPTS });
+}
+
+export function documentNotFound(): AppError {
+  return new AppError('DOCUMENT_NOT_FOUND', 'Document not found.');
+}
+
+export async function getVisibleDocument(tx: Tx, caller: Caller, id: string): Promise<DocumentRow> {
+  const d = isUuid(id) ? await findVisibleDocument(tx, caller, id) : undefined;
+  if (!d) throw documentNotFound();
+  return d;
+}
+
+interface Meta {
+  title?: string;
+  tags: string[];
+  sourceTypeOverride?: string;
+}
+
+function readMeta(fields: Record<string, string>): Meta {
+  const tags = parseTags(fields.tags);
+  if (tags.length > MAX_TAGS) throw new AppError('VALIDATION_FAILED', `At most ${MAX_TAGS} tags.`, { tags: [`At most ${MAX_TAGS} tags.`] });
+  if (tags.some((t) => t.length > MAX_TAG_LENGTH)) throw new AppError('VALIDATION_FAILED', `Tags must be at most ${MAX_TAG_LENGTH} characters.`, { tags: ['Tag too long.'] });
+  const title = fields.title?.trim();
+  if (title && title.length > MAX_TITLE) throw new AppError('VALIDATION_FAILED', `Title must be at most ${MAX_TITLE} characters.`, { title: ['Too long.'] });
+  return { title: title || undefined, tags, sourceTypeOverride: fields.source_type?.trim().toLowerCase() || undefined };
+}
+
+/** Why a received file cannot become a document, or its source type. */
+function classify(f: ReceivedFile, override?: string): { sourceType: string } | { code: 'FILE_TOO_LARGE' | 'UNSUPPORTED_FILE_TYPE' | 'INVALID_FILE_CONTENT' | 'UPLOAD_FAILED'; reason: string } {
+  if (f.tooLarge) return { code: 'FILE_TOO_LARGE', reason: 'File exceeds the 50 MB limit.' };
+  if (f.failed) return { code: 'UPLOAD_FAILED', reason: 'The file could not be written to storage.' };
+  const sourceType = detectSourceType(f.filename, f.mediaType, override);
+  if (!sourceType || sourceType === 'text' || sourceType === 'url') {
+    return { code: 'UNSUPPORTED_FILE_TYPE', reason: `Unsupported file type for "${f.filename}" (${f.mediaType}).` };
+  }
+  if (!checkMagic(sourceType, f.head)) return { code: 'INVALID_FILE_CONTENT', reason: `The content of "${f.filename}" does not match its type (${sourceType}).` };
+  return { sourceType };
+}
+
+async function insertDocument(
+  tx: Tx,
+  deps: AppDeps,
+  caller: Caller,
+  d: { id?: string; collectionId: string; title: string; sourceType: string; tags: string[]; filename: string; size: number; mediaType: string; blobKey: string | null; sourceUrl: string | null; contentText: string },
+): Promise<string> {
+  const now = deps.clock.now();
+  const rows = await tx<{ id: string }[]>`
+    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_text, created_at, updated_at)
+    values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${d.filename}, ${d.size},
+            ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentText}, ${now}, ${now})
+    returning id`;
+  await enqueueProcessing(tx, rows[0]!.id, 1);
+  return rows[0]!.id;
+}
+
+async function loadRows(deps: AppDeps, ids: string[]): Promise<DocumentRow[]> {
+  const out: DocumentRow[] = [];
+  for (const id of ids) out.push((await getDocumentById(deps.sql, id))!);
+  return out;
+}
+
+export type UploadOutcome =
+  | { kind: 'single'; document: DocumentRow }
+  | { kind: 'batch'; uploaded: DocumentRow[]; skipped: { filename: string; reason: string }[] };
+
+/** POST /collections/{uuid}/documents/: single file, batch, text or URL document. */
+export async function uploadDocuments(
+  deps: AppDeps,
+  caller: Caller,
+  collectionId: string,
+  req: { body: IncomingMessage | ReadableStream<Uint8Array>; headers: Record<string, string> },
+): Promise<UploadOutcome> {
+  // Access is decided before a single byte of the body is read.
+  const collection = await requireWritableCollection(deps.sql, caller, collectionId);
+  const received = await receiveMultipart(req.body, req.headers, deps.blobs, { collectionId: collection.id });
+  const { fields } = received;
+  const cleanup = (list: ReceivedFile[]) => Promise.all(list.map((f) => deps.blobs.delete(f.blobKey).catch(() => {})));
+  const files = received.files.filter((f) => !f.empty);
+  await cleanup(received.files.filter((f) => f.empty));
+  try {
+    const meta = readMeta(fields);
+    const wantsBatch = received.files.some((f) => f.field === 'files') || 'files' in fields || fields.batch === 'true';
+    const single = files.filter((f) => f.field === 'file');
+    const batch = files.filter((f) => f.field === 'files');
+    const stray = files.filter((f) => f.field !== 'file' && f.field !== 'files');
+    await cleanup(stray);
+
+    if (!files.length && (meta.sourceTypeOverride === 'text' || meta.sourceTypeOverride === 'url')) {
+      const id = await createNonFileDocument(deps, caller, collection.id, meta, fields);
+      return { kind: 'single', document: (await loadRows(deps, [id]))[0]! };
+    }
+    if (single.length && batch.length) throw new AppError('VALIDATION_FAILED', 'Send either `file` (one document) or `files` (a batch), not both.', { file: ['Use one of file or files.'] });
+    if (single.length > 1) throw new AppError('VALIDATION_FAILED', 'Only one `file` part is allowed; use `files` for a batch.', { file: ['Only one file.'] });
+
+    if (single.length === 1 || !wantsBatch) {
+      const f = single[0];
+      if (!f) throw new AppError('NO_FILE_PROVIDED', 'No file provided: send the document in a `file` part (or several in `files`).');
+      const c = classify(f, meta.sourceTypeOverride);
+      if ('code' in c) throw new AppError(c.code, c.reason);
+      const id = await deps.sql.begin((tx) =>
+        insertDocument(tx, deps, caller, {
+          id: f.documentId, collectionId: collection.id, title: meta.title ?? f.filename, sourceType: c.sourceType, tags: meta.tags,
+          filename: f.filename, size: f.size, mediaType: f.mediaType, blobKey: f.blobKey, sourceUrl: null, contentText: '',
+        }),
+      );
+      return { kind: 'single', document: (await loadRows(deps, [id]))[0]! };
+    }
+
+    if (!batch.length) throw new AppError('NO_FILES_PROVIDED', 'No files provided: send one or more `files` parts.');
+    const accepted: { f: ReceivedFile; sourceType: string }[] = [];
+    const skipped: { filename: string; reason: string }[] = [];
+    for (const f of batch) {
+      const c = classify(f, meta.sourceTypeOverride);
+      if ('code' in c) skipped.push({ filename: f.filename, reason: c.reason });
+      else accepted.push({ f, sourceType: c.sourceType });
+    }
+    await cleanup(batch.filter((f) => !accepted.some((a) => a.f === f)));
+    const ids = await deps.sql.begin(async (tx) => {
+      const out: string[] = [];
+      for (const { f, sourceType } of accepted) {
+        out.push(await insertDocument(tx, deps, caller, {
+          id: f.documentId, collectionId: collection.id, title: meta.title ?? f.filename, sourceType, tags: meta.tags,
+          filename: f.filename, size: f.size, mediaType: f.mediaType, blobKey: f.blobKey, sourceUrl: null, contentText: '',
+        }));
+      }
+      return out;
+    });
+    return { kind: 'batch', uploaded: await loadRows(deps, ids), skipped };
+  } catch (err) {
+    // Nothing half-written: no document row means no blob either.
+    await cleanup(files);
+    if (err instanceof AppError) throw err;
+    throw new AppError('UPLOAD_FAILED', 'The upload could not be stored.');
+  }
+}
+
+async function createNonFileDocument(deps: AppDeps, caller: Caller, collectionId: string, meta: Meta, fields: Record<string, string>): Promise<string> {
+  if (meta.sourceTypeOverride === 'url') {
+    const raw = fields.url?.trim();
+    if (!raw) throw new AppError('URL_REQUIRED', 'source_type=url needs a `url` field.', { url: ['Required.'] });
+    let url: URL;
+    try {
+      url = validatePublicUrl(raw, { allowPrivate: deps.config.ALLOW_PRIVATE_URLS });
+    } catch (err) {
+      throw new AppError('VALIDATION_FAILED', (err as UnsafeUrlError).message, { url: [(err as Error).message] });
+    }
+    const filename = decodeURIComponent(url.pathname.split('/').pop() ?? '') || url.hostname;
+    return deps.sql.begin((tx) =>
+      insertDocument(tx, deps, caller, {
+        collectionId, title: meta.title ?? url.toString(), sourceType: 'url', tags: meta.tags, filename, size: 0,
+        mediaType: 'text/html', blobKey: null, sourceUrl: url.toString(), contentText: '',
+      }),
+    );
+  }
+  const content = fields.content ?? '';
+  if (!content.trim()) throw new AppError('VALIDATION_FAILED', 'source_type=text needs a non-empty `content` field.', { content: ['Required.'] });
+  const firstLine = content.trim().split('\n')[0]!.slice(0, 100);
+  return deps.sql.begin((tx) =>
+    insertDocument(tx, deps, caller, {
+      collectionId, title: meta.title ?? firstLine, sourceType: 'text', tags: meta.tags, filename: '', size: Buffer.byteLength(content),
+      mediaType: 'text/plain', blobKey: null, sourceUrl: null, contentText: content,
+    }),
+  );
+}
+
+/** JSON variant of a text or URL upload: same fields as the multipart form. */
+export async function createDocumentFromFields(deps: AppDeps, caller: Caller, collectionId: string, fields: Record<string, string>): Promise<DocumentRow> {
+  const collection = await requireWritableCollection(deps.sql, caller, collectionId);
+  const meta = readMeta(fields);
+  if (meta.sourceTypeOverride !== 'text' && meta.sourceTypeOverride !== 'url') {
+    throw new AppError('VALIDATION_FAILED', 'JSON uploads create text or url documents; send files as multipart/form-data.', { source_type: ['Must be text or url.'] });
+  }
+  const id = await createNonFileDocument(deps, caller, collection.id, meta, fields);
+  return (await getDocumentById(deps.sql, id))!;
+}

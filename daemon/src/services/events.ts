@@ -1,0 +1,26 @@
+import type { Tx } from '../db/client.js';
+
+export type EventType = 'document.indexed' | 'document.failed' | 'webhook.test';
+
+export interface DocumentEventData {
+  uuid: string;
+  status: string;
+  title: string;
+  source_type: string;
+  collection_uuid: string;
+  collection_name: string;
+  chunks_count: number;
+  /** Comma-separated, as the webhook payload specifies. */
+  tags: string;
+  error_message: string | null;
+  original_filename: string;
+  file_size: number;
+}
+
+/** Records an event in the same transaction as the state change it describes. */
+export async function emitEvent(tx: Tx, organizationId: string, type: EventType, data: DocumentEventData, now: Date): Promise<string> {
+  const payload = { event: type, timestamp: now.toISOString(), data };
+  const rows = await tx<{ id: string }[]>`
+    insert into events (organization_id, type, payload, created_at) values (${organizationId}, ${type}, ${tx.json(payload as never)}, ${now}) returning id`;
+  return rows[0]!.id;
+}

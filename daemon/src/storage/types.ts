@@ -1,0 +1,40 @@
+import type { Readable } from 'node:stream';
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`blob exceeds ${limit} bytes`);
+  }
+}
+
+export interface PutResult {
+  size: number;
+  /** The first bytes of the blob, for magic-byte checks without a second read. */
+  head: Buffer;
+}
+
+/** Where original files live. Writes are atomic: a reader never sees a partial blob. */
+export interface BlobStore {
+  readonly kind: 'local' | 's3';
+  /** Streams `body` into `key`, failing with BlobTooLargeError as soon as `maxBytes` is crossed (nothing is kept). */
+  put(key: string, body: Readable, opts: { maxBytes: number; contentType: string; headBytes?: number }): Promise<PutResult>;
+  get(key: string): Promise<Readable>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** A presigned URL valid for `expiresInSec`, or null when the daemon must sign and serve the download itself. */
+  presignedUrl(key: string, opts: { filename: string; contentType: string; expiresInSec: number }): Promise<string | null>;
+}
+
+/** Collects the first `n` bytes passing through a stream. */
+export function headCollector(n: number) {
+  const parts: Buffer[] = [];
+  let have = 0;
+  return {
+    push(chunk: Buffer) {
+      if (have >= n) return;
+      const take = chunk.subarray(0, n - have);
+      parts.push(take);
+      have += take.length;
+    },
+    head: () => Buffer.concat(parts),
+  };
+}
