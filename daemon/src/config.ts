@@ -35,6 +35,11 @@ export const configSchema = z.object({
   /** Texts per embedding call; defaults to the provider's own (builtin 32, ollama 64). */
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(512).optional(),
 
+  /** Worker liveness: heartbeat period, and silence after which a worker's jobs are released to others. */
+  WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
+  WORKER_STALE_MS: z.coerce.number().int().min(500).default(60_000),
+  /** Attempts of a document-processing job before the document is marked failed (exponential backoff between). */
+  PROCESS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(5),
   CHUNK_TOKENS: z.coerce.number().int().min(32).max(8192).default(512),
   CHUNK_OVERLAP: z.coerce.number().min(0).max(0.5).default(0.15),
   TEXT_SEARCH_CONFIG: z.string().regex(/^[a-z_]+$/).default('english'),

@@ -1,5 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
-import type { Runner } from 'graphile-worker';
+import type { Runner, WorkerEvents } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
@@ -9,6 +10,7 @@ import { buildTaskList, CRONTAB } from './jobs/index.js';
 import type { Logger } from './logger.js';
 import { systemClock, type AppDeps, type Clock } from './types.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
+import { startCrashRecovery } from './worker/recovery.js';
 import { createBlobStore } from './storage/index.js';
 import { createEmbeddingProvider } from './embeddings/index.js';
 
@@ -45,13 +47,17 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
   };
   let server: ServerType | undefined;
   let runner: Runner | undefined;
+  let recovery: { stop(): Promise<void> } | undefined;
   try {
     if (opts.migrate !== false) {
       await migrate(sql, (m) => logger.info(m));
       await migrateWorkerSchema(config.DATABASE_URL, logger);
     }
     if (opts.worker) {
+      const events = new EventEmitter() as WorkerEvents;
+      recovery = startCrashRecovery(sql, events, logger, { heartbeatMs: config.WORKER_HEARTBEAT_MS, staleMs: config.WORKER_STALE_MS });
       runner = await startWorker({
+        events,
         connectionString: config.DATABASE_URL,
         concurrency: config.WORKER_CONCURRENCY,
         taskList: buildTaskList(deps),
@@ -82,6 +88,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
           });
         }
         if (runner) await runner.stop();
+        await recovery?.stop();
         await deps.embedder.close();
         await sql.end({ timeout: 5 });
       })());

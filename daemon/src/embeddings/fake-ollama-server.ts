@@ -25,6 +25,8 @@ export interface FakeOllama {
   readonly batchSizes: number[];
   /** While down, /api/embed answers 503. */
   setDown(down: boolean): void;
+  /** Changes the answer delay for requests arriving from now on. */
+  setDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<FakeOllama> {
   const dimension = opts.dimension ?? FAKE_OLLAMA_DEFAULT_DIMENSION;
+  let delayMs = opts.delayMs ?? 0;
   let down = false;
   let requests = 0;
   const batchSizes: number[] = [];
@@ -86,7 +89,8 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       const raw = await readBody(req);
       requests++;
       // unref: a pending delay must not keep the test process alive after close().
-      if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs).unref());
+      const delay = delayMs;
+      if (delay) await new Promise((r) => setTimeout(r, delay).unref());
       if (down) return sendJson(res, 503, { error: 'fake ollama is down' });
       if (opts.failWith) return sendJson(res, opts.failWith, { error: `fake ollama failing with ${opts.failWith}` });
       let body: { model?: unknown; input?: unknown };
@@ -126,6 +130,9 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     batchSizes,
     setDown(value: boolean) {
       down = value;
+    },
+    setDelay(ms: number) {
+      delayMs = ms;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

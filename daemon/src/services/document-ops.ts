@@ -26,7 +26,7 @@ async function restart(tx: Tx, deps: AppDeps, d: DocumentRow, changes: { blobKey
       updated_at = ${now}
     where id = ${d.id}
     returning generation`;
-  await enqueueProcessing(tx, d.id, rows[0]!.generation);
+  await enqueueProcessing(tx, deps, d.id, rows[0]!.generation);
 }
 
 /** POST /documents/{uuid}/replace/: same uuid, new file, processed from scratch; old chunks leave search at once. */

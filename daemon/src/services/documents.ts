@@ -12,13 +12,12 @@ import { parseTags } from './document-json.js';
 import { receiveMultipart, type ReceivedFile } from './multipart.js';
 
 export const PROCESS_JOB = 'process_document';
-export const PROCESS_MAX_ATTEMPTS = 5;
 const MAX_TAGS = 50;
 const MAX_TAG_LENGTH = 100;
 const MAX_TITLE = 500;
 
-export async function enqueueProcessing(tx: Tx, documentId: string, generation: number): Promise<void> {
-  await enqueueJob(tx, PROCESS_JOB, { documentId, generation }, { jobKey: `process:${documentId}`, maxAttempts: PROCESS_MAX_ATTEMPTS });
+export async function enqueueProcessing(tx: Tx, deps: AppDeps, documentId: string, generation: number): Promise<void> {
+  await enqueueJob(tx, PROCESS_JOB, { documentId, generation }, { jobKey: `process:${documentId}`, maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS });
 }
 
 export function documentNotFound(): AppError {
@@ -70,7 +69,7 @@ async function insertDocument(
     values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${d.filename}, ${d.size},
             ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentText}, ${now}, ${now})
     returning id`;
-  await enqueueProcessing(tx, rows[0]!.id, 1);
+  await enqueueProcessing(tx, deps, rows[0]!.id, 1);
   return rows[0]!.id;
 }
 

@@ -1,4 +1,5 @@
-import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from '../logger.js';
 
 function workerLogger(logger: Logger): WorkerLogger {
@@ -21,8 +22,11 @@ export async function startWorker(opts: {
   crontab?: string;
   logger: Logger;
   pollInterval?: number;
+  /** Pass an emitter to observe workers from the very first one (run() creates them before resolving). */
+  events?: WorkerEvents;
 }): Promise<Runner> {
   return run({
+    events: opts.events ?? (new EventEmitter() as WorkerEvents),
     connectionString: opts.connectionString,
     concurrency: opts.concurrency,
     // Pool: one connection per concurrent job plus LISTEN and housekeeping.

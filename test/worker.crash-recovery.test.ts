@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startFakeOllama } from '../daemon/src/embeddings/fake-ollama-server.js';
+import { createTenant, http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function startWorkerProcess(env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'daemon/src/main.ts', 'worker'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.resume();
+  return child;
+}
+
+async function until<T>(fn: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('worker killed mid-job', () => {
+  let d: TestDaemon;
+  let ollama: Awaited<ReturnType<typeof startFakeOllama>>;
+  const children: ChildProcess[] = [];
+  before(async () => {
+    ollama = await startFakeOllama({ dimension: 64, delayMs: 60_000 });
+    d = await startTestDaemon({ label: 'crash', worker: false, env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url } });
+  });
+  after(async () => {
+    for (const c of children) c.kill('SIGKILL');
+    await d?.close();
+    await ollama?.close();
+  });
+
+  it('ends with the document indexed exactly once', async () => {
+    const t = await createTenant(d);
+    const req = http(d.url);
+    const col = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Crash' } })).body;
+    const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} about resilient workers and idempotent jobs.`).join('\n\n');
+    const up = await req('POST', `/api/v1/collections/${col.uuid}/documents/`, { key: t.key, json: { source_type: 'text', content: text, title: 'crash' } });
+    assert.equal(up.status, 201);
+    const env = {
+      DATABASE_URL: d.db.url, EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, LOG_LEVEL: 'warn', DATA_DIR: d.dataDir,
+      SIGNING_SECRET: d.config.SIGNING_SECRET!, WORKER_HEARTBEAT_MS: '300', WORKER_STALE_MS: '1500', NODE_ENV: 'test',
+    };
+
+    // First worker takes the job and hangs inside embedding (the stand-in delays its answer).
+    const first = startWorkerProcess(env);
+    children.push(first);
+    await until(async () => (ollama.requests > 0 ? true : undefined), 30_000, 'the first embed request');
+    const locked = await d.deps.sql<{ locked_by: string | null; attempts: number }[]>`select locked_by, attempts from graphile_worker._private_jobs`;
+    assert.equal(locked.length, 1);
+    assert.ok(locked[0]!.locked_by, 'job is locked by the first worker');
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+
+    // A new worker must notice the dead one, release its job and finish it.
+    ollama.setDelay(0);
+    const second = startWorkerProcess(env);
+    children.push(second);
+    const doc = await until(async () => {
+      const r = await req('GET', `/api/v1/documents/${up.body.uuid}/`, { key: t.key });
+      return r.body.status === 'indexed' ? r.body : undefined;
+    }, 45_000, 'indexed');
+    const rows = await d.deps.sql<{ n: number; distinct_idx: number }[]>`
+      select count(*)::int as n, count(distinct chunk_index)::int as distinct_idx from chunks where document_id = ${up.body.uuid}`;
+    assert.equal(rows[0]!.n, doc.chunks_count);
+    assert.equal(rows[0]!.distinct_idx, doc.chunks_count);
+    assert.ok(doc.chunks_count >= 1);
+    const events = await d.deps.sql`select 1 from events where type = 'document.indexed' and payload->'data'->>'uuid' = ${up.body.uuid}`;
+    assert.equal(events.length, 1, 'exactly one indexed event');
+    const jobs = await d.deps.sql`select 1 from graphile_worker._private_jobs`;
+    assert.equal(jobs.length, 0, 'job completed and removed');
+    second.kill('SIGTERM');
+    await new Promise((r) => second.once('exit', r));
+  });
+});
