@@ -13,6 +13,8 @@ import { createSql } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { migrateWorkerSchema } from './worker/runner.js';
 import { systemClock } from './types.js';
+import { createEmbeddingProvider } from './embeddings/index.js';
+import { reembedAll } from './services/reembed.js';
 
 const USAGE = `docsift-daemon <command> [options]
 
@@ -20,6 +22,8 @@ Commands:
   serve [--api-only]   Start the API server and, unless --api-only, the job worker (default)
   worker               Run job workers only (no HTTP)
   migrate              Apply database migrations and exit
+  reembed              Re-process every document with the configured embedding model
+                       (required after changing EMBEDDING_PROVIDER or OLLAMA_MODEL)
   admin <subcommand>   Administrative tasks (run "admin --help")
   help                 Show this help
 
@@ -123,6 +127,21 @@ async function main(argv: string[]): Promise<void> {
       return workerCommand(config, logger);
     case 'migrate':
       return migrateCommand(config, logger);
+    case 'reembed': {
+      const databaseUrl = await resolveDatabaseUrl(config, logger);
+      const sql = createSql(databaseUrl, { max: 2 });
+      const embedder = createEmbeddingProvider({ provider: config.EMBEDDING_PROVIDER, ollamaHost: config.OLLAMA_HOST, ollamaModel: config.OLLAMA_MODEL, batchSize: config.EMBEDDING_BATCH_SIZE });
+      try {
+        await migrate(sql, (m) => logger.info(m));
+        await migrateWorkerSchema(databaseUrl, logger);
+        const r = await reembedAll(sql, embedder, config.PROCESS_MAX_ATTEMPTS);
+        process.stdout.write(`Queued ${r.documents} document(s) for re-embedding with ${r.model} (${r.dimension} dimensions). A running worker processes them now.\n`);
+      } finally {
+        await embedder.close();
+        await sql.end();
+      }
+      return;
+    }
     case 'admin': {
       if (!rest.length || rest[0] === '--help') {
         process.stdout.write(ADMIN_USAGE + '\n');

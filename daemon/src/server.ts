@@ -11,6 +11,7 @@ import type { Logger } from './logger.js';
 import { systemClock, type AppDeps, type Clock } from './types.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
+import { assertEmbeddingModel } from './search/embedding-model.js';
 import { createBlobStore } from './storage/index.js';
 import { createEmbeddingProvider } from './embeddings/index.js';
 
@@ -53,6 +54,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
       await migrate(sql, (m) => logger.info(m));
       await migrateWorkerSchema(config.DATABASE_URL, logger);
     }
+    await assertEmbeddingModel(sql, deps.embedder.model);
     if (opts.worker) {
       const events = new EventEmitter() as WorkerEvents;
       recovery = startCrashRecovery(sql, events, logger, { heartbeatMs: config.WORKER_HEARTBEAT_MS, staleMs: config.WORKER_STALE_MS });

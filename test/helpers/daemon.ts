@@ -17,8 +17,11 @@ export interface TestDaemon extends Daemon {
 }
 
 /** A real daemon listening on 127.0.0.1 with its own fresh database (copied from the migrated template). */
-export async function startTestDaemon(opts: { label?: string; env?: Record<string, string>; worker?: boolean; api?: boolean; clock?: Clock } = {}): Promise<TestDaemon> {
-  const db = await createTestDatabase(opts.label ?? 'e2e');
+export async function startTestDaemon(
+  opts: { label?: string; env?: Record<string, string>; worker?: boolean; api?: boolean; clock?: Clock; /** Reuse a database (e.g. to restart on the same data); close() then leaves it alone. */ db?: TestDatabase } = {},
+): Promise<TestDaemon> {
+  const ownDb = !opts.db;
+  const db = opts.db ?? (await createTestDatabase(opts.label ?? 'e2e'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'docsift-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -32,12 +35,19 @@ export async function startTestDaemon(opts: { label?: string; env?: Record<strin
     ...opts.env,
   });
   const logger = createLogger(config.LOG_LEVEL);
-  const daemon = await startDaemon(config as Config & { DATABASE_URL: string }, logger, {
+  let daemon: Daemon;
+  try {
+    daemon = await startDaemon(config as Config & { DATABASE_URL: string }, logger, {
     api: opts.api ?? true,
     worker: opts.worker ?? false,
     migrate: false,
     ...(opts.clock ? { clock: opts.clock } : {}),
-  });
+    });
+  } catch (err) {
+    if (ownDb) await db.drop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     ...daemon,
     db,
@@ -45,7 +55,7 @@ export async function startTestDaemon(opts: { label?: string; env?: Record<strin
     config,
     async close() {
       await daemon.stop();
-      await db.drop();
+      if (ownDb) await db.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -4,6 +4,7 @@ import { getDocumentById } from '../db/documents.js';
 import { chunkText } from '../ingest/chunk.js';
 import { emitEvent, type DocumentEventData } from '../services/events.js';
 import { indexChunks } from '../search/index-chunks.js';
+import { claimEmbeddingModel, ensureVectorIndex } from '../search/embedding-model.js';
 import type { AppDeps } from '../types.js';
 import { isPermanent, loadText, PermanentError } from './load-text.js';
 
@@ -73,6 +74,12 @@ export function processDocumentTask(deps: AppDeps): Task {
         const d = await lockCurrent(tx, documentId, generation);
         if (!d) return;
         const now = deps.clock.now();
+        const dimension = vectors[0]?.length ?? (await deps.embedder.dimension());
+        if (!(await claimEmbeddingModel(tx, deps.embedder.model, dimension))) {
+          // Transient by design: an operator fixes the configuration (or runs reembed) and the retry succeeds.
+          throw new Error(`embedding model ${deps.embedder.model}/${dimension} does not match the model this database uses; run \`docsift-daemon reembed\``);
+        }
+        await ensureVectorIndex(tx, dimension);
         await tx`delete from chunks where document_id = ${documentId}`;
         await tx`
           insert into chunks (document_id, collection_id, generation, chunk_index, page, content, token_count, embedding, embedding_model, created_at)

@@ -1,0 +1,56 @@
+import type { Sql, Tx } from '../db/client.js';
+
+export interface StoredModel {
+  model: string;
+  dimension: number;
+}
+
+export class EmbeddingModelMismatchError extends Error {}
+
+export async function storedEmbeddingModel(tx: Tx): Promise<StoredModel | undefined> {
+  const rows = await tx<{ value: StoredModel }[]>`select value from instance_settings where key = 'embedding_model'`;
+  return rows[0]?.value;
+}
+
+/** Startup guard: vectors of different models are never mixed in one index. */
+export async function assertEmbeddingModel(sql: Sql, configuredModel: string): Promise<void> {
+  const stored = await storedEmbeddingModel(sql);
+  if (stored && stored.model !== configuredModel) {
+    throw new EmbeddingModelMismatchError(
+      `This database holds vectors from embedding model "${stored.model}" (${stored.dimension} dimensions), but "${configuredModel}" is configured. ` +
+        `Mixing models would make vector search meaningless. Either configure "${stored.model}" again, or run \`docsift-daemon reembed\` to re-process every document with "${configuredModel}".`,
+    );
+  }
+}
+
+/**
+ * Records the model on first use, inside the indexing transaction; afterwards confirms the job's
+ * model still matches (another process with a different configuration must not write vectors).
+ */
+export async function claimEmbeddingModel(tx: Tx, model: string, dimension: number): Promise<boolean> {
+  await tx`
+    insert into instance_settings (key, value) values ('embedding_model', ${tx.json({ model, dimension })})
+    on conflict (key) do nothing`;
+  const stored = await storedEmbeddingModel(tx);
+  return stored?.model === model && stored.dimension === dimension;
+}
+
+/** Name of the HNSW index for one model and dimension (identifiers cannot be parameters, so they are derived, never user input). */
+export function vectorIndexName(dimension: number): string {
+  return `chunks_embedding_hnsw_${dimension}`;
+}
+
+/**
+ * pgvector needs a fixed dimension to index, so each dimension gets an expression index over
+ * `embedding::vector(N)`; queries use the same expression. Idempotent.
+ */
+export async function ensureVectorIndex(sql: Sql | Tx, dimension: number): Promise<void> {
+  if (!Number.isInteger(dimension) || dimension < 1 || dimension > 16000) throw new Error(`invalid dimension ${dimension}`);
+  // Checked first: CREATE INDEX IF NOT EXISTS would take a table lock even when the index exists.
+  const [row] = await sql<{ t: string | null }[]>`select to_regclass(${vectorIndexName(dimension)})::text as t`;
+  if (!row?.t) {
+    await sql.unsafe(
+      `create index if not exists ${vectorIndexName(dimension)} on chunks using hnsw ((embedding::vector(${dimension})) vector_cosine_ops) with (m = 16, ef_construction = 64) where vector_dims(embedding) = ${dimension}`,
+    );
+  }
+}
