@@ -10,6 +10,8 @@ import { registerKeyRoutes } from './routes/keys.js';
 import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerFileRoutes } from './routes/files.js';
+import { registerSearchRoutes } from './routes/search.js';
+import { registerMcpRoutes } from './routes/mcp.js';
 import type { AppDeps, AppEnv } from './types.js';
 
 // Endpoints under /api/v1 that need no credential.
@@ -50,6 +52,11 @@ export function toAppError(err: unknown): AppError {
     }
     // Any other client-side HTTP error from the framework is still the client's mistake, never a 500.
     if (err.status >= 400 && err.status < 500) return new AppError('VALIDATION_FAILED', err.message || 'Bad request.');
+  }
+  // Text PostgreSQL cannot store (NUL bytes, invalid encodings) is bad input, never a server fault.
+  const pgCode = (err as { code?: string } | null)?.code;
+  if ((err as Error | null)?.name === 'PostgresError' && (pgCode === '22021' || pgCode === '22P05' || pgCode === '22P02')) {
+    return new AppError('VALIDATION_FAILED', 'The request contains characters or values that cannot be stored (for example NUL bytes).');
   }
   if (err && typeof err === 'object' && 'name' in err && (err as Error).name === 'ZodError') {
     return new AppError('VALIDATION_FAILED', 'One or more fields failed validation.', fieldsFromIssues((err as unknown as { issues: never[] }).issues));
@@ -99,6 +106,8 @@ export function createApp(deps: AppDeps): App {
   registerCollectionRoutes(app, deps);
   registerDocumentRoutes(app, deps);
   registerFileRoutes(app, deps);
+  registerSearchRoutes(app, deps);
+  registerMcpRoutes(app, deps);
 
   registerDocsRoutes(app, deps, () => buildOpenApiDocument(app));
   return app;

@@ -42,6 +42,8 @@ export const configSchema = z.object({
   PROCESS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(5),
   CHUNK_TOKENS: z.coerce.number().int().min(32).max(8192).default(512),
   CHUNK_OVERLAP: z.coerce.number().min(0).max(0.5).default(0.15),
+  /** HNSW search breadth: higher is more accurate and slower (recall measured by npm run bench:search). */
+  HNSW_EF_SEARCH: z.coerce.number().int().min(10).max(1000).default(100),
   TEXT_SEARCH_CONFIG: z.string().regex(/^[a-z_]+$/).default('english'),
 
   STORAGE: z.enum(['local', 's3']).default('local'),

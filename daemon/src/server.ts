@@ -32,7 +32,7 @@ export interface DaemonOptions {
 
 /** Everything between "we have a database URL" and "serving"; used by main.ts and by the test harness. */
 export async function startDaemon(config: Config & { DATABASE_URL: string }, logger: Logger, opts: DaemonOptions): Promise<Daemon> {
-  const sql: Sql = createSql(config.DATABASE_URL, { max: config.DB_POOL_MAX });
+  const sql: Sql = createSql(config.DATABASE_URL, { max: config.DB_POOL_MAX, hnswEfSearch: config.HNSW_EF_SEARCH });
   const deps: AppDeps = {
     config,
     sql,

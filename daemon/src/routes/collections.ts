@@ -10,7 +10,7 @@ export const CollectionSchema = z
     name: z.string(),
     slug: z.string().openapi({
       description:
-        'Derived from the name at creation: lowercase, accents folded to ASCII, other characters replaced by single hyphens, at most 60 characters. Globally unique (a clash gets -2, -3, …) and unchanged when the collection is renamed.',
+        'Derived from the name at creation: lowercase, accents folded to ASCII, other characters replaced by single hyphens, at most 60 characters before any suffix. Globally unique (a clash gets -2, -3, …) and unchanged when the collection is renamed.',
       example: 'research-papers',
     }),
     description: z.string(),

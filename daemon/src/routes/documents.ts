@@ -7,6 +7,7 @@ import { listItemJson, uploadJson } from '../services/document-json.js';
 import { deleteDocument, documentDetail, downloadUrl, listDocuments, replaceDocument, reprocessDocument } from '../services/document-ops.js';
 import { createDocumentFromFields, uploadDocuments, type UploadOutcome } from '../services/documents.js';
 import type { AppDeps, AppEnv } from '../types.js';
+import { searchByTag } from '../services/tags.js';
 import { BatchUpload, DocumentDetail, DocumentListItem, multipartReplaceBody, multipartUploadBody, UploadedDocument } from './document-schemas.js';
 import { errorResponses, jsonResponse, UuidParam } from './common.js';
 
@@ -20,7 +21,17 @@ const ListQuery = z.object({
   cursor: z.string().optional().openapi({ description: 'Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`).' }),
 });
 
+const TagParams = z.object({ tag: z.string().openapi({ param: { name: 'tag', in: 'path' }, example: 'invoices' }) });
+const TagQuery = z.object({ collection: z.string().optional().openapi({ description: 'Collection slug.' }) });
+const TaggedDocuments = z.object({ tag: z.string(), count: z.number().int(), documents: z.array(DocumentListItem) }).openapi('TaggedDocuments');
+
 const routes = {
+  byTag: createRoute({
+    method: 'get', path: '/api/v1/tags/{tag}/documents', tags, summary: 'Documents carrying a tag',
+    description: 'Exact, case-insensitive tag match across visible collections (newest first, at most 500). The MCP tool search_by_tag answers the same query.',
+    request: { params: TagParams, query: TagQuery },
+    responses: { 200: jsonResponse(TaggedDocuments, 'Tagged documents'), ...errorResponses(['VALIDATION_FAILED', 'COLLECTION_NOT_FOUND']) },
+  }),
   list: createRoute({
     method: 'get', path: '/api/v1/documents', tags, summary: 'List documents in visible collections',
     description: 'Newest first. The body is a plain array; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`.',
@@ -75,6 +86,7 @@ const JsonDocument = z.strictObject({
 });
 
 export function registerDocumentRoutes(app: App, deps: AppDeps): void {
+  app.openapi(routes.byTag, async (c) => c.json(await searchByTag(deps, c.get('caller'), c.req.valid('param').tag, { collection: c.req.valid('query').collection }), 200));
   app.openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const { page, next } = await listDocuments(deps, c.get('caller'), q);

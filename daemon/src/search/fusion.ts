@@ -1,0 +1,68 @@
+/** A channel's candidate: raw score (higher is better) and 1-based rank within the channel. */
+export interface Candidate {
+  chunkId: string;
+  score: number;
+  rank: number;
+}
+
+export interface Fused {
+  chunkId: string;
+  score: number;
+  text?: Candidate;
+  vector?: Candidate;
+}
+
+export const RRF_K = 60;
+
+function byId(list: Candidate[]): Map<string, Candidate> {
+  return new Map(list.map((c) => [c.chunkId, c]));
+}
+
+/** Reciprocal rank fusion, scaled so a chunk ranked first by every channel scores 1. */
+export function rrf(text: Candidate[], vector: Candidate[], k = RRF_K): Fused[] {
+  const t = byId(text);
+  const v = byId(vector);
+  const channels = (text.length ? 1 : 0) + (vector.length ? 1 : 0) || 1;
+  const max = channels / (k + 1);
+  const ids = new Set([...t.keys(), ...v.keys()]);
+  return [...ids]
+    .map((id) => {
+      const a = t.get(id);
+      const b = v.get(id);
+      const raw = (a ? 1 / (k + a.rank) : 0) + (b ? 1 / (k + b.rank) : 0);
+      return { chunkId: id, score: raw / max, text: a, vector: b };
+    })
+    .sort((x, y) => y.score - x.score || x.chunkId.localeCompare(y.chunkId));
+}
+
+/**
+ * Weighted fusion of normalised scores: text scores divided by the best text score, vector
+ * similarities clamped to [0, 1] and divided by the best one; `semanticRatio` weighs the vector side.
+ * Missing channel scores count as 0, so the result stays in [0, 1].
+ */
+export function weighted(text: Candidate[], vector: Candidate[], semanticRatio: number): Fused[] {
+  const t = byId(text);
+  const v = byId(vector);
+  const maxT = Math.max(0, ...text.map((c) => c.score)) || 1;
+  const maxV = Math.max(0, ...vector.map((c) => Math.max(0, c.score))) || 1;
+  const ids = new Set([...t.keys(), ...v.keys()]);
+  return [...ids]
+    .map((id) => {
+      const a = t.get(id);
+      const b = v.get(id);
+      const ts = a ? a.score / maxT : 0;
+      const vs = b ? Math.max(0, b.score) / maxV : 0;
+      return { chunkId: id, score: (1 - semanticRatio) * ts + semanticRatio * vs, text: a, vector: b };
+    })
+    .sort((x, y) => y.score - x.score || x.chunkId.localeCompare(y.chunkId));
+}
+
+/** A single channel's list as results: text scores normalised by the best one, vector similarity clamped to [0, 1]. */
+export function single(list: Candidate[], channel: 'text' | 'vector'): Fused[] {
+  const max = Math.max(0, ...list.map((c) => c.score)) || 1;
+  return list.map((c) => ({
+    chunkId: c.chunkId,
+    score: channel === 'text' ? c.score / max : Math.min(1, Math.max(0, c.score)),
+    [channel]: c,
+  }));
+}

@@ -1,0 +1,42 @@
+import type { Tx } from '../db/client.js';
+import type { Fused } from './fusion.js';
+
+export interface Hit extends Fused {
+  documentId: string;
+  content: string;
+  title: string;
+  tags: string[];
+  collectionName: string;
+  collectionSlug: string;
+  chunkIndex: number;
+  page: number | null;
+}
+
+/** Loads display fields for fused hits, keeping order; re-checks that each document is live and indexed. */
+export async function hydrate(tx: Tx, fused: Fused[]): Promise<Hit[]> {
+  if (!fused.length) return [];
+  const rows = await tx<{ id: string; document_id: string; content: string; chunk_index: number; page: number | null; title: string; tags: string[]; collection_name: string; collection_slug: string }[]>`
+    select c.id, c.document_id, c.content, c.chunk_index, c.page, d.title, d.tags, col.name as collection_name, col.slug as collection_slug
+      from chunks c
+      join documents d on d.id = c.document_id and d.deleted_at is null and d.status = 'indexed' and d.generation = c.generation
+      join collections col on col.id = c.collection_id and col.deleted_at is null
+     where c.id = any(${fused.map((f) => f.chunkId)}::uuid[])`;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const out: Hit[] = [];
+  for (const f of fused) {
+    const r = byId.get(f.chunkId);
+    if (!r) continue;
+    out.push({
+      ...f,
+      documentId: r.document_id,
+      content: r.content,
+      title: r.title,
+      tags: r.tags,
+      collectionName: r.collection_name,
+      collectionSlug: r.collection_slug,
+      chunkIndex: r.chunk_index,
+      page: r.page,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+import { visibleCollectionIds } from '../db/access.js';
+import { EmbeddingUnavailableError } from '../embeddings/types.js';
+import { AppError } from '../errors.js';
+import { getVisibleCollection, getVisibleCollectionBySlug } from '../services/collections.js';
+import { isUuid } from '../routes/common.js';
+import type { AppDeps, Caller } from '../types.js';
+import { rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
+import { defaultFusion, type FusionMethod } from './fusion-defaults.js';
+import { hydrate } from './hydrate.js';
+import { QueryEmbeddingCache } from './query-cache.js';
+import { textCandidates } from './text-channel.js';
+import { vectorCandidates } from './vector-channel.js';
+
+export type SearchMode = 'hybrid' | 'text' | 'vector';
+
+export interface SearchRequest {
+  query: string;
+  collection?: string;
+  limit: number;
+  mode: SearchMode;
+  tags?: string[];
+  maxChunksPerDocument?: number;
+  explain?: boolean;
+  fusion?: FusionMethod;
+  semanticRatio?: number;
+}
+
+/** `collection` is a slug; the legacy `collection_id` alias may also carry a uuid. */
+function resolveCollection(deps: AppDeps, caller: Caller, ref: string) {
+  return isUuid(ref) ? getVisibleCollection(deps.sql, caller, ref) : getVisibleCollectionBySlug(deps.sql, caller, ref);
+}
+
+/** Candidates each channel contributes before fusion. */
+const CANDIDATES = 100;
+const caches = new WeakMap<object, QueryEmbeddingCache>();
+
+function cacheFor(deps: AppDeps): QueryEmbeddingCache {
+  let c = caches.get(deps.embedder);
+  if (!c) caches.set(deps.embedder, (c = new QueryEmbeddingCache(deps.embedder, 2000)));
+  return c;
+}
+
+function capPerDocument<T extends Fused & { documentId: string }>(list: T[], max?: number): T[] {
+  if (!max) return list;
+  const seen = new Map<string, number>();
+  return list.filter((r) => {
+    const n = (seen.get(r.documentId) ?? 0) + 1;
+    seen.set(r.documentId, n);
+    return n <= max;
+  });
+}
+
+/**
+ * Hybrid search over exactly the collections the caller may read. If the embedding provider is
+ * down, hybrid degrades to text-only (flagged in the response) instead of failing.
+ */
+export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) {
+  const collectionIds = req.collection ? [(await resolveCollection(deps, caller, req.collection)).id] : await visibleCollectionIds(deps.sql, caller);
+  const defaults = defaultFusion(deps.embedder.model);
+  const method = req.fusion ?? defaults.method;
+  const ratio = req.semanticRatio ?? defaults.semanticRatio;
+  const filter = { collectionIds, tags: req.tags };
+  let fallback: string | null = null;
+  if (!collectionIds.length) return { query: req.query, count: 0, results: [], mode: req.mode, fallback, fusion: { method, semantic_ratio: ratio } };
+
+  let queryVector: number[] | undefined;
+  if (req.mode !== 'text') {
+    try {
+      queryVector = await cacheFor(deps).embed(req.query);
+    } catch (err) {
+      if (!(err instanceof EmbeddingUnavailableError) || req.mode === 'vector') {
+        if (req.mode === 'vector') throw new AppError('SEARCH_UNAVAILABLE', 'Vector search is unavailable: the embedding provider cannot be reached.');
+        throw err;
+      }
+      deps.logger.warn({ err }, 'embedding provider down: hybrid search falls back to text only');
+      fallback = 'text_only';
+    }
+  }
+  const limitWithSlack = req.maxChunksPerDocument ? CANDIDATES : Math.max(req.limit, CANDIDATES);
+  let text: Candidate[] = [];
+  let vector: Candidate[] = [];
+  try {
+    [text, vector] = await Promise.all([
+      req.mode === 'vector' ? [] : textCandidates(deps.sql, deps.config.TEXT_SEARCH_CONFIG, req.query, filter, limitWithSlack),
+      queryVector ? vectorCandidates(deps.sql, queryVector, filter, limitWithSlack) : [],
+    ]);
+  } catch (err) {
+    deps.logger.error({ err }, 'search backend failed');
+    throw new AppError('SEARCH_UNAVAILABLE', 'Search is temporarily unavailable; retry shortly.');
+  }
+  const fused =
+    req.mode === 'text' || (req.mode === 'hybrid' && !queryVector)
+      ? single(text, 'text')
+      : req.mode === 'vector'
+        ? single(vector, 'vector')
+        : method === 'rrf'
+          ? rrf(text, vector)
+          : weighted(text, vector, ratio);
+  const rows = await hydrate(deps.sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit));
+  const results = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
+  return {
+    query: req.query,
+    count: results.length,
+    results: results.map((r) => ({
+      content: r.content,
+      title: r.title,
+      document_id: r.documentId,
+      collection_name: r.collectionName,
+      collection_slug: r.collectionSlug,
+      tags: r.tags,
+      score: Math.round(r.score * 1e6) / 1e6,
+      chunk_id: r.chunkId,
+      chunk_index: r.chunkIndex,
+      page: r.page,
+      ...(req.explain
+        ? {
+            explain: {
+              text: r.text ? { rank: r.text.rank, score: r.text.score } : null,
+              vector: r.vector ? { rank: r.vector.rank, score: r.vector.score } : null,
+            },
+          }
+        : {}),
+    })),
+    mode: req.mode,
+    fallback,
+    fusion: { method: req.mode === 'hybrid' ? method : 'none', semantic_ratio: req.mode === 'hybrid' ? ratio : null },
+  };
+}
