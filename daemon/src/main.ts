@@ -1,5 +1,5 @@
 // The daemon's only entry point with side effects: reads env, provisions, starts, handles signals.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -50,8 +50,12 @@ async function resolveSigningSecret(config: Config): Promise<string> {
     return (await readFile(file, 'utf8')).trim();
   } catch {
     await mkdir(config.DATA_DIR, { recursive: true });
-    const secret = randomBytes(32).toString('hex');
-    await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => {});
+    // Written whole to a temp file, then linked into place: a concurrent starter either wins the
+    // link or reads the complete secret of the one that did.
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, randomBytes(32).toString('hex'), { mode: 0o600 });
+    await link(tmp, file).catch(() => {});
+    await unlink(tmp).catch(() => {});
     return (await readFile(file, 'utf8')).trim();
   }
 }
@@ -68,7 +72,7 @@ async function serveCommand(config: Config, logger: Logger, args: string[]): Pro
     lines.push(``, `First API key (full access, shown once; store it now):`, ``, `  ${boot.key}`, ``, `Try: curl -H "Authorization: Bearer ${boot.key}" ${daemon.url}/api/v1/keys/`);
   }
   process.stdout.write(lines.join('\n') + '\n\n');
-  handleSignals(logger, daemon.stop);
+  stopDaemon = daemon.stop;
 }
 
 async function workerCommand(config: Config, logger: Logger): Promise<void> {
@@ -76,7 +80,7 @@ async function workerCommand(config: Config, logger: Logger): Promise<void> {
   const signingSecret = await resolveSigningSecret(config);
   const daemon = await startDaemon({ ...config, DATABASE_URL: databaseUrl, SIGNING_SECRET: signingSecret }, logger, { api: false, worker: true });
   logger.info('worker running');
-  handleSignals(logger, daemon.stop);
+  stopDaemon = daemon.stop;
 }
 
 async function migrateCommand(config: Config, logger: Logger): Promise<void> {
@@ -91,7 +95,13 @@ async function migrateCommand(config: Config, logger: Logger): Promise<void> {
   }
 }
 
-function handleSignals(logger: Logger, stop: () => Promise<void>): void {
+/**
+ * Installed before startup begins, so a signal during provisioning or migration still ends the
+ * process cleanly; once running, `stop` is graceful.
+ */
+let stopDaemon: (() => Promise<void>) | undefined;
+
+function installSignalHandlers(logger: Logger): void {
   let stopping = false;
   const onSignal = (signal: string) => {
     if (stopping) {
@@ -100,7 +110,7 @@ function handleSignals(logger: Logger, stop: () => Promise<void>): void {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down gracefully');
-    stop().then(
+    (stopDaemon ?? (async () => {}))().then(
       () => process.exit(0),
       (err) => {
         logger.error({ err }, 'error during shutdown');
@@ -120,6 +130,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
+  if (command === 'serve' || command === 'worker') installSignalHandlers(logger);
   switch (command) {
     case 'serve':
       return serveCommand(config, logger, rest);

@@ -131,6 +131,8 @@ export async function uploadDocuments(
     const skipped: { filename: string; reason: string }[] = [];
     for (const f of batch) {
       const c = classify(f, meta.sourceTypeOverride);
+      // Storage being down is not a problem of one file: the whole request fails with 500.
+      if ('code' in c && c.code === 'UPLOAD_FAILED') throw new AppError(c.code, c.reason);
       if ('code' in c) skipped.push({ filename: f.filename, reason: c.reason });
       else accepted.push({ f, sourceType: c.sourceType });
     }
@@ -174,7 +176,7 @@ async function createNonFileDocument(deps: AppDeps, caller: Caller, collectionId
   }
   const content = fields.content ?? '';
   if (!content.trim()) throw new AppError('VALIDATION_FAILED', 'source_type=text needs a non-empty `content` field.', { content: ['Required.'] });
-  const firstLine = content.trim().split('\n')[0]!.slice(0, 100);
+  const firstLine = content.trim().split(/\r?\n/)[0]!.trim().slice(0, 100);
   return deps.sql.begin((tx) =>
     insertDocument(tx, deps, caller, {
       collectionId, title: meta.title ?? firstLine, sourceType: 'text', tags: meta.tags, filename: '', size: Buffer.byteLength(content),

@@ -44,7 +44,7 @@ export function receiveMultipart(
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers, limits: { fileSize: maxFileBytes, files: MAX_BATCH_FILES + 1, fields: 50, fieldSize: MAX_FIELD_BYTES }, defParamCharset: 'utf8' });
+      bb = busboy({ headers, limits: { fileSize: maxFileBytes, files: MAX_BATCH_FILES, fields: 50, fieldSize: MAX_FIELD_BYTES }, defParamCharset: 'utf8' });
     } catch {
       reject(new AppError('VALIDATION_FAILED', 'Expected a multipart/form-data body.', { _body: ['Send multipart/form-data with a file or files part.'] }));
       return;
@@ -101,6 +101,8 @@ export function receiveMultipart(
           },
           (err) => {
             f.failed = err;
+            // Keep the body flowing: an unconsumed part would stall the whole multipart parse.
+            stream.resume();
           },
         ),
       );

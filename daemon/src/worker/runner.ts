@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import postgres from 'postgres';
 import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from '../logger.js';
 
@@ -10,9 +11,23 @@ function workerLogger(logger: Logger): WorkerLogger {
   });
 }
 
-/** Creates graphile-worker's own schema (idempotent; it takes its own lock). */
+const WORKER_MIGRATION_LOCK_ID = 727_431_003;
+
+/**
+ * Creates or upgrades graphile-worker's own schema. graphile-worker's `create schema if not exists`
+ * is not safe against a concurrent first start, so processes serialise on an advisory lock held
+ * for the duration.
+ */
 export async function migrateWorkerSchema(connectionString: string, logger: Logger): Promise<void> {
-  await runMigrations({ connectionString, logger: workerLogger(logger) });
+  const sql = postgres(connectionString, { max: 1, onnotice: () => {} });
+  try {
+    await sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${WORKER_MIGRATION_LOCK_ID})`;
+      await runMigrations({ connectionString, logger: workerLogger(logger) });
+    });
+  } finally {
+    await sql.end();
+  }
 }
 
 export async function startWorker(opts: {
@@ -32,7 +47,8 @@ export async function startWorker(opts: {
     // Pool: one connection per concurrent job plus LISTEN and housekeeping.
     maxPoolSize: opts.concurrency + 2,
     taskList: opts.taskList,
-    crontab: opts.crontab ?? '',
+    // An empty string would make graphile-worker look for a ./crontab file instead.
+    crontab: opts.crontab || '# no recurring jobs',
     noHandleSignals: true,
     pollInterval: opts.pollInterval ?? 1000,
     logger: workerLogger(opts.logger),
