@@ -1,5 +1,6 @@
 import type { AppDeps } from '../types.js';
-import { ExtractionError, extractText, type ExtractedText } from '../ingest/extract.js';
+import { ExtractionError, type ExtractedText } from '../ingest/extract.js';
+import { ExtractionWorker } from '../ingest/extract-pool.js';
 import { detectSourceType } from '../ingest/file-types.js';
 import { normalizeWhitespace } from '../ingest/normalize.js';
 import { FetchTimeoutError, FetchTooLargeError, safeFetch } from '../net/safe-fetch.js';
@@ -13,6 +14,10 @@ export const URL_MAX_REDIRECTS = 5;
 export class PermanentError extends Error {
   readonly permanent = true;
 }
+
+// Shared by every job in the process; the thread idles unreferenced, so it never holds the process open.
+const extractor = new ExtractionWorker();
+const extractText = (input: Parameters<ExtractionWorker['extract']>[0]) => extractor.extract(input);
 
 export interface LoadedText extends ExtractedText {
   fetchedBytes?: number;
