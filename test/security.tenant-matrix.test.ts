@@ -46,7 +46,27 @@ const CASES: Case[] = [
   { name: 'replace document', method: 'POST', target: 'document', path: (p) => `/api/v1/documents/${p.t.uuid}/replace/`, form: () => textFile('pwned.txt'), code: 'DOCUMENT_NOT_FOUND' },
   { name: 'reprocess document', method: 'POST', target: 'document', path: (p) => `/api/v1/documents/${p.t.uuid}/reprocess/`, code: 'DOCUMENT_NOT_FOUND' },
   { name: 'delete document', method: 'DELETE', target: 'document', path: (p) => `/api/v1/documents/${p.t.uuid}/`, code: 'DOCUMENT_NOT_FOUND' },
+  // Search and tags, narrowed to the victim's collection.
+  { name: 'search in victim collection', method: 'POST', target: 'collection', path: () => '/api/v1/search/', body: (p) => ({ query: 'secret text', collection: p.t.slug }), code: 'COLLECTION_NOT_FOUND' },
+  { name: 'search by legacy collection_id (uuid)', method: 'POST', target: 'collection', path: () => '/api/v1/search/', body: (p) => ({ query: 'secret text', collection_id: p.t.uuid }), code: 'COLLECTION_NOT_FOUND' },
+  { name: 'documents by tag in victim collection', method: 'GET', target: 'collection', path: (p) => `/api/v1/tags/${p.victim.tag}/documents/?collection=${p.t.slug}`, code: 'COLLECTION_NOT_FOUND' },
+  // MCP tools (JSON-RPC over /mcp): a tool error with the API code counts as the 404 here.
+  { name: 'MCP get_document_info', method: 'POST', target: 'document', path: () => '/mcp', mcp: (p) => ({ name: 'get_document_info', arguments: { document_id: p.t.uuid } }), code: 'DOCUMENT_NOT_FOUND' },
+  { name: 'MCP search_documents in victim collection', method: 'POST', target: 'collection', path: () => '/mcp', mcp: (p) => ({ name: 'search_documents', arguments: { query: 'secret text', collection: p.t.slug } }), code: 'COLLECTION_NOT_FOUND' },
+  { name: 'MCP search_by_tag in victim collection', method: 'POST', target: 'collection', path: () => '/mcp', mcp: (p) => ({ name: 'search_by_tag', arguments: { tag: p.victim.tag, collection: p.t.slug } }), code: 'COLLECTION_NOT_FOUND' },
 ];
+
+const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
+/** A JSON-RPC tools/call; the tool result's isError/structuredContent are mapped onto status/body. */
+function mcpCall(params: { name: string; arguments: Record<string, unknown> }) {
+  return { jsonrpc: '2.0', id: 1, method: 'tools/call', params };
+}
+function fromMcp<T extends { status: number; body: any; text: string }>(r: T): T {
+  const result = r.body?.result;
+  if (r.status !== 200 || !result) return r;
+  const body = result.structuredContent;
+  return { ...r, status: result.isError ? 404 : 200, body, text: JSON.stringify(result) };
+}
 
 function textFile(name: string): FormData {
   const f = new FormData();
@@ -119,6 +139,8 @@ interface Case {
   body?: (p: Probe) => unknown;
   /** A multipart body instead of JSON. */
   form?: (p: Probe) => FormData;
+  /** An MCP tool call instead of a REST request. */
+  mcp?: (p: Probe) => { name: string; arguments: Record<string, unknown> };
   expect?: 404;
   code: ErrorCode;
 }
@@ -209,7 +231,7 @@ describe('security: tenant matrix', () => {
   }
 
   before(async () => {
-    d = await startTestDaemon({ label: 'matrix' });
+    d = await startTestDaemon({ label: 'matrix', worker: true });
     req = http(d.url);
     sides.A = await buildSide('A');
     sides.B = await buildSide('B');
@@ -217,6 +239,13 @@ describe('security: tenant matrix', () => {
     for (const [att, vic] of PAIRS) {
       const r = await req('POST', `/api/v1/collections/${sides[vic].shared.slug}/subscribe/`, { key: sides[att].keys.full.secret });
       assert.equal(r.status, 200, r.text);
+    }
+    // Documents must be indexed (so search could find them) and settled before the snapshots.
+    for (let i = 0; ; i++) {
+      const [row] = await d.deps.sql<{ n: number }[]>`select count(*)::int as n from documents where status = 'pending'`;
+      if (!row!.n) break;
+      assert.ok(i < 600, 'documents never finished indexing');
+      await new Promise((r) => setTimeout(r, 100));
     }
     for (const name of Object.keys(sides) as SideName[]) snapshots.set(name, await snapshot(sides[name]));
   });
@@ -236,8 +265,9 @@ describe('security: tenant matrix', () => {
             const send = async (t: Target) => {
               const p: Probe = { me, victim, caller, t };
               const path = c.path(p);
-              const body = c.body?.(p);
-              const r = await req(c.method, path, { key, ...(body === undefined ? {} : { json: body }), ...(c.form ? { body: c.form(p) } : {}) });
+              const body = c.mcp ? mcpCall(c.mcp(p)) : c.body?.(p);
+              const raw = await req(c.method, path, { key, ...(body === undefined ? {} : { json: body }), ...(c.form ? { body: c.form(p) } : {}), ...(c.mcp ? { headers: MCP_HEADERS } : {}) });
+              const r = c.mcp ? fromMcp(raw) : raw;
               return { r, sent: path + JSON.stringify(body ?? null) };
             };
             const ghost = ghostTarget(c.target);
@@ -300,6 +330,22 @@ describe('security: tenant matrix', () => {
             assert.equal(mask(r.text, t), mask(g.text, ghost), `${caller} key, documents of ${vic}'s ${role} collection differ from a ghost's`);
             noLeak(`documents of ${role} collection`, r.text, new Set([t.slug]));
           }
+
+          const found = await req('POST', '/api/v1/search/', { key, json: { query: 'secret text', limit: 50 } });
+          assert.equal(found.status, 200, found.text);
+          assert.deepEqual(found.body.results.map((x: { document_id: string }) => x.document_id).filter((id: string) => victimDocs.includes(id)), caller === 'full' ? [victim.docs.shared.uuid] : []);
+          noLeak('search', JSON.stringify(found.body.results));
+          const byTag = await req('GET', `/api/v1/tags/${victim.tag}/documents/`, { key });
+          assert.deepEqual(byTag.body.documents.map((x: DocRef) => x.uuid), caller === 'full' ? [victim.docs.shared.uuid] : []);
+          noLeak('tags', JSON.stringify(byTag.body.documents));
+          const mcpList = fromMcp(await req('POST', '/mcp', { key, json: mcpCall({ name: 'list_collections', arguments: {} }), headers: MCP_HEADERS }));
+          assert.deepEqual(mcpList.body.collections.map((c: CollRef) => c.uuid).filter((id: string) => victimColls.includes(id)), caller === 'full' ? [victim.shared.uuid] : []);
+          noLeak('MCP list_collections', mcpList.text);
+          const mcpSearch = fromMcp(await req('POST', '/mcp', { key, json: mcpCall({ name: 'search_documents', arguments: { query: 'secret text', limit: 50 } }), headers: MCP_HEADERS }));
+          assert.deepEqual(mcpSearch.body.results.map((x: { document_id: string }) => x.document_id).filter((id: string) => victimDocs.includes(id)), caller === 'full' ? [victim.docs.shared.uuid] : []);
+          noLeak('MCP search', JSON.stringify(mcpSearch.body.results));
+          const mcpTag = fromMcp(await req('POST', '/mcp', { key, json: mcpCall({ name: 'search_by_tag', arguments: { tag: victim.tag } }), headers: MCP_HEADERS }));
+          assert.deepEqual(mcpTag.body.documents.map((x: DocRef) => x.uuid), caller === 'full' ? [victim.docs.shared.uuid] : []);
 
           const keys = await req('GET', '/api/v1/keys/', { key });
           assert.equal(keys.status, caller === 'full' ? 200 : 403);
