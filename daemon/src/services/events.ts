@@ -1,4 +1,5 @@
 import type { Tx } from '../db/client.js';
+import { queueWebhookDelivery } from './webhook-delivery.js';
 
 export type EventType = 'document.indexed' | 'document.failed' | 'webhook.test';
 
@@ -17,10 +18,12 @@ export interface DocumentEventData {
   file_size: number;
 }
 
-/** Records an event in the same transaction as the state change it describes. */
+/** Records an event in the same transaction as the state change it describes, and queues its webhook delivery. */
 export async function emitEvent(tx: Tx, organizationId: string, type: EventType, data: DocumentEventData, now: Date): Promise<string> {
   const payload = { event: type, timestamp: now.toISOString(), data };
   const rows = await tx<{ id: string }[]>`
     insert into events (organization_id, type, payload, created_at) values (${organizationId}, ${type}, ${tx.json(payload as never)}, ${now}) returning id`;
-  return rows[0]!.id;
+  const id = rows[0]!.id;
+  await queueWebhookDelivery(tx, organizationId, id);
+  return id;
 }

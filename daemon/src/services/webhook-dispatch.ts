@@ -1,0 +1,59 @@
+import type { AppDeps } from '../types.js';
+import {
+  enqueueDelivery, getEvent, MAX_RETRIES, recordDelivery, retryDelayMs, sendEvent, type AttemptResult, type DeliveryTrigger,
+} from './webhook-delivery.js';
+import type { WebhookRow } from './webhooks.js';
+
+export type DispatchOutcome =
+  | { sent: false; reason: 'webhook_gone' | 'inactive' | 'event_gone' }
+  | { sent: true; deliveryId: string; attempt: number; result: AttemptResult; nextRetryAt: Date | null };
+
+export interface DispatchRequest {
+  webhookId: string;
+  eventId: string;
+  trigger: DeliveryTrigger;
+  /** Automatic deliveries: the attempt this job performs (1 = first). Manual and test sends take the next number. */
+  attempt?: number;
+  /** Schedule the next automatic attempt on a retryable failure. */
+  retries: boolean;
+  /** Automatic deliveries stop while the webhook is inactive; explicit test and redeliver requests do not. */
+  requireActive: boolean;
+}
+
+/**
+ * One delivery attempt, end to end. The webhook row is held with FOR KEY SHARE for the duration of
+ * the HTTP call: DELETE /webhooks/ waits for an attempt already on the wire (at most the delivery
+ * timeout) and every attempt starting afterwards finds no webhook, so nothing is sent once DELETE
+ * has answered. URL, secret and is_active changes are plain updates and do not wait.
+ * The log row and the next retry's job commit together, so a crash before commit means the
+ * graphile-worker job runs again (at-least-once) and nothing is recorded twice.
+ */
+export async function dispatchDelivery(deps: AppDeps, req: DispatchRequest): Promise<DispatchOutcome> {
+  return deps.sql.begin(async (tx): Promise<DispatchOutcome> => {
+    const hooks = await tx<WebhookRow[]>`select * from webhooks where id = ${req.webhookId} for key share`;
+    const hook = hooks[0];
+    if (!hook) return { sent: false, reason: 'webhook_gone' };
+    if (req.requireActive && !hook.is_active) return { sent: false, reason: 'inactive' };
+    const event = await getEvent(tx, hook.organization_id, req.eventId);
+    if (!event) return { sent: false, reason: 'event_gone' };
+
+    const prior = await tx<{ n: number }[]>`select coalesce(max(attempt), 0)::int as n from webhook_deliveries where event_id = ${event.id}`;
+    // Automatic attempts keep their own number (1…6) unless a manual redelivery already took it.
+    const attempt = Math.max(req.attempt ?? 0, (prior[0]?.n ?? 0) + 1);
+    const result = await sendEvent(deps, hook, event, attempt);
+
+    const now = deps.clock.now();
+    let nextRetryAt: Date | null = null;
+    const automaticAttempt = req.attempt ?? 1;
+    if (req.retries && !result.ok && result.retryable && automaticAttempt <= MAX_RETRIES) {
+      const delay = retryDelayMs(automaticAttempt, deps.config.WEBHOOK_RETRY_BASE_MS, result.retryAfterMs);
+      nextRetryAt = new Date(now.getTime() + delay);
+      // run_at is compared with the database's clock, so it uses real time, not the (test-shiftable) service clock.
+      await enqueueDelivery(tx, { webhookId: hook.id, eventId: event.id, attempt: automaticAttempt + 1, runAt: new Date(Date.now() + delay) });
+    }
+    const deliveryId = await recordDelivery(tx, {
+      organizationId: hook.organization_id, webhookId: hook.id, event, attempt, trigger: req.trigger, url: hook.url, result, nextRetryAt, now,
+    });
+    return { sent: true, deliveryId, attempt, result, nextRetryAt };
+  });
+}
