@@ -1,4 +1,5 @@
 import { visibleCollectionIds } from '../db/access.js';
+import { meterSearch } from '../billing/quota.js';
 import { EmbeddingUnavailableError } from '../embeddings/types.js';
 import { AppError } from '../errors.js';
 import { getVisibleCollection, getVisibleCollectionBySlug } from '../services/collections.js';
@@ -50,11 +51,16 @@ function capPerDocument<T extends Fused & { documentId: string }>(list: T[], max
   });
 }
 
+/** Search (REST and MCP), metered: counted against the plan quota and recorded in the request log. */
+export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) {
+  return meterSearch(deps, caller, req.query, () => runSearch(deps, caller, req));
+}
+
 /**
  * Hybrid search over exactly the collections the caller may read. If the embedding provider is
  * down, hybrid degrades to text-only (flagged in the response) instead of failing.
  */
-export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) {
+async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   const collectionIds = req.collection ? [(await resolveCollection(deps, caller, req.collection)).id] : await visibleCollectionIds(deps.sql, caller);
   const defaults = defaultFusion(deps.embedder.model);
   const method = req.fusion ?? defaults.method;
