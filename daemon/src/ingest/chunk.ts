@@ -28,7 +28,7 @@ export interface ChunkOptions {
 export interface Chunk {
   content: string;
   chunkIndex: number;
-  /** page of the chunk's first character, when pages were given */
+  /** page of the chunk (chunks never cross pages), when pages were given */
   page: number | null;
   tokenCount: number;
   /** character offsets of content within the chunked text */
@@ -51,6 +51,19 @@ const TITLE_MIN_SHARE = 0.25;
 const CUT_MIN_SHARE = 0.5;
 
 export function chunkText(text: string, opts: ChunkOptions = {}): Chunk[] {
+  const pages = opts.pages?.filter((p) => p.end > p.start) ?? [];
+  if (pages.length < 2) return chunkSpan(text, opts);
+  // A chunk never spans two pages, so its page number holds for all of its text (citations).
+  const out: Chunk[] = [];
+  for (const p of pages) {
+    for (const c of chunkSpan(text.slice(p.start, p.end), { ...opts, pages: undefined })) {
+      out.push({ ...c, chunkIndex: out.length, page: p.page, start: c.start + p.start, end: c.end + p.start });
+    }
+  }
+  return out;
+}
+
+function chunkSpan(text: string, opts: ChunkOptions): Chunk[] {
   const target = Math.max(16, Math.floor(opts.targetTokens ?? 512));
   const overlapTokens = Math.floor(target * Math.min(Math.max(opts.overlapRatio ?? 0.15, 0), 0.5));
   const pieces = segmentText(text, target);
