@@ -149,6 +149,9 @@ describe('document download', () => {
     assert.deepEqual(Buffer.from(await fresh.arrayBuffer()), await readFile(samplePath('sample.md')));
 
     const current = await link(id);
+    // Reprocessing keeps the same stored file, so an issued link keeps working.
+    assert.equal((await req('POST', `/api/v1/documents/${id}/reprocess/`, { key: owner.key })).status, 200);
+    assert.equal((await getFile(current)).status, 200, 'a link survives reprocess');
     assert.equal((await req('DELETE', `/api/v1/documents/${id}/`, { key: owner.key })).status, 204);
     assert.equal((await getFile(current)).status, 404);
     assertError(await req('GET', `/api/v1/documents/${id}/download/`, { key: owner.key }), 404, 'DOCUMENT_NOT_FOUND');

@@ -1,7 +1,7 @@
 import type { App } from '../app.js';
 import { getDocumentById } from '../db/documents.js';
 import { AppError } from '../errors.js';
-import { verifyDownloadToken } from '../services/download-links.js';
+import { blobTag, verifyDownloadToken } from '../services/download-links.js';
 import type { AppDeps } from '../types.js';
 import { Readable } from 'node:stream';
 
@@ -11,7 +11,7 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
     const v = verifyDownloadToken(deps.config.SIGNING_SECRET!, c.req.param('token'), Math.floor(deps.clock.now().getTime() / 1000));
     if (!v) throw new AppError('DOWNLOAD_LINK_INVALID', 'This download link is invalid or has expired; request a new one.');
     const d = await getDocumentById(deps.sql, v.documentId);
-    if (!d || d.deleted_at || d.generation !== v.generation || !d.blob_key) throw new AppError('DOCUMENT_FILE_NOT_FOUND', 'The file is no longer available.');
+    if (!d || d.deleted_at || !d.blob_key || blobTag(d.blob_key) !== v.blobTag) throw new AppError('DOCUMENT_FILE_NOT_FOUND', 'The file is no longer available.');
     let stream: Readable;
     try {
       stream = await deps.blobs.get(d.blob_key);

@@ -120,5 +120,5 @@ export async function downloadUrl(deps: AppDeps, caller: Caller, id: string, bas
   const presigned = await deps.blobs.presignedUrl(d.blob_key, { filename: d.original_filename || `${d.id}`, contentType: d.media_type, expiresInSec: DOWNLOAD_LINK_TTL_SEC });
   if (presigned) return presigned;
   const exp = Math.floor(deps.clock.now().getTime() / 1000) + DOWNLOAD_LINK_TTL_SEC;
-  return `${baseUrl}/files/${createDownloadToken(deps.config.SIGNING_SECRET!, d.id, d.generation, exp)}`;
+  return `${baseUrl}/files/${createDownloadToken(deps.config.SIGNING_SECRET!, d.id, d.blob_key, exp)}`;
 }
