@@ -2,7 +2,7 @@
 // Requires: node --import tsx load-scifact.ts   (database bm25_scifact)
 // Usage: node --import tsx eval-scifact.ts [database] [collectionId]
 import { bm25MaxScore } from './maxscore-query.ts';
-import { operatorFilter } from './query-filter.ts';
+import { operatorFilter } from '../../../../daemon/src/search/query-filter.ts';
 import {
   bm25Search, connect, loadTestQueries, mean, ndcgAt10, percentile, recallAt, scifactCollection, uuidDoc,
   type Sql,
