@@ -67,9 +67,18 @@ async function serveCommand(config: Config, logger: Logger, args: string[]): Pro
   const full = { ...config, DATABASE_URL: databaseUrl, SIGNING_SECRET: signingSecret };
   const daemon = await startDaemon(full, logger, { api: true, worker: !values['api-only'] });
   const boot = await bootstrap(daemon.deps.sql, { email: process.env.DOCSIFT_ADMIN_EMAIL ?? 'admin@localhost', orgName: 'Default', now: daemon.deps.clock.now() });
-  const lines = [``, `docsift is running at ${daemon.url}`, `  API:     ${daemon.url}/api/v1/`, `  Schema:  ${daemon.url}/api/v1/schema/`, `  MCP:     ${daemon.url}/mcp`];
+  const lines = [``, `docsift is running at ${daemon.url}`, `  API:     ${daemon.url}/api/v1/`, `  Schema:  ${daemon.url}/api/v1/schema/`, `  MCP:     ${daemon.url}/mcp`, `  Web UI:  ${daemon.url}/app/`];
   if (boot.created && boot.key) {
-    lines.push(``, `First API key (full access, shown once; store it now):`, ``, `  ${boot.key}`, ``, `Try: curl -H "Authorization: Bearer ${boot.key}" ${daemon.url}/api/v1/keys/`);
+    lines.push(
+      ``,
+      `First API key (full access, shown once; store it now):`,
+      ``,
+      `  ${boot.key}`,
+      ``,
+      `Try: curl -H "Authorization: Bearer ${boot.key}" ${daemon.url}/api/v1/keys/`,
+      `Web UI sign-in for ${boot.user?.email}: set a password with`,
+      `  npm run -s daemon -- admin set-password --email ${boot.user?.email}`,
+    );
   }
   process.stdout.write(lines.join('\n') + '\n\n');
   stopDaemon = daemon.stop;

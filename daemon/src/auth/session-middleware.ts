@@ -1,0 +1,32 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { AppError } from '../errors.js';
+import type { AppDeps, AppEnv, Caller } from '../types.js';
+import { loadSession, sessionCaller } from './sessions.js';
+
+// Session callers of API routes, per request. Kept out of the context's `caller` on purpose: the
+// request log and the per-key rate limit are about API keys, and a signed-in person clicking a
+// download link in the web UI is neither.
+const sessionCallers = new WeakMap<Request, Caller>();
+
+/**
+ * For the few API routes the specification opens to sessions (document download): a request with
+ * an Authorization header goes through the normal Bearer guard unchanged; one without it is
+ * accepted on a valid session cookie, as a full-access caller of the signed-in user. Neither
+ * credential → the guard answers 401 AUTHENTICATION_REQUIRED, as for any other endpoint.
+ */
+export function sessionOrBearer(deps: AppDeps, bearerGuard: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.header('authorization') !== undefined) return bearerGuard(c, next);
+    const session = await loadSession(c, deps);
+    if (!session) return bearerGuard(c, next);
+    sessionCallers.set(c.req.raw, await sessionCaller(deps.sql, session.user));
+    await next();
+  };
+}
+
+/** The caller of a route that accepts a key or a session. */
+export function keyOrSessionCaller(c: Context<AppEnv>): Caller {
+  const caller = (c.get('caller') as Caller | undefined) ?? sessionCallers.get(c.req.raw);
+  if (!caller) throw new AppError('AUTHENTICATION_REQUIRED', 'Authentication required: send "Authorization: Bearer <API_KEY>" or sign in to the web UI.');
+  return caller;
+}

@@ -1,0 +1,113 @@
+// Headless Chromium for the web UI tests: Debian's chromium package driven by playwright-core
+// (no browser download). Installs the package with apt-get when it is missing.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Readable, Writable } from 'node:stream';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { runAdmin } from '../../daemon/src/admin.js';
+import type { TestDaemon } from './daemon.js';
+
+export const CHROMIUM = process.env.DOCSIFT_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots');
+
+let installed = false;
+
+/** Makes sure the Chromium binary exists, installing Debian's package once if needed. */
+export function ensureChromium(): string {
+  if (installed || existsSync(CHROMIUM)) {
+    installed = true;
+    return CHROMIUM;
+  }
+  // Test files run in parallel: one installs under a lock while the others wait, then find it there.
+  // DPkg::Lock::Timeout waits for any other apt/dpkg run instead of failing at once.
+  const apt = 'apt-get -y -q -o DPkg::Lock::Timeout=300';
+  const script = `test -x "$1" || ${apt} install chromium || { ${apt} update && ${apt} install chromium; }`;
+  try {
+    execFileSync('flock', ['/tmp/docsift-chromium-install.lock', 'sh', '-c', script, 'sh', CHROMIUM], {
+      stdio: 'pipe',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      timeout: 15 * 60_000,
+    });
+  } catch (err) {
+    const detail = (err as { stderr?: Buffer }).stderr?.toString().slice(-800) ?? (err as Error).message;
+    throw new Error(
+      `The web UI tests need Chromium at ${CHROMIUM}, and "apt-get install chromium" failed (root and Debian package access are required).\n` +
+        `Install it by hand (apt-get install chromium) or point DOCSIFT_CHROMIUM at a Chromium binary.\n${detail}`,
+    );
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} does not exist; set DOCSIFT_CHROMIUM.`);
+  installed = true;
+  return CHROMIUM;
+}
+
+export interface TestBrowser {
+  browser: Browser;
+  /** A fresh context (own cookies) with one page. */
+  newPage(opts?: { colorScheme?: 'light' | 'dark' }): Promise<{ context: BrowserContext; page: Page }>;
+  close(): Promise<void>;
+}
+
+/** Launches headless Chromium with a throwaway profile and no background network chatter. */
+export async function launchBrowser(): Promise<TestBrowser> {
+  const executablePath = ensureChromium();
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    timeout: 60_000,
+    args: [
+      '--headless',
+      '--no-sandbox', // tests run as root, where Chromium's sandbox cannot start
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      // No --user-data-dir: Playwright refuses it for launch() and always starts Chromium on a
+      // fresh temporary profile of its own, deleted on close.
+    ],
+  });
+  return {
+    browser,
+    async newPage(opts = {}) {
+      const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: opts.colorScheme ?? 'light' });
+      context.setDefaultTimeout(15_000);
+      return { context, page: await context.newPage() };
+    },
+    async close() {
+      await browser.close().catch(() => {});
+    },
+  };
+}
+
+/** Full-page screenshot under test/artifacts/screenshots/<name>.png; returns the path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Signs in through the form; resolves once the landing page (or `next`) has loaded. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/app/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith('/app/sign-in')), page.getByRole('button', { name: 'Sign in' }).click()]);
+}
+
+/** Runs `docsift-daemon admin …` in-process against the test daemon's database; returns exit code and output. */
+export async function admin(d: TestDaemon, argv: string[], stdin?: string): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const sink = (add: (s: string) => void) => new Writable({ write: (chunk, _enc, cb) => (add(String(chunk)), cb()) });
+  const code = await runAdmin(
+    { sql: d.deps.sql, config: { ...d.config, PUBLIC_URL: d.config.PUBLIC_URL ?? d.url }, clock: d.deps.clock, out: sink((s) => (out += s)), err: sink((s) => (err += s)), in: Readable.from([stdin ?? '']) },
+    argv,
+  );
+  return { code, out, err };
+}
