@@ -1,0 +1,29 @@
+import type { Collection } from '@docsift/sdk';
+import { defineCommand } from '../../command.js';
+import { formatDate, type Output } from '../../output.js';
+import { resolveCollection } from '../../resolve.js';
+
+export function showCollection(o: Output, c: Collection): void {
+  o.fields([
+    ['Name', o.bold(c.name)],
+    ['Slug', c.slug],
+    ['UUID', c.uuid],
+    ['Description', c.description],
+    ['Documents', c.document_count],
+    ['Chunks', c.total_chunks],
+    ['Public', c.is_public ? 'yes' : 'no'],
+    ['Subscribed', c.is_subscribed ? 'yes' : 'no'],
+    ['Created', formatDate(c.created_at)],
+  ]);
+}
+
+export default defineCommand<{ ref: string | undefined }>({
+  name: 'show [collection]',
+  summary: 'Details of one collection (uuid, slug or name)',
+  parse: ([ref]) => ({ ref }),
+  async run(ctx, { ref }) {
+    const c = await resolveCollection(ctx, ref, '<collection>');
+    if (ctx.json) return void ctx.out.data(c);
+    showCollection(ctx.out, c);
+  },
+});

@@ -1,0 +1,12 @@
+import { defineCommand } from '../../command.js';
+
+export default defineCommand<{ slug: string }>({
+  name: 'subscribe <slug>',
+  summary: "Subscribe to another user's public collection (it then shows up in lists and searches)",
+  parse: ([slug]) => ({ slug: slug! }),
+  async run(ctx, { slug }) {
+    const r = await (await ctx.client()).collections.subscribe(slug);
+    if (ctx.json) return void ctx.out.data(r);
+    ctx.out.line(`Subscribed to ${r.collection}.`);
+  },
+});

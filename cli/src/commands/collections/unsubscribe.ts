@@ -1,0 +1,12 @@
+import { defineCommand } from '../../command.js';
+
+export default defineCommand<{ slug: string }>({
+  name: 'unsubscribe <slug>',
+  summary: 'Stop subscribing to a public collection',
+  parse: ([slug]) => ({ slug: slug! }),
+  async run(ctx, { slug }) {
+    const r = await (await ctx.client()).collections.unsubscribe(slug);
+    if (ctx.json) return void ctx.out.data(r);
+    ctx.out.line(`Unsubscribed from ${r.collection}.`);
+  },
+});

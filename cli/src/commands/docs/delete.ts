@@ -1,0 +1,16 @@
+import { defineCommand } from '../../command.js';
+import { confirmOrYes } from '../../resolve.js';
+
+export default defineCommand<{ uuid: string; yes: boolean }>({
+  name: 'delete <uuid>',
+  aliases: ['rm'],
+  summary: 'Delete a document (asks first unless --yes)',
+  options: (cmd) => cmd.option('-y, --yes', 'do not ask for confirmation'),
+  parse: ([uuid], flags) => ({ uuid: uuid!, yes: !!flags.yes }),
+  async run(ctx, { uuid, yes }) {
+    if (!(await confirmOrYes(ctx, yes, `Delete document ${uuid}?`))) return 1;
+    await (await ctx.client()).documents.delete(uuid);
+    if (ctx.json) return void ctx.out.data({ uuid, deleted: true });
+    ctx.out.line(`Deleted document ${uuid}.`);
+  },
+});

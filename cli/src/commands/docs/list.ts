@@ -1,0 +1,70 @@
+import type { DocumentListItem, DocumentStatus, ListDocumentsQuery } from '@docsift/sdk';
+import { choiceFlag, defineCommand, intFlag, stringFlag } from '../../command.js';
+import { formatBytes, formatDate } from '../../output.js';
+
+interface Options {
+  query: ListDocumentsQuery;
+  limit: number;
+  all: boolean;
+}
+
+export default defineCommand<Options>({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'Documents in visible collections, newest first',
+  options: (cmd) =>
+    cmd
+      .option('-c, --collection <slug>', 'only this collection (slug)')
+      .option('--tag <text>', 'tags containing this text (case-insensitive)')
+      .option('--status <status>', 'pending, indexed or failed')
+      .option('-n, --limit <n>', 'show at most this many', '50')
+      .option('--all', 'every matching document (follows all pages)')
+      .option('--cursor <cursor>', 'start from this page cursor'),
+  parse: (_args, flags) => {
+    const query: ListDocumentsQuery = {};
+    const collection = stringFlag(flags.collection);
+    const tag = stringFlag(flags.tag);
+    const status = choiceFlag<DocumentStatus>(flags.status, '--status', ['pending', 'indexed', 'failed']);
+    const cursor = stringFlag(flags.cursor);
+    if (collection) query.collection = collection;
+    if (tag) query.tag = tag;
+    if (status) query.status = status;
+    if (cursor) query.cursor = cursor;
+    const limit = intFlag(flags.limit, '--limit')!;
+    query.limit = Math.min(500, limit);
+    return { query, limit, all: !!flags.all };
+  },
+  async run(ctx, { query, limit, all }) {
+    const client = await ctx.client();
+    let rows: DocumentListItem[];
+    let nextCursor: string | null = null;
+    if (all) rows = await client.documents.list({ ...query, limit: 500 }).toArray();
+    else {
+      rows = [];
+      for await (const page of client.documents.list(query).pages()) {
+        rows.push(...page.data.slice(0, limit - rows.length));
+        nextCursor = page.nextCursor;
+        if (rows.length >= limit || !page.hasNextPage()) break;
+      }
+    }
+    if (ctx.json) {
+      ctx.out.data(rows);
+      if (nextCursor && rows.length >= limit) ctx.out.note(`more documents: --cursor ${nextCursor} or --all`);
+      return;
+    }
+    const o = ctx.out;
+    const statusStyle = (t: string, d: DocumentListItem) => (d.status === 'indexed' ? o.green(t) : d.status === 'failed' ? o.red(t) : o.yellow(t));
+    o.table(rows, [
+      { header: 'TITLE', value: (d) => d.title, max: 40 },
+      { header: 'STATUS', value: (d) => d.status, style: statusStyle },
+      { header: 'TYPE', value: (d) => d.source_type },
+      { header: 'CHUNKS', value: (d) => String(d.chunks_count), align: 'right' },
+      { header: 'SIZE', value: (d) => formatBytes(d.file_size), align: 'right' },
+      { header: 'COLLECTION', value: (d) => d.collection_slug, max: 24 },
+      { header: 'TAGS', value: (d) => d.tags.join(','), max: 24 },
+      { header: 'CREATED', value: (d) => formatDate(d.created_at) },
+      { header: 'UUID', value: (d) => d.uuid, style: (t) => o.dim(t) },
+    ], 'No documents. Upload some: docsift docs upload <paths…> --collection <slug>');
+    if (nextCursor && rows.length >= limit) o.note(o.dim(`Showing ${rows.length}; more with --all or --cursor ${nextCursor}`));
+  },
+});

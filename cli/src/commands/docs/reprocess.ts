@@ -1,0 +1,12 @@
+import { defineCommand } from '../../command.js';
+
+export default defineCommand<{ uuid: string }>({
+  name: 'reprocess <uuid>',
+  summary: 'Queue a document for processing again (e.g. after a failure)',
+  parse: ([uuid]) => ({ uuid: uuid! }),
+  async run(ctx, { uuid }) {
+    const d = await (await ctx.client()).documents.reprocess(uuid);
+    if (ctx.json) return void ctx.out.data(d);
+    ctx.out.line(`Queued ${d.title} (${d.uuid}); status ${d.status}.`);
+  },
+});

@@ -1,0 +1,55 @@
+import type { SearchMode, SearchRequest } from '@docsift/sdk';
+import { choiceFlag, collect, defineCommand, intFlag, stringFlag } from '../../command.js';
+import { UsageError } from '../../errors.js';
+import { renderSnippet, snippet } from '../../ui/highlight.js';
+
+export default defineCommand<{ request: SearchRequest; full: boolean }>({
+  name: 'search <query...>',
+  summary: 'Hybrid (text + vector) search over every collection this key can see',
+  help: `Query syntax: "quoted phrases" and -excluded words.
+
+Examples:
+  docsift search how are embeddings indexed
+  docsift search '"refund policy" -draft' --collection contracts --limit 10
+  docsift search invoices --mode text --json | jq '.results[].title'`,
+  options: (cmd) =>
+    cmd
+      .option('-c, --collection <slug>', 'only this collection (slug)')
+      .option('-n, --limit <n>', 'results, 1–50', '5')
+      .option('-m, --mode <mode>', 'hybrid, text (BM25) or vector', 'hybrid')
+      .option('--tag <tag>', 'only documents with this tag (repeatable)', collect)
+      .option('--per-document <n>', 'at most this many results from one document')
+      .option('--full', 'print whole chunks instead of snippets'),
+  parse: (args, flags) => {
+    const words = (args[0] as unknown as string[]) ?? [];
+    const query = words.join(' ').trim();
+    if (!query) throw new UsageError('The query is empty.');
+    const request: SearchRequest = { query, limit: intFlag(flags.limit, '--limit', { max: 50 })!, mode: choiceFlag<SearchMode>(flags.mode, '--mode', ['hybrid', 'text', 'vector'])! };
+    const collection = stringFlag(flags.collection);
+    if (collection) request.collection = collection;
+    if (Array.isArray(flags.tag) && flags.tag.length) request.tags = flags.tag as string[];
+    const per = intFlag(flags.perDocument, '--per-document', { max: 50 });
+    if (per) request.max_chunks_per_document = per;
+    return { request, full: !!flags.full };
+  },
+  async run(ctx, { request, full }) {
+    const r = await (await ctx.client()).search(request);
+    if (ctx.json) return void ctx.out.data(r);
+    const o = ctx.out;
+    if (!r.results.length) {
+      o.line(`No results for "${r.query}".`);
+      return;
+    }
+    const mark = (t: string) => (o.color ? o.paint(['bold', 'yellow'], t) : t);
+    r.results.forEach((res, i) => {
+      const page = res.page ? ` · p.${res.page}` : '';
+      o.line(`${o.bold(`${i + 1}.`)} ${o.bold(res.title)}  ${o.dim(`${res.collection_name} (${res.collection_slug})${page} · score ${res.score.toFixed(3)}`)}`);
+      o.line(`   ${renderSnippet(snippet(res.content, r.query, full ? res.content.length + 10 : 240), mark)}`);
+      if (res.tags.length) o.line(`   ${o.dim(`tags: ${res.tags.join(', ')}`)}`);
+      o.line(`   ${o.dim(`document ${res.document_id} · chunk ${res.chunk_index}`)}`);
+      if (i < r.results.length - 1) o.line();
+    });
+    const note = r.fallback === 'text_only' ? ' · vector channel unavailable: text-only results' : '';
+    o.note(o.dim(`${r.count} result${r.count === 1 ? '' : 's'} · ${r.mode}${note}`));
+  },
+});

@@ -1,0 +1,3 @@
+import { toggle } from './enable.js';
+
+export default toggle(false);

@@ -1,0 +1,136 @@
+import { defineCommand, intFlag, stringFlag } from '../../command.js';
+import { updateProfile } from '../../config.js';
+import type { Context } from '../../context.js';
+import { CliError, UsageError } from '../../errors.js';
+import { startReceiver, type ReceivedEvent } from '../../webhook-receiver.js';
+
+interface Options {
+  port: number;
+  host: string;
+  forwardTo: string | undefined;
+  secret: string | undefined;
+  skipVerify: boolean;
+  register: string | boolean;
+  rotateSecret: boolean;
+  toleranceSeconds: number;
+  maxEvents: number | undefined;
+}
+
+const mask = (s: string) => `${s.slice(0, 10)}…`;
+
+function printEvent(ctx: Context, e: ReceivedEvent): void {
+  if (ctx.json) return void ctx.out.line(JSON.stringify({ type: 'event', ...e }));
+  const o = ctx.out;
+  const time = e.received_at.slice(11, 19);
+  if (!e.verified && e.reason) return void o.line(`${o.dim(time)} ${o.red('✗ rejected')} ${e.reason}`);
+  const data = e.payload?.data as { title?: string; status?: string; error_message?: string | null; message?: string } | undefined;
+  const what = data?.title ? `${data.title}${data.error_message ? ` — ${data.error_message}` : ''}` : (data?.message ?? '');
+  o.line(`${o.dim(time)} ${e.verified ? o.green('✓') : o.yellow('?')} ${o.bold(e.event ?? '?')} ${what} ${o.dim(`${e.event_id ?? ''}${e.attempt ? ` attempt ${e.attempt}` : ''}`)}`);
+  if (e.forward) o.line(`         → ${e.forward.url} ${e.forward.status === null ? o.red(`failed: ${e.forward.error}`) : e.forward.status < 300 ? o.green(String(e.forward.status)) : o.red(String(e.forward.status))} ${o.dim(`${e.forward.duration_ms} ms`)}`);
+}
+
+export default defineCommand<Options>({
+  name: 'listen',
+  summary: 'Run a local receiver that verifies signed deliveries and prints or forwards them',
+  help: `Like \`stripe listen\`, for development. It changes nothing on the server unless asked
+(--register). The service must be able to reach the receiver:
+  • local daemon in development (ALLOW_PRIVATE_URLS=true):
+      docsift webhooks listen --register --forward-to http://localhost:3000/hooks
+    registers http://127.0.0.1:<port>/ as the webhook;
+  • a remote server: expose the port through a public tunnel (cloudflared, ngrok, …) and
+      docsift webhooks listen --port 4242 --register https://<tunnel-host>/
+Signatures are checked with --secret, DOCSIFT_WEBHOOK_SECRET, or the secret saved in the profile
+by \`webhooks set\`/\`rotate-secret\`. If the webhook already exists and its secret is unknown,
+--rotate-secret issues a new one (other receivers then need it too). Deliveries that fail
+verification are answered 400; with --forward-to the app's answer is passed back (502 when it is
+down), so the service's retries behave as in production.`,
+  options: (cmd) =>
+    cmd
+      .option('--port <port>', 'port to listen on (0: any free port)', '4242')
+      .option('--host <host>', 'interface to bind', '127.0.0.1')
+      .option('-f, --forward-to <url>', 'forward verified deliveries to this URL')
+      .option('--secret <secret>', 'signing secret (whsec_…)')
+      .option('--register [url]', "set the organization's webhook to this URL (default: the receiver's own address)")
+      .option('--rotate-secret', 'issue a new signing secret and verify with it')
+      .option('--skip-verify', 'accept unsigned or wrongly signed deliveries (never in production)')
+      .option('--tolerance <seconds>', 'maximum age of X-Service-Timestamp', '300')
+      .option('--max-events <n>', 'exit after this many verified events'),
+  parse: (_a, flags) => ({
+    port: intFlag(flags.port, '--port', { min: 0, max: 65535 })!,
+    host: stringFlag(flags.host)!,
+    forwardTo: stringFlag(flags.forwardTo),
+    secret: stringFlag(flags.secret),
+    skipVerify: !!flags.skipVerify,
+    register: (flags.register as string | boolean | undefined) ?? false,
+    rotateSecret: !!flags.rotateSecret,
+    toleranceSeconds: intFlag(flags.tolerance, '--tolerance', { max: 86_400 })!,
+    maxEvents: intFlag(flags.maxEvents, '--max-events'),
+  }),
+  async run(ctx, opts) {
+    if (opts.forwardTo) {
+      try {
+        new URL(opts.forwardTo);
+      } catch {
+        throw new UsageError(`--forward-to is not a URL: ${opts.forwardTo}`);
+      }
+    }
+    const creds = await ctx.credentials();
+    let secret = opts.secret ?? (ctx.env.DOCSIFT_WEBHOOK_SECRET || undefined) ?? creds.profile?.webhook_secret;
+    let seen = 0;
+    let finish: () => void = () => {};
+    const finished = new Promise<void>((r) => (finish = r));
+    const secrets: string[] = [];
+    const receiver = await startReceiver({
+      port: opts.port,
+      host: opts.host,
+      secrets,
+      skipVerify: opts.skipVerify,
+      toleranceSeconds: opts.toleranceSeconds,
+      forwardTo: opts.forwardTo,
+      onEvent: (e) => {
+        printEvent(ctx, e);
+        if (e.verified && opts.maxEvents && ++seen >= opts.maxEvents) finish();
+      },
+    });
+    try {
+      const saveSecret = async (s: string) => {
+        if (creds.source === 'profile') await updateProfile(creds.profileName, { webhook_secret: s }, ctx.configFile);
+      };
+      let registered: string | undefined;
+      if (opts.register !== false) {
+        const client = await ctx.client();
+        registered = typeof opts.register === 'string' ? opts.register : receiver.url;
+        const w = await client.webhooks.set(registered);
+        if ('secret' in w) {
+          secret = w.secret;
+          await saveSecret(secret);
+        }
+      }
+      if (opts.rotateSecret) {
+        secret = (await (await ctx.client()).webhooks.rotateSecret()).secret;
+        await saveSecret(secret);
+      }
+      if (!secret && !opts.skipVerify) {
+        throw new CliError('No signing secret to verify deliveries with.', 2, 'Pass --secret or set DOCSIFT_WEBHOOK_SECRET (it was shown by `webhooks set`), add --rotate-secret to issue a new one, or --skip-verify for a quick look.', 'USAGE');
+      }
+      if (secret) secrets.push(secret);
+
+      if (ctx.json) ctx.out.line(JSON.stringify({ type: 'listening', url: receiver.url, registered: registered ?? null, forward_to: opts.forwardTo ?? null, verifying: !opts.skipVerify }));
+      else {
+        const o = ctx.out;
+        o.note(`Listening on ${o.bold(receiver.url)}${opts.skipVerify ? o.yellow(' without verifying signatures') : ` (verifying with ${mask(secret!)})`}${opts.forwardTo ? `, forwarding to ${opts.forwardTo}` : ''}.`);
+        if (registered) o.note(`Webhook set to ${registered}. Trigger one with \`docsift webhooks test\` or an upload.`);
+        else o.note(o.dim(`Nothing was changed on the server. Point the webhook here with \`docsift webhooks set <public-url>\` (or ${receiver.url} when the daemon runs with ALLOW_PRIVATE_URLS=true), or rerun with --register.`));
+        o.note(o.dim('Ctrl-C to stop.'));
+      }
+      const stop = () => finish();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      await finished;
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    } finally {
+      await receiver.close();
+    }
+  },
+});

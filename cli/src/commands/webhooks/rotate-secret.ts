@@ -1,0 +1,12 @@
+import { defineCommand } from '../../command.js';
+import { reportWebhook } from './show-config.js';
+
+export default defineCommand<Record<string, never>>({
+  name: 'rotate-secret',
+  summary: 'Replace the signing secret now (prints the new one once)',
+  parse: () => ({}),
+  async run(ctx) {
+    const w = await (await ctx.client()).webhooks.rotateSecret();
+    await reportWebhook(ctx, w, `${ctx.out.green('✓')} New signing secret; every delivery from now on uses it.`);
+  },
+});

@@ -1,0 +1,13 @@
+import { defineCommand } from '../../command.js';
+
+export default defineCommand<Record<string, never>>({
+  name: 'test',
+  summary: "Send a signed webhook.test event now and report the receiver's answer",
+  parse: () => ({}),
+  async run(ctx) {
+    const client = await ctx.client();
+    const r = await client.webhooks.test();
+    if (ctx.json) return void ctx.out.data(r);
+    ctx.out.line(`${ctx.out.green('✓')} Delivered webhook.test: HTTP ${r.status_code} in ${r.duration_ms} ms (event ${r.event_id}).`);
+  },
+});

@@ -1,0 +1,110 @@
+import { createClient, type DocsiftClient } from '@docsift/sdk/node';
+import { configPath, readConfig, type ConfigFile, type Profile } from './config.js';
+import { CliError, ExitCode, UsageError } from './errors.js';
+import { Output } from './output.js';
+
+export const DEFAULT_URL = 'http://localhost:8080';
+
+export interface GlobalOptions {
+  json?: boolean;
+  profile?: string;
+  url?: string;
+  color?: boolean;
+}
+
+export interface Credentials {
+  url: string;
+  apiKey: string | undefined;
+  profileName: string;
+  profile: Profile | undefined;
+  /** Where the key came from, for whoami and error hints. */
+  source: 'env' | 'profile' | 'none';
+}
+
+/**
+ * Everything a command needs besides its own flags: output, configuration, credentials and the
+ * SDK client. Precedence for the server and key: an explicit --profile (or DOCSIFT_PROFILE) wins;
+ * otherwise DOCSIFT_URL / DOCSIFT_API_KEY override the default profile; --url overrides the address.
+ */
+export class Context {
+  readonly out: Output;
+  readonly configFile: string;
+  private config: ConfigFile | undefined;
+  private clientInstance: DocsiftClient | undefined;
+
+  constructor(
+    readonly globals: GlobalOptions,
+    readonly env: NodeJS.ProcessEnv = process.env,
+    readonly stdin: NodeJS.ReadStream = process.stdin,
+  ) {
+    if (globals.color === false) env = { ...env, NO_COLOR: '1', FORCE_COLOR: '' };
+    this.out = Output.create(!!globals.json, env);
+    this.configFile = configPath(env);
+  }
+
+  get json(): boolean {
+    return !!this.globals.json;
+  }
+
+  /** Prompts, spinners and live progress are allowed: both ends are terminals and output is not JSON. */
+  get interactive(): boolean {
+    return !this.json && !!this.stdin.isTTY && !!process.stdout.isTTY;
+  }
+
+  /**
+   * Live progress on stderr (a TTY), never mixed into --json stdout. A terminal that reports no
+   * size (some CI pseudo-terminals) gets log lines instead: a zero-width layout is unreadable.
+   */
+  get liveProgress(): boolean {
+    return !!process.stderr.isTTY && !!process.stderr.columns && !this.json;
+  }
+
+  async loadConfig(): Promise<ConfigFile> {
+    this.config ??= await readConfig(this.configFile);
+    return this.config;
+  }
+
+  async credentials(): Promise<Credentials> {
+    const config = await this.loadConfig();
+    const explicit = this.globals.profile ?? this.env.DOCSIFT_PROFILE;
+    const profileName = explicit ?? config.default_profile ?? 'default';
+    const profile = config.profiles[profileName];
+    if (explicit && !profile) {
+      throw new CliError(`No profile named "${profileName}" in ${this.configFile}.`, ExitCode.AUTH, `Create it with \`docsift login --profile ${profileName}\`.`, 'PROFILE_NOT_FOUND');
+    }
+    const envKey = this.env.DOCSIFT_API_KEY || undefined;
+    const envUrl = this.env.DOCSIFT_URL || undefined;
+    const useEnv = !explicit;
+    const apiKey = (useEnv ? envKey : undefined) ?? profile?.api_key;
+    const url = this.globals.url ?? (useEnv ? envUrl : undefined) ?? profile?.url ?? envUrl ?? DEFAULT_URL;
+    const source = useEnv && envKey ? 'env' : profile?.api_key ? 'profile' : 'none';
+    return { url, apiKey, profileName, profile, source };
+  }
+
+  /** The SDK client for the resolved credentials; exit 4 with a hint when there is no key. */
+  async client(): Promise<DocsiftClient> {
+    if (this.clientInstance) return this.clientInstance;
+    const c = await this.credentials();
+    if (!c.apiKey) throw new CliError('Not logged in: no API key configured.', ExitCode.AUTH, 'Run `docsift login`, or set DOCSIFT_API_KEY (and DOCSIFT_URL).', 'NOT_LOGGED_IN');
+    this.clientInstance = this.makeClient(c.url, c.apiKey);
+    return this.clientInstance;
+  }
+
+  makeClient(url: string, apiKey: string): DocsiftClient {
+    return createClient({
+      baseUrl: url,
+      apiKey,
+      headers: { 'User-Agent': 'docsift-cli/0.1.0' },
+      maxRetries: Number(this.env.DOCSIFT_MAX_RETRIES ?? 3),
+      onRetry: ({ delayMs, error }) => {
+        if (!this.json) this.out.note(this.out.dim(`${error.message} — retrying in ${(delayMs / 1000).toFixed(1)} s`));
+      },
+    });
+  }
+
+  /** Throws a usage error (exit 2) unless prompting is possible; then runs the prompt. */
+  async prompt<T>(what: string, flag: string, ask: () => Promise<T>): Promise<T> {
+    if (!this.interactive) throw new UsageError(`Missing ${what}.`, `Pass ${flag}.`);
+    return ask();
+  }
+}

@@ -1,0 +1,127 @@
+/** Base class of every error the SDK throws, so callers can catch them all with one check. */
+export class DocsiftError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export interface ErrorEnvelope {
+  error: string;
+  code: string;
+  fields?: Record<string, string[]>;
+}
+
+/** The API answered with an error envelope (`{error, code, fields?}`). */
+export class ApiError extends DocsiftError {
+  readonly status: number;
+  /** Machine-readable code, e.g. `COLLECTION_NOT_FOUND`; `UNKNOWN` when the body was not an envelope. */
+  readonly code: string;
+  /** Only on validation failures: field name → messages. */
+  readonly fields: Record<string, string[]> | undefined;
+  /** The `X-Request-Id` of the failed request: quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+  readonly headers: Headers;
+  constructor(init: { status: number; code: string; message: string; fields?: Record<string, string[]> | undefined; requestId?: string | undefined; headers?: Headers }) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.fields = init.fields;
+    this.requestId = init.requestId;
+    this.headers = init.headers ?? new Headers();
+  }
+}
+
+/** 400: the request failed validation; see `fields`. */
+export class ValidationError extends ApiError {}
+/** 401: missing, unknown, expired or disabled key (`code` tells which). */
+export class AuthenticationError extends ApiError {}
+/** 403: e.g. WRITE_ACCESS_REQUIRED, NOT_COLLECTION_OWNER, SCOPED_KEY_FORBIDDEN. */
+export class PermissionError extends ApiError {}
+/** 404: the resource does not exist or is not visible to this key. */
+export class NotFoundError extends ApiError {}
+/** 429: a rate window or the plan quota is exhausted. */
+export class RateLimitError extends ApiError {
+  /** Seconds to wait before retrying, from `Retry-After`; undefined when the server gave none. */
+  readonly retryAfter: number | undefined;
+  constructor(init: ConstructorParameters<typeof ApiError>[0] & { retryAfter?: number | undefined }) {
+    super(init);
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+/** No HTTP answer: DNS failure, refused or reset connection, network down. */
+export class ConnectionError extends DocsiftError {
+  /** True when the request certainly never reached the server (connection refused, name not resolved). */
+  readonly beforeSend: boolean;
+  constructor(message: string, options: { cause?: unknown; beforeSend?: boolean } = {}) {
+    super(message, options);
+    this.beforeSend = options.beforeSend ?? false;
+  }
+}
+
+/** The request took longer than `timeoutMs`. */
+export class TimeoutError extends ConnectionError {}
+
+/** `waitForIndexed`: one or more documents ended in status `failed`. */
+export class DocumentProcessingError extends DocsiftError {
+  constructor(
+    message: string,
+    readonly failed: { uuid: string; title?: string; error_message: string }[],
+  ) {
+    super(message);
+  }
+}
+
+/** `verifyWebhook` refused a delivery. */
+export class WebhookVerificationError extends DocsiftError {
+  constructor(
+    message: string,
+    readonly reason: 'missing_header' | 'malformed_header' | 'timestamp_out_of_range' | 'signature_mismatch' | 'invalid_payload',
+  ) {
+    super(message);
+  }
+}
+
+/** Retry-After as delta-seconds or an HTTP date, in seconds from `now`; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function isEnvelope(body: unknown): body is ErrorEnvelope {
+  return !!body && typeof body === 'object' && typeof (body as ErrorEnvelope).error === 'string' && typeof (body as ErrorEnvelope).code === 'string';
+}
+
+/** Builds the typed error for a non-2xx answer from its status, headers and (parsed or raw) body. */
+export function errorFromResponse(response: Response, body: unknown): ApiError {
+  const status = response.status;
+  const envelope = isEnvelope(body) ? body : undefined;
+  const text = typeof body === 'string' && body.trim() ? body.trim().slice(0, 300) : '';
+  const init = {
+    status,
+    code: envelope?.code ?? (status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN'),
+    message: envelope?.error ?? (text || `HTTP ${status} ${response.statusText}`.trim()),
+    fields: envelope?.fields,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    headers: response.headers,
+  };
+  switch (status) {
+    case 400:
+      return new ValidationError(init);
+    case 401:
+      return new AuthenticationError(init);
+    case 403:
+      return new PermissionError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 429:
+      return new RateLimitError({ ...init, retryAfter: parseRetryAfter(response.headers.get('retry-after')) });
+    default:
+      return new ApiError(init);
+  }
+}

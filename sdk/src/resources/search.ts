@@ -1,0 +1,13 @@
+import type { CallOptions, Transport } from '../transport.js';
+import type { SearchRequest, SearchResponse } from '../types.js';
+
+/** `client.search('query')` or `client.search({ query, collection, limit, mode, tags, … })`: ranked chunks. */
+export function searchResource(t: Transport) {
+  return async function search(request: string | SearchRequest, opts?: CallOptions): Promise<SearchResponse> {
+    const body: SearchRequest = typeof request === 'string' ? { query: request } : request;
+    // Read-only despite being a POST, so it is retried like a GET.
+    return (await t.call('POST', '/api/v1/search/', (init) => t.raw.POST('/api/v1/search/', { ...init, body }), { idempotent: true, ...opts })).data;
+  };
+}
+
+export type SearchResource = ReturnType<typeof searchResource>;

@@ -1,0 +1,105 @@
+// The retry policy end to end over real HTTP: a small loopback server scripts each answer.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { createClient } from './index.js';
+import { ConnectionError, NotFoundError, RateLimitError, ApiError, TimeoutError } from './errors.js';
+
+type Script = { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number }[];
+let server: Server;
+let baseUrl: string;
+let script: Script = [];
+let seen: { method: string; url: string; auth: string | undefined }[] = [];
+
+before(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization });
+      const step = script.shift() ?? { status: 200, body: [] };
+      setTimeout(() => {
+        res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
+        res.end(step.body === undefined ? '' : JSON.stringify(step.body));
+      }, step.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => new Promise<void>((r) => server.close(() => r())));
+
+const envelope = (code: string) => ({ error: `failed: ${code}`, code });
+const fresh = (s: Script) => {
+  script = s;
+  seen = [];
+};
+const fast = { baseUrl: '', apiKey: 'svc_' + 'a'.repeat(40), maxRetries: 3 };
+
+test('GET retries 503 and 429 (honouring Retry-After) then returns parsed data with the bearer key', async () => {
+  fresh([{ status: 503, body: envelope('SERVICE_UNAVAILABLE') }, { status: 429, headers: { 'retry-after': '0' }, body: envelope('RATE_LIMIT_EXCEEDED') }, { status: 200, body: [{ uuid: 'c1' }] }]);
+  const retries: number[] = [];
+  const client = createClient({ ...fast, baseUrl, onRetry: (i) => retries.push(i.attempt) });
+  const list = await client.collections.list();
+  assert.deepEqual(list, [{ uuid: 'c1' }]);
+  assert.equal(seen.length, 3);
+  assert.deepEqual(retries, [1, 2]);
+  assert.equal(seen[0]!.auth, fast.apiKey.replace(/^/, 'Bearer '));
+  assert.equal(seen[0]!.url, '/api/v1/collections/');
+});
+
+test('a non-idempotent POST is not repeated after a 500, but is after a 429', async () => {
+  fresh([{ status: 500, body: envelope('INTERNAL_ERROR') }]);
+  const client = createClient({ ...fast, baseUrl });
+  await assert.rejects(client.collections.create({ name: 'x' }), (e: unknown) => e instanceof ApiError && e.status === 500 && e.code === 'INTERNAL_ERROR');
+  assert.equal(seen.length, 1);
+  fresh([{ status: 429, headers: { 'retry-after': '0' }, body: envelope('RATE_LIMIT_EXCEEDED') }, { status: 201, body: { uuid: 'new' } }]);
+  assert.deepEqual(await client.collections.create({ name: 'x' }), { uuid: 'new' });
+  assert.equal(seen.length, 2);
+});
+
+test('search is a POST but read-only, so it is retried after a 502', async () => {
+  fresh([{ status: 502, body: 'bad gateway' }, { status: 200, body: { query: 'q', count: 0, results: [] } }]);
+  const r = await createClient({ ...fast, baseUrl }).search('q');
+  assert.equal(r.count, 0);
+  assert.equal(seen.length, 2);
+});
+
+test('gives up after maxRetries, and a Retry-After beyond the cap is not waited out', async () => {
+  fresh(Array.from({ length: 5 }, () => ({ status: 503, body: envelope('SERVICE_UNAVAILABLE') })));
+  await assert.rejects(createClient({ ...fast, baseUrl, maxRetries: 1 }).keys.list(), (e: unknown) => e instanceof ApiError && e.status === 503);
+  assert.equal(seen.length, 2);
+  fresh([{ status: 429, headers: { 'retry-after': '3600' }, body: envelope('RATE_LIMIT_EXCEEDED') }]);
+  await assert.rejects(createClient({ ...fast, baseUrl }).keys.list(), (e: unknown) => e instanceof RateLimitError && e.retryAfter === 3600 && e.code === 'RATE_LIMIT_EXCEEDED');
+  assert.equal(seen.length, 1);
+});
+
+test('4xx errors are typed and never retried', async () => {
+  fresh([{ status: 404, headers: { 'x-request-id': 'r-42' }, body: envelope('COLLECTION_NOT_FOUND') }]);
+  await assert.rejects(createClient({ ...fast, baseUrl }).collections.get('nope'), (e: unknown) => e instanceof NotFoundError && e.code === 'COLLECTION_NOT_FOUND' && e.requestId === 'r-42');
+  assert.equal(seen.length, 1);
+});
+
+test('timeouts become TimeoutError; idempotent calls retry them', async () => {
+  fresh([{ status: 200, body: [], delayMs: 400 }, { status: 200, body: [{ uuid: 'late' }] }]);
+  assert.deepEqual(await createClient({ ...fast, baseUrl, timeoutMs: 150 }).collections.list(), [{ uuid: 'late' }]);
+  fresh([{ status: 201, body: {}, delayMs: 400 }]);
+  await assert.rejects(createClient({ ...fast, baseUrl, timeoutMs: 150 }).collections.create({ name: 'slow' }), TimeoutError);
+});
+
+test('a refused connection is retried even for a POST, then reported as ConnectionError', async () => {
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  const retries: string[] = [];
+  const client = createClient({ ...fast, baseUrl: `http://127.0.0.1:${port}`, maxRetries: 2, onRetry: (i) => retries.push(i.method) });
+  await assert.rejects(client.collections.create({ name: 'x' }), (e: unknown) => e instanceof ConnectionError && e.beforeSend && /ECONNREFUSED/.test(e.message));
+  assert.deepEqual(retries, ['POST', 'POST']);
+});
+
+test('a base URL with /api/v1 or a trailing slash is normalised', async () => {
+  fresh([{ status: 200, body: [] }]);
+  await createClient({ ...fast, baseUrl: `${baseUrl}/api/v1/` }).keys.list();
+  assert.equal(seen[0]!.url, '/api/v1/keys/');
+});
