@@ -4,6 +4,14 @@ import type { Sql } from './db/client.js';
 import { findUserByEmail, setUserActive } from './db/users.js';
 import { AppError } from './errors.js';
 import { createUserWithKey } from './services/accounts.js';
+import { createInvite } from './auth/invites.js';
+import { passwordProblem } from './auth/passwords.js';
+import { setUserPassword } from './auth/sessions.js';
+import { closeInvoices, listInvoices } from './billing/invoices.js';
+import { setPlan } from './billing/org-plan.js';
+import { stripeClient } from './billing/payments.js';
+import { isPlanId, PLAN_IDS } from './billing/plans.js';
+import { createLogger } from './logger.js';
 import type { Clock, RateTier } from './types.js';
 
 export const ADMIN_USAGE = `docsift-daemon admin <subcommand> [options]   (add --json for machine output)
@@ -14,7 +22,17 @@ export const ADMIN_USAGE = `docsift-daemon admin <subcommand> [options]   (add -
   set-tier --key KEY_UUID --tier free|basic|pro
         Set the rate tier of an API key.
   deactivate-user --email E           Disable a user: all of its keys answer 401 USER_ACCOUNT_DISABLED.
-  activate-user --email E             Re-enable a user.`;
+  activate-user --email E             Re-enable a user.
+  set-plan --org ORG_ID --plan free|starter|pro [--stripe-customer cus_… | --no-stripe-customer]
+        Change an organization's billing plan (applies to quotas at once; the cycle is invoiced at
+        the plan in force when it ends). A Stripe customer id sends its invoices to Stripe
+        (with STRIPE_SECRET_KEY set).
+  invoices [--org ORG_ID]             List invoices, newest first.
+  close-invoices [--org ORG_ID]       Close ended billing cycles into invoices now (the worker also
+                                      does this hourly; idempotent).
+  set-password --email E [--password-stdin]
+        Set or reset the web UI password (prompted twice, or read from stdin). Signs out the user's sessions.
+  invite --email E                    Print a one-time link (valid 7 days) where the user sets a web UI password.`;
 
 export interface AdminContext {
   sql: Sql;
@@ -22,6 +40,40 @@ export interface AdminContext {
   clock: Clock;
   out: NodeJS.WritableStream;
   err: NodeJS.WritableStream;
+  /** Where set-password reads from; process.stdin when omitted. */
+  in?: NodeJS.ReadableStream;
+}
+
+async function readAll(input: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads a line from the terminal without echoing it. */
+async function promptHidden(question: string, out: NodeJS.WritableStream): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const stdin = process.stdin;
+  out.write(question);
+  const rl = createInterface({ input: stdin, terminal: true, output: undefined });
+  (stdin as NodeJS.ReadStream).setRawMode?.(true);
+  try {
+    return await new Promise<string>((resolve) => rl.once('line', resolve));
+  } finally {
+    (stdin as NodeJS.ReadStream).setRawMode?.(false);
+    rl.close();
+    out.write('\n');
+  }
+}
+
+/** The new password: all of stdin (one trailing newline dropped) or two hidden prompts. */
+async function readNewPassword(ctx: AdminContext, fromStdin: boolean): Promise<string> {
+  if (fromStdin) return (await readAll(ctx.in ?? process.stdin)).replace(/\r?\n$/, '');
+  if (!process.stdin.isTTY) throw new AppError('VALIDATION_FAILED', 'No terminal to prompt on: pass --password-stdin and pipe the password in.');
+  const first = await promptHidden('New password: ', ctx.err);
+  const second = await promptHidden('Repeat it: ', ctx.err);
+  if (first !== second) throw new AppError('VALIDATION_FAILED', 'The two passwords differ.');
+  return first;
 }
 
 const TIERS = ['free', 'basic', 'pro'] as const;
@@ -41,6 +93,10 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
       tier: { type: 'string' },
       key: { type: 'string' },
       json: { type: 'boolean' },
+      'password-stdin': { type: 'boolean' },
+      plan: { type: 'string' },
+      'stripe-customer': { type: 'string' },
+      'no-stripe-customer': { type: 'boolean' },
     },
   });
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
@@ -97,6 +153,58 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
         const active = sub === 'activate-user';
         await setUserActive(ctx.sql, user.id, active);
         print(`User ${email} is now ${active ? 'active' : 'disabled'}.`, { email, is_active: active });
+        return 0;
+      }
+      case 'set-plan': {
+        const org = str('org');
+        const plan = str('plan');
+        if (!org || !plan) return usage('--org and --plan are required.');
+        if (!isPlanId(plan)) return usage(`--plan must be one of ${PLAN_IDS.join(', ')}.`);
+        const customer = values['no-stripe-customer'] === true ? null : str('stripe-customer');
+        const r = await setPlan(ctx.sql, org, plan, ctx.clock.now(), customer === undefined ? {} : { stripeCustomerId: customer });
+        print(`Organization "${r.name}" (${r.id}) is now on the ${plan} plan (was ${r.from}).`, { organization_id: r.id, plan, previous_plan: r.from });
+        return 0;
+      }
+      case 'invoices': {
+        const rows = await listInvoices(ctx.sql, { orgId: str('org'), limit: 1000 });
+        const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+        print(
+          rows.length
+            ? rows
+                .map((i) => `${i.uuid}  org=${i.organization_uuid}  ${i.period_start.slice(0, 10)}..${i.period_end.slice(0, 10)}  ${i.plan}  used=${i.used_queries}  overage=${i.overage_queries}  total=${money(i.total_cents)}  ${i.status}${i.external_id ? ` ${i.external_id}` : ''}`)
+                .join('\n')
+            : 'No invoices.',
+          rows,
+        );
+        return 0;
+      }
+      case 'close-invoices': {
+        const r = await closeInvoices({ sql: ctx.sql, clock: ctx.clock, logger: createLogger('warn', ctx.err), stripe: stripeClient(ctx.config) }, { orgId: str('org') });
+        print(`Created ${r.created} invoice(s); submitted ${r.submitted}; failed ${r.failed}.`, r);
+        return r.failed ? 1 : 0;
+      }
+      case 'set-password': {
+        const email = str('email');
+        if (!email) return usage('--email is required.');
+        const user = await findUserByEmail(ctx.sql, email);
+        if (!user) throw new AppError('VALIDATION_FAILED', `No user with email ${email}.`);
+        const password = await readNewPassword(ctx, values['password-stdin'] === true);
+        const problem = passwordProblem(password);
+        if (problem) throw new AppError('VALIDATION_FAILED', `Password refused: ${problem}`);
+        await ctx.sql.begin((tx) => setUserPassword(tx, user.id, password, ctx.clock.now()));
+        print(`Password set for ${user.email}; existing web sessions were signed out.`, { email: user.email, password_set: true });
+        return 0;
+      }
+      case 'invite': {
+        const email = str('email');
+        if (!email) return usage('--email is required.');
+        const user = await findUserByEmail(ctx.sql, email);
+        if (!user) throw new AppError('VALIDATION_FAILED', `No user with email ${email}: create it first with create-user.`);
+        if (!user.is_active) throw new AppError('USER_ACCOUNT_DISABLED', `User ${email} is disabled: activate-user first.`);
+        const { token, expiresAt } = await createInvite(ctx.sql, user.id, ctx.clock.now());
+        const base = (ctx.config.PUBLIC_URL ?? `http://${ctx.config.HOST === '0.0.0.0' ? '127.0.0.1' : ctx.config.HOST}:${ctx.config.PORT}`).replace(/\/+$/, '');
+        const link = `${base}/app/invite/${token}`;
+        print(`One-time invite link for ${user.email} (valid until ${expiresAt.toISOString()}):\n\n  ${link}\n`, { email: user.email, link, expires_at: expiresAt.toISOString() });
         return 0;
       }
       default:

@@ -2,20 +2,28 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
-import { bearerAuth } from './auth/middleware.js';
+import { authAndLimit } from './limits/middleware.js';
+import { requestLog } from './usage/middleware.js';
 import { AppError, errorBody, fieldsFromIssues } from './errors.js';
 import { migrationsCurrent } from './db/migrate.js';
 import { buildOpenApiDocument, registerDocsRoutes } from './routes/schema.js';
 import { registerKeyRoutes } from './routes/keys.js';
+import { registerUsageRoutes } from './routes/usage.js';
+import { registerBillingRoutes } from './routes/billing.js';
 import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerFileRoutes } from './routes/files.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerMcpRoutes } from './routes/mcp.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
+import { sessionOrBearer } from './auth/session-middleware.js';
+import { createWebApp } from './web/index.js';
 import type { AppDeps, AppEnv } from './types.js';
 
 // Endpoints under /api/v1 that need no credential.
 const PUBLIC_API_PATHS = /^\/api\/v1\/(schema|docs|redoc)(\/.*)?$/;
+// Endpoints that also accept the web UI's session cookie (specification: download).
+const SESSION_API_PATHS = /^\/api\/v1\/documents\/[^/]+\/download\/?$/;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export type App = OpenAPIHono<AppEnv>;
@@ -75,6 +83,8 @@ export function createApp(deps: AppDeps): App {
     c.header('X-Request-Id', requestId);
     await next();
   });
+  // Request log (usage metering): outermost after the request id, so response times include auth and limits.
+  app.use('*', requestLog(deps));
 
   app.onError((err, c) => {
     const appErr = toAppError(err);
@@ -97,18 +107,32 @@ export function createApp(deps: AppDeps): App {
     }
   });
 
+  // Bearer auth, then the per-user rate limit (X-RateLimit-* headers, 429). /mcp counts too; the
+  // schema, docs and health checks do not.
+  const guard = authAndLimit(deps);
+  const keyOrSession = sessionOrBearer(deps, guard);
   app.use('/api/v1/*', async (c, next) => {
     if (PUBLIC_API_PATHS.test(c.req.path)) return next();
-    return bearerAuth(deps)(c, next);
+    if (c.req.method === 'GET' && SESSION_API_PATHS.test(c.req.path)) return keyOrSession(c, next);
+    return guard(c, next);
   });
+  app.use('/mcp', guard);
 
+  // Before the key routes: /keys/usage must never be read as a key uuid.
+  registerUsageRoutes(app, deps);
+  registerBillingRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCollectionRoutes(app, deps);
   registerDocumentRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerSearchRoutes(app, deps);
   registerMcpRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
 
   registerDocsRoutes(app, deps, () => buildOpenApiDocument(app));
+
+  // Web UI (server-rendered, session auth); / leads there.
+  app.route('/app', createWebApp(deps));
+  app.get('/', (c) => c.redirect('/app/', 302));
   return app;
 }

@@ -8,6 +8,12 @@ const envBool = z
   .optional()
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+// Same spellings, but unset means on: for safety features that only tests and benchmarks turn off.
+const envBoolDefaultTrue = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === undefined || v === '' || v === 'true' || v === '1' || v === 'yes');
+
 const defaultDataDir = path.join(
   process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'),
   'docsift',
@@ -56,6 +62,22 @@ export const configSchema = z.object({
 
   /** Development only: allow webhook and URL-document targets on private/loopback addresses. */
   ALLOW_PRIVATE_URLS: envBool,
+  /** Webhooks: first retry delay (doubling, ±20% jitter: 30 s, 1, 2, 4, 8 min) and per-attempt timeout. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Per-user request limits (minute/day/month, by key tier). Off only for tests and benchmarks. */
+  RATE_LIMITS_ENABLED: envBoolDefaultTrue,
+  /** Request log, usage statistics and plan quotas. Off only for benchmarks: nothing is recorded or enforced. */
+  METERING_ENABLED: envBoolDefaultTrue,
+  /** Raw request-log rows older than this are deleted daily; the daily rollups are kept. */
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** The request log is written in batches: every USAGE_FLUSH_MS, or at once when USAGE_FLUSH_ROWS are waiting. */
+  USAGE_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  USAGE_FLUSH_ROWS: z.coerce.number().int().min(1).max(5000).default(500),
+  /** Billing: invoices go to Stripe for organizations with a stripe_customer_id when this is set. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** Testing only: Stripe API base URL (e.g. a local stand-in); default https://api.stripe.com. */
+  STRIPE_API_URL: z.string().url().optional(),
   /** Testing only: shifts the service clock (ms) for purge, billing and expiry jobs. */
   CLOCK_OFFSET_MS: z.coerce.number().int().default(0),
 });

@@ -14,6 +14,7 @@ import { startCrashRecovery } from './worker/recovery.js';
 import { assertEmbeddingModel } from './search/embedding-model.js';
 import { createBlobStore } from './storage/index.js';
 import { createEmbeddingProvider } from './embeddings/index.js';
+import { closeUsageWriter } from './usage/log-writer.js';
 
 export interface Daemon {
   url: string;
@@ -89,6 +90,8 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
             (s as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
           });
         }
+        // Every request has finished: write the request-log records still buffered, while the pool is open.
+        await closeUsageWriter(deps);
         if (runner) await runner.stop();
         await recovery?.stop();
         await deps.embedder.close();

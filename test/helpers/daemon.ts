@@ -32,6 +32,8 @@ export async function startTestDaemon(
     DATABASE_URL: db.url,
     SIGNING_SECRET: 'test-signing-secret-0123456789abcdef0123456789abcdef',
     DB_POOL_MAX: '5',
+    // Test users are on the Free tier (10 requests/minute); only the rate-limit tests turn limits on.
+    RATE_LIMITS_ENABLED: 'false',
     ...opts.env,
   });
   const logger = createLogger(config.LOG_LEVEL);

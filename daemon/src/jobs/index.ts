@@ -1,16 +1,28 @@
 import type { TaskList } from 'graphile-worker';
 import type { AppDeps } from '../types.js';
 import { processDocumentTask } from './process-document.js';
+import { foldTextStatsTask } from './fold-text-stats.js';
 import { purgeBlobsTask } from './purge-blobs.js';
+import { rollupUsageTask } from './rollup-usage.js';
+import { closeInvoicesTask } from './close-invoices.js';
 import { PROCESS_JOB } from '../services/documents.js';
+import { deliverWebhookTask } from './deliver-webhook.js';
+import { DELIVER_WEBHOOK_JOB } from '../services/webhook-delivery.js';
 
 /** Every graphile-worker task the daemon runs, keyed by identifier. */
 export function buildTaskList(deps: AppDeps): TaskList {
   return {
     [PROCESS_JOB]: processDocumentTask(deps),
     purge_blobs: purgeBlobsTask(deps),
+    fold_text_stats: foldTextStatsTask(deps),
+    rollup_usage: rollupUsageTask(deps),
+    close_invoices: closeInvoicesTask(deps),
+    [DELIVER_WEBHOOK_JOB]: deliverWebhookTask(deps),
   };
 }
 
-/** Recurring jobs (graphile-worker crontab syntax): blob purge hourly. */
-export const CRONTAB = '17 * * * * purge_blobs ?max=3';
+/**
+ * Recurring jobs (graphile-worker crontab syntax): BM25 statistics folded every minute; blob purge hourly; request-log retention daily;
+ * billing cycles closed hourly (a cycle is invoiced within about an hour of its end).
+ */
+export const CRONTAB = ['* * * * * fold_text_stats ?max=1', '17 * * * * purge_blobs ?max=3', '41 3 * * * rollup_usage ?max=3', '7 * * * * close_invoices ?max=3'].join('\n');

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import type { App } from '../app.js';
+import { keyOrSessionCaller } from '../auth/session-middleware.js';
 import { AppError } from '../errors.js';
 import { listItemJson, uploadJson } from '../services/document-json.js';
 import { deleteDocument, documentDetail, downloadUrl, listDocuments, replaceDocument, reprocessDocument } from '../services/document-ops.js';
@@ -45,7 +46,7 @@ const routes = {
   }),
   download: createRoute({
     method: 'get', path: '/api/v1/documents/{uuid}/download', tags, summary: 'Download the original file',
-    description: 'Redirects (302) to a signed URL valid for one hour: a presigned object-store URL, or an HMAC-signed daemon URL under /files/.',
+    description: 'Redirects (302) to a signed URL valid for one hour: a presigned object-store URL, or an HMAC-signed daemon URL under /files/. Accepts a Bearer API key or, without an Authorization header, the web UI session cookie.',
     request: { params: UuidParam },
     responses: { 302: { description: 'Redirect to the signed URL', headers: { Location: { schema: { type: 'string' } } } }, ...errorResponses(['DOCUMENT_NOT_FOUND', 'DOCUMENT_FILE_NOT_FOUND']) },
   }),
@@ -102,7 +103,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   app.openapi(routes.get, async (c) => c.json(await documentDetail(deps, c.get('caller'), c.req.valid('param').uuid), 200));
   app.openapi(routes.download, async (c) => {
     const origin = deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
-    return c.redirect(await downloadUrl(deps, c.get('caller'), c.req.valid('param').uuid, origin), 302);
+    // The one API route that also accepts the web UI's session (specification, Download rules).
+    return c.redirect(await downloadUrl(deps, keyOrSessionCaller(c), c.req.valid('param').uuid, origin), 302);
   });
   app.openapi(routes.reprocess, async (c) => c.json(uploadJson(await reprocessDocument(deps, c.get('caller'), c.req.valid('param').uuid)), 200));
   app.openapi(routes.delete, async (c) => {

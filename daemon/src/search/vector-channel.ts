@@ -5,6 +5,13 @@ import { tagCondition, type SearchFilter } from './filters.js';
 /**
  * Nearest chunks by cosine distance through the per-dimension HNSW expression index. The dimension
  * is part of the SQL text (a type modifier cannot be a parameter); it is an integer we produced.
+ *
+ * When the searched collections hold few of the index's chunks, an exact scan replaces the HNSW
+ * walk: a filtered walk visits about k·N/n nodes to find k of the n matching chunks among N (and
+ * stops at hnsw.max_scan_tuples with a short list), while an exact scan reads n chunks. Measured
+ * at 100k chunks (npm run bench:search): a 358-chunk collection took 153 ms CPU through HNSW with
+ * short lists, 3 ms exactly; the costs cross near n² = 2·k·N. The choice is made inside the one
+ * statement (one-time filters), so prepared generic plans stay valid for every scope.
  */
 export async function vectorCandidates(tx: Tx, vector: number[], f: SearchFilter, k: number): Promise<Candidate[]> {
   const dim = vector.length;
@@ -12,15 +19,37 @@ export async function vectorCandidates(tx: Tx, vector: number[], f: SearchFilter
   const vec = JSON.stringify(vector);
   const typed = tx.unsafe(`::vector(${dim})`);
   const rows = await tx<{ id: string; sim: number }[]>`
-    with nn as materialized (
+    with g as materialized (
+      select s.n * s.n <= 2 * ${k}::float8 * greatest(s.n, (select reltuples from pg_class where oid = 'chunks'::regclass)) as exact
+        from (
+          select coalesce(sum(n_chunks), 0)::float8 as n from (
+            select n_chunks from collection_text_stats where collection_id = any(${f.collectionIds}::uuid[])
+            union all
+            select n_chunks from collection_text_stats_delta where collection_id = any(${f.collectionIds}::uuid[])
+          ) x
+        ) s
+    ),
+    ann as materialized (
       select c.id, c.embedding${typed} <=> ${vec}${typed} as dist
         from chunks c
        where c.collection_id = any(${f.collectionIds}::uuid[])
          and vector_dims(c.embedding) = ${tx.unsafe(String(dim))}
+         and not (select exact from g)
          ${tagCondition(tx, f)}
        order by c.embedding${typed} <=> ${vec}${typed}
        limit ${k}
+    ),
+    exact as materialized (
+      -- "+ 0": an expression the HNSW index does not match, so this branch never walks the graph.
+      select c.id, c.embedding${typed} <=> ${vec}${typed} as dist
+        from chunks c
+       where c.collection_id = any(${f.collectionIds}::uuid[])
+         and vector_dims(c.embedding) = ${tx.unsafe(String(dim))}
+         and (select exact from g)
+         ${tagCondition(tx, f)}
+       order by (c.embedding${typed} <=> ${vec}${typed}) + 0
+       limit ${k}
     )
-    select id, 1 - dist as sim from nn order by dist, id`;
+    select id, 1 - dist as sim from (select * from ann union all select * from exact) nn order by dist, id`;
   return rows.map((r, i) => ({ chunkId: r.id, score: Number(r.sim), rank: i + 1 }));
 }

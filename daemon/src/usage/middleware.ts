@@ -1,0 +1,64 @@
+import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import type { AppDeps, AppEnv, Caller } from '../types.js';
+import { usageWriter } from './log-writer.js';
+
+/** What a search adds to its request's log record (REST /search and MCP search_documents). */
+export interface SearchNote {
+  query: string;
+  resultCount: number | null;
+  billable: boolean;
+}
+
+// Keyed by the Caller object: it is created per request by the auth middleware and is what
+// search() receives, on REST and on MCP alike, so no request context has to be threaded through.
+const searchNotes = new WeakMap<Caller, SearchNote>();
+
+export function noteSearch(caller: Caller, note: SearchNote): void {
+  searchNotes.set(caller, note);
+}
+
+/** `/api/v1/keys/:uuid` → `/api/v1/keys/{uuid}`, the form the OpenAPI document uses. */
+function endpointOf(pattern: string): string {
+  return pattern.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}');
+}
+
+/**
+ * Records every authenticated request (those that got a caller: /api/v1/* and /mcp, including
+ * 4xx/5xx and 429) in the request log. Registered first, so the response time covers auth and
+ * rate limiting. Only an in-memory push happens here; the writer stores batches later.
+ */
+export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  if (!deps.config.METERING_ENABLED) return (_c, next) => next();
+  const writer = usageWriter(deps);
+  return async (c, next) => {
+    const ts = deps.clock.now();
+    const started = performance.now();
+    let failed = false;
+    try {
+      await next();
+    } catch (err) {
+      failed = true;
+      throw err;
+    } finally {
+      const caller = c.get('caller') as Caller | undefined;
+      if (caller) {
+        const note = searchNotes.get(caller);
+        writer.push({
+          ts,
+          organizationId: caller.orgId,
+          userId: caller.userId,
+          keyId: caller.keyId,
+          method: c.req.method,
+          // The last matched route is the handler's; an unmatched path keeps the middleware's pattern.
+          endpoint: endpointOf(routePath(c, -1) || c.req.path),
+          status: failed ? 500 : c.res.status,
+          durationUs: (performance.now() - started) * 1000,
+          query: note?.query ?? null,
+          resultCount: note?.resultCount ?? null,
+          billable: note?.billable ?? false,
+        });
+      }
+    }
+  };
+}
