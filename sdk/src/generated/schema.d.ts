@@ -3610,7 +3610,7 @@ export interface components {
              * @enum {string}
              */
             fusion?: "rrf" | "weighted";
-            /** @description Weight of the vector channel in weighted fusion (0 = text only, 1 = vector only). Default per model: 0.2 for the built-in model, 0.5 for nomic-embed-text. */
+            /** @description Weight of the vector channel in weighted fusion (0 = text only, 1 = vector only). Default per model, chosen on BEIR SciFact: 0.1 for the built-in model, 0.5 for nomic-embed-text. */
             semantic_ratio?: number;
         };
         WebhookConfig: {

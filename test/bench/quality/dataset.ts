@@ -1,0 +1,89 @@
+// BEIR SciFact as the quality benchmark uses it: the corpus, the 300 test queries with their
+// relevant documents, and a deterministic subset for quick runs.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { repoRoot } from '../lib/env.js';
+
+export const DATASET_DIR = process.env.QUALITY_DATASET_DIR ?? path.resolve(repoRoot, '..', 'shared', 'datasets', 'beir-scifact');
+
+export interface CorpusDoc {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface TestQuery {
+  id: string;
+  text: string;
+  /** Relevant corpus ids (all SciFact test qrels have score 1). */
+  relevant: Set<string>;
+}
+
+/** Tag that carries the BEIR id through ingestion; search results return it, which maps them back. */
+export const BEIR_TAG_PREFIX = 'beir:';
+export const beirTag = (id: string): string => `${BEIR_TAG_PREFIX}${id}`;
+export function beirIdFromTags(tags: readonly string[]): string | undefined {
+  const t = tags.find((x) => x.toLowerCase().startsWith(BEIR_TAG_PREFIX));
+  return t?.slice(BEIR_TAG_PREFIX.length);
+}
+
+export function loadCorpus(dir = DATASET_DIR): CorpusDoc[] {
+  const raw = gunzipSync(readFileSync(path.join(dir, 'corpus.jsonl.gz'))).toString('utf8');
+  return raw
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      const o = JSON.parse(l) as { _id: string; title: string; text: string };
+      return { id: String(o._id), title: o.title, text: o.text };
+    });
+}
+
+/** The test queries: exactly those with qrels in qrels-test.tsv, in queries.jsonl order. */
+export function loadTestQueries(dir = DATASET_DIR): TestQuery[] {
+  const qrels = new Map<string, Set<string>>();
+  for (const line of readFileSync(path.join(dir, 'qrels-test.tsv'), 'utf8').split('\n').slice(1)) {
+    const [qid, did, score] = line.trim().split('\t');
+    if (!qid || !did || !(Number(score) > 0)) continue;
+    const set = qrels.get(qid) ?? new Set<string>();
+    set.add(did);
+    qrels.set(qid, set);
+  }
+  const out: TestQuery[] = [];
+  for (const line of readFileSync(path.join(dir, 'queries.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const o = JSON.parse(line) as { _id: string; text: string };
+    const relevant = qrels.get(String(o._id));
+    if (relevant) out.push({ id: String(o._id), text: o.text, relevant });
+  }
+  if (out.length !== qrels.size) throw new Error(`qrels name ${qrels.size} queries but queries.jsonl has ${out.length} of them`);
+  return out;
+}
+
+/**
+ * A quick-run subset of `limit` documents: the relevant documents of test queries taken in order
+ * until they make up about a tenth of the subset (the full corpus has ~6 %), then other documents
+ * in corpus order as distractors. Only queries whose relevant documents are all present are kept.
+ */
+export function subsetCorpus(corpus: CorpusDoc[], queries: TestQuery[], limit: number): { docs: CorpusDoc[]; queries: TestQuery[] } {
+  if (limit >= corpus.length) return { docs: corpus, queries };
+  const chosen = new Set<string>();
+  const budget = Math.max(1, Math.round(limit / 10));
+  for (const q of queries) {
+    if (chosen.size + q.relevant.size > budget) break;
+    for (const d of q.relevant) chosen.add(d);
+  }
+  for (const d of corpus) {
+    if (chosen.size >= limit) break;
+    chosen.add(d.id);
+  }
+  return restrictTo(corpus, queries, chosen);
+}
+
+/** Documents in `ids`, and the queries all of whose relevant documents are among them. */
+export function restrictTo(corpus: CorpusDoc[], queries: TestQuery[], ids: Set<string>): { docs: CorpusDoc[]; queries: TestQuery[] } {
+  return {
+    docs: corpus.filter((d) => ids.has(d.id)),
+    queries: queries.filter((q) => [...q.relevant].every((d) => ids.has(d))),
+  };
+}

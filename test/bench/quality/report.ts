@@ -1,0 +1,85 @@
+// The quality benchmark's tables and pass/fail targets.
+import { printTable, type Cell } from '../lib/report.js';
+import type { Mode } from './peers/types.js';
+
+export interface ResultRow {
+  system: string;
+  mode: Mode;
+  label: string;
+  ndcg10: number;
+  /** Recall@100 over documents; undefined where not measured. */
+  recall100?: number;
+  /** Recall@50 (the API's largest page); ours only. */
+  recall50?: number;
+  p50Ms?: number;
+  /** The variant the targets compare for its system and mode. */
+  primary: boolean;
+}
+
+/** Reference nDCG@10 on the SciFact test set, from the dataset's SOURCE.md. */
+export const REFERENCES: { system: string; ndcg10: number }[] = [
+  { system: 'BM25 Anserini flat (k1=0.9 b=0.4)', ndcg10: 0.6789 },
+  { system: 'BM25 Anserini multifield', ndcg10: 0.6647 },
+  { system: 'BM25 Elasticsearch (BEIR paper)', ndcg10: 0.665 },
+  { system: 'BM25 bm25s (MTEB baseline)', ndcg10: 0.6874 },
+  { system: 'all-MiniLM-L6-v2 (dense, MTEB)', ndcg10: 0.6451 },
+];
+
+export const TEXT_TARGET = 0.68;
+
+export interface Target {
+  name: string;
+  pass: boolean;
+  detail: string;
+}
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+const f3 = (x: number | undefined): Cell => (x === undefined ? undefined : r3(x).toFixed(3));
+
+export function evaluateTargets(rows: ResultRow[]): Target[] {
+  const ours = (mode: Mode) => rows.find((r) => r.system === 'docsift' && r.mode === mode && r.primary);
+  const targets: Target[] = [];
+  const text = ours('text');
+  const hybrid = ours('hybrid');
+  const vector = ours('vector');
+  if (text) targets.push({ name: `docsift text nDCG@10 ≥ ${TEXT_TARGET}`, pass: r3(text.ndcg10) >= TEXT_TARGET, detail: `${f3(text.ndcg10)}` });
+  if (text && hybrid) {
+    const best = Math.max(text.ndcg10, vector?.ndcg10 ?? 0);
+    targets.push({ name: 'docsift hybrid ≥ better single channel', pass: r3(hybrid.ndcg10) >= r3(best), detail: `hybrid ${f3(hybrid.ndcg10)} vs text ${f3(text.ndcg10)}${vector ? `, vector ${f3(vector.ndcg10)}` : ''}` });
+  }
+  const peers = [...new Set(rows.filter((r) => r.system !== 'docsift').map((r) => r.system))];
+  for (const peer of peers) {
+    for (const mode of ['text', 'vector', 'hybrid'] as const) {
+      const theirs = rows.find((r) => r.system === peer && r.mode === mode && r.primary);
+      const mine = ours(mode);
+      if (!theirs || !mine) continue;
+      targets.push({ name: `docsift ${mode} ≥ ${peer} ${mode}`, pass: r3(mine.ndcg10) >= r3(theirs.ndcg10), detail: `${f3(mine.ndcg10)} vs ${f3(theirs.ndcg10)} (${theirs.label})` });
+    }
+  }
+  return targets;
+}
+
+export function printResults(rows: ResultRow[], queries: number, docs: number): void {
+  printTable(
+    `SciFact test (${queries} queries, ${docs} documents): nDCG@10 and recall, documents ranked by their best chunk`,
+    ['system', 'mode', 'variant', 'nDCG@10', 'R@100', 'R@50', 'p50 ms'],
+    rows.map((r) => [r.system, r.mode, r.label + (r.primary ? '' : ' *'), f3(r.ndcg10), f3(r.recall100), f3(r.recall50), r.p50Ms === undefined ? undefined : Math.round(r.p50Ms * 10) / 10]),
+  );
+  process.stdout.write('  * extra variant, not used for the targets. docsift nDCG@10 and R@50 via HTTP (limit 50); R@100 via the search service in-process (limit 200 chunks).\n');
+  printTable('Reference nDCG@10 (full corpus, from SOURCE.md)', ['system', 'nDCG@10'], REFERENCES.map((r) => [r.system, r.ndcg10.toFixed(3)]));
+}
+
+export function printSweep(rows: { label: string; ndcg10: number; recall50: number; method: string; ratio: number | null }[], defaultLabel: string): void {
+  printTable(
+    `Hybrid fusion sweep through the API (current default: ${defaultLabel})`,
+    ['fusion', 'reported by API', 'nDCG@10', 'R@50'],
+    rows.map((r) => [r.label, `${r.method}${r.ratio === null ? '' : ` ${r.ratio}`}`, f3(r.ndcg10), f3(r.recall50)]),
+  );
+  const best = [...rows].sort((a, b) => b.ndcg10 - a.ndcg10)[0];
+  if (best) process.stdout.write(`  best on this run: ${best.label} (${f3(best.ndcg10)})\n`);
+}
+
+export function printTargets(targets: Target[]): void {
+  process.stdout.write('\nTargets\n');
+  for (const t of targets) process.stdout.write(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.detail}\n`);
+}
