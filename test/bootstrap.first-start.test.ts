@@ -2,7 +2,6 @@
 // without a new key, two simultaneous first starts, --api-only / worker split, and the admin CLI.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,34 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { http } from './helpers/daemon.js';
-import { adminUrl, withDatabase } from './helpers/pg.js';
+import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KEY_RE = /svc_[A-Za-z0-9]{40}/g;
 const START_TIMEOUT_MS = 20_000;
 
-/** An empty database (not the migrated template), so the daemon's own first start is exercised. */
-async function createEmptyDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
-  // Same naming as test/helpers/pg.ts (owning pid inside) so `npm test` can drop leftovers of dead runs.
-  const name = `${label}_p${process.pid.toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`create database "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  return {
-    url: withDatabase(adminUrl(), name),
-    async drop() {
-      const a = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-      try {
-        await a.unsafe(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await a.end();
-      }
-    },
-  };
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -145,7 +122,7 @@ function baseEnv(databaseUrl: string, dataDir: string, port: number | string): R
 }
 
 describe('first start of the real daemon', () => {
-  let db: Awaited<ReturnType<typeof createEmptyDatabase>>;
+  let db: TestDatabase;
   let dataDir: string;
   let port: number;
   let env: Record<string, string>;
@@ -154,7 +131,7 @@ describe('first start of the real daemon', () => {
   let bootKeyUuid = '';
 
   before(async () => {
-    db = await createEmptyDatabase('boot');
+    db = await createTestDatabase('boot', { empty: true });
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'docsift-boot-'));
     port = await freePort();
     env = baseEnv(db.url, dataDir, port);
@@ -294,10 +271,10 @@ describe('first start of the real daemon', () => {
 });
 
 describe('two daemons starting at once on one empty database', () => {
-  let db: Awaited<ReturnType<typeof createEmptyDatabase>>;
+  let db: TestDatabase;
   let dataDir: string;
   before(async () => {
-    db = await createEmptyDatabase('race');
+    db = await createTestDatabase('race', { empty: true });
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'docsift-race-'));
   });
   after(async () => {

@@ -1,7 +1,6 @@
 // Schema migrations on a fresh, empty database: apply once, idempotent re-run, concurrent starts,
 // and /readyz reporting pending migrations.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
@@ -9,38 +8,13 @@ import { appliedVersions, listMigrations, migrate, migrationsCurrent } from '../
 import { createLogger } from '../daemon/src/logger.js';
 import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
 import { http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
-import { adminUrl, withDatabase } from './helpers/pg.js';
+import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 
-interface EmptyDatabase {
-  name: string;
-  url: string;
-  drop(): Promise<void>;
-}
+const created: TestDatabase[] = [];
 
-const created: EmptyDatabase[] = [];
-
-/** A database created from scratch (not from the migrated template). */
-async function createEmptyDatabase(label: string): Promise<EmptyDatabase> {
-  // Same naming as test/helpers/pg.ts (owning pid inside) so `npm test` can drop leftovers of dead runs.
-  const name = `${label}_p${process.pid.toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`create database "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const db: EmptyDatabase = {
-    name,
-    url: withDatabase(adminUrl(), name),
-    async drop() {
-      const a = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-      try {
-        await a.unsafe(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await a.end();
-      }
-    },
-  };
+/** A database created from scratch (not from the migrated template), dropped after the file. */
+async function createEmptyDatabase(label: string): Promise<TestDatabase> {
+  const db = await createTestDatabase(label, { empty: true });
   created.push(db);
   return db;
 }
@@ -57,7 +31,7 @@ after(async () => {
 });
 
 describe('migrate() on an empty database', () => {
-  let db: EmptyDatabase;
+  let db: TestDatabase;
   let sql: Sql;
   let versions: number[];
   before(async () => {

@@ -57,6 +57,16 @@ describe('webhook delivery', { concurrency: true }, () => {
     return r.body as any[];
   }
 
+  /** An attempt is logged after the receiver has answered: wait for the rows, not just the requests. */
+  async function waitForLog(t: Tenant, n: number): Promise<any[]> {
+    for (let i = 0; ; i++) {
+      const rows = await log(t);
+      if (rows.length >= n) return rows;
+      assert.ok(i < 200, `only ${rows.length} of ${n} delivery attempts were logged`);
+      await sleep(25);
+    }
+  }
+
   const pendingJobs = (eventId: string) => d.deps.sql`select id from graphile_worker.jobs where key like ${'webhook:%:' + eventId}`;
 
   function assertSameEvent(reqs: Received[], eventId: string) {
@@ -202,7 +212,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     assert.notEqual(second.headers['x-service-timestamp'], first.headers['x-service-timestamp']);
     assert.notEqual(second.headers['x-service-signature'], first.headers['x-service-signature']);
     assert.equal(verifyWebhook(oldSecret, second.headers, second.rawBody).ok, false);
-    const rows = (await log(t)).reverse();
+    const rows = (await waitForLog(t, 2)).reverse();
     assert.equal(rows[0].status_code, 429);
     assert.ok(Date.parse(rows[0].next_retry_at) - Date.parse(rows[0].created_at) >= 2000);
     assert.equal(rows[1].success, true);
@@ -268,6 +278,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     for (let i = 0; i < 3; i++) {
       ids.push(await emit(t));
       await rx.waitFor((reqs) => reqs.length >= i + 1);
+      await waitForLog(t, i + 1);
     }
     const p1 = await req('GET', '/api/v1/webhooks/deliveries/?limit=2', { key: t.key });
     assert.equal(p1.status, 200);

@@ -27,8 +27,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database copied from the migrated template; each test file gets its own and drops it. */
-export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
+/**
+ * A fresh database copied from the migrated template (or, with `empty`, created from scratch so a
+ * daemon's own first start and migrations are exercised); each test file drops its own.
+ */
+export async function createTestDatabase(label = 't', opts: { empty?: boolean } = {}): Promise<TestDatabase> {
   // The owning pid is part of the name so a later run can drop databases left by a dead one.
   const name = `${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 30)}_p${process.pid.toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
@@ -36,7 +39,7 @@ export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
     // The template may be briefly busy if another file is copying it; retry a few times.
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.unsafe(`create database "${name}" template "${templateDb()}"`);
+        await admin.unsafe(opts.empty ? `create database "${name}"` : `create database "${name}" template "${templateDb()}"`);
         break;
       } catch (err) {
         if (attempt >= 20 || !/being accessed by other users/.test((err as Error).message)) throw err;

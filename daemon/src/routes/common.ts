@@ -81,3 +81,13 @@ export const Timestamp = z.string().openapi({ format: 'date-time', example: '202
 export function iso(d: Date | null | undefined): string | null {
   return d ? d.toISOString() : null;
 }
+
+/** Next-page headers of keyset-paginated lists: RFC 8288 `Link: <…>; rel="next"` plus `X-Next-Cursor`. */
+export function setNextPage(c: { req: { url: string }; header: (name: string, value: string) => void }, next: string | null, limit: number): void {
+  if (!next) return;
+  const url = new URL(c.req.url);
+  url.searchParams.set('cursor', next);
+  url.searchParams.set('limit', String(limit));
+  c.header('Link', `<${url.pathname}${url.search}>; rel="next"`);
+  c.header('X-Next-Cursor', next);
+}

@@ -10,7 +10,7 @@ import { createDocumentFromFields, uploadDocuments, type UploadOutcome } from '.
 import type { AppDeps, AppEnv } from '../types.js';
 import { searchByTag } from '../services/tags.js';
 import { BatchUpload, DocumentDetail, DocumentListItem, multipartReplaceBody, multipartUploadBody, UploadedDocument } from './document-schemas.js';
-import { errorResponses, jsonResponse, UuidParam } from './common.js';
+import { errorResponses, jsonResponse, UuidParam, setNextPage } from './common.js';
 
 const tags = ['Documents'];
 
@@ -91,13 +91,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   app.openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const { page, next } = await listDocuments(deps, c.get('caller'), q);
-    if (next) {
-      const url = new URL(c.req.url);
-      url.searchParams.set('cursor', next);
-      url.searchParams.set('limit', String(q.limit));
-      c.header('Link', `<${url.pathname}${url.search}>; rel="next"`);
-      c.header('X-Next-Cursor', next);
-    }
+    setNextPage(c, next, q.limit);
     return c.json(page.map(listItemJson), 200);
   });
   app.openapi(routes.get, async (c) => c.json(await documentDetail(deps, c.get('caller'), c.req.valid('param').uuid), 200));

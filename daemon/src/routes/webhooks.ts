@@ -3,7 +3,7 @@ import type { App } from '../app.js';
 import { deleteWebhook, getWebhookConfig, putWebhook, rotateWebhookSecret, setWebhookActive, WEBHOOK_URL_MAX } from '../services/webhooks.js';
 import { listDeliveries, redeliver, sendTestEvent } from '../services/webhook-log.js';
 import type { AppDeps } from '../types.js';
-import { errorResponses, jsonBody, jsonResponse, Timestamp, withoutNul } from './common.js';
+import { errorResponses, jsonBody, jsonResponse, Timestamp, withoutNul, setNextPage } from './common.js';
 
 const tags = ['Webhooks'];
 
@@ -180,13 +180,7 @@ export function registerWebhookRoutes(app: App, deps: AppDeps): void {
   app.openapi(routes.deliveries, async (c) => {
     const q = c.req.valid('query');
     const { page, next } = await listDeliveries(deps, c.get('caller'), q);
-    if (next) {
-      const url = new URL(c.req.url);
-      url.searchParams.set('cursor', next);
-      url.searchParams.set('limit', String(q.limit));
-      c.header('Link', `<${url.pathname}${url.search}>; rel="next"`);
-      c.header('X-Next-Cursor', next);
-    }
+    setNextPage(c, next, q.limit);
     return c.json(page, 200);
   });
   app.openapi(routes.redeliver, async (c) => c.json(await redeliver(deps, c.get('caller'), c.req.valid('param').id), 200));

@@ -1,10 +1,10 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
-import { BlobTooLargeError, headCollector, type BlobStore, type PutResult } from './types.js';
+import { sizeLimiter, type BlobStore, type PutResult } from './types.js';
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]{0,200}$/i;
 
@@ -22,24 +22,15 @@ export class LocalBlobStore implements BlobStore {
     const target = this.file(key);
     await mkdir(path.dirname(target), { recursive: true });
     const tmp = path.join(path.dirname(target), `.tmp-${randomUUID()}`);
-    const head = headCollector(opts.headBytes ?? 8192);
-    let size = 0;
-    const limiter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        size += chunk.length;
-        if (size > opts.maxBytes) return cb(new BlobTooLargeError(opts.maxBytes));
-        head.push(chunk);
-        cb(null, chunk);
-      },
-    });
+    const limiter = sizeLimiter(opts.maxBytes, opts.headBytes ?? 8192);
     try {
-      await pipeline(body, limiter, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+      await pipeline(body, limiter.stream, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
       await rename(tmp, target);
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
     }
-    return { size, head: head.head() };
+    return { size: limiter.size(), head: limiter.head() };
   }
 
   async get(key: string): Promise<Readable> {

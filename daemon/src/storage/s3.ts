@@ -1,8 +1,8 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { PassThrough, Transform, type Readable } from 'node:stream';
-import { BlobTooLargeError, headCollector, type BlobStore, type PutResult } from './types.js';
+import { PassThrough, type Readable } from 'node:stream';
+import { sizeLimiter, type BlobStore, type PutResult } from './types.js';
 
 export interface S3Options {
   bucket: string;
@@ -27,20 +27,11 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, body: Readable, opts: { maxBytes: number; contentType: string; headBytes?: number }): Promise<PutResult> {
-    const head = headCollector(opts.headBytes ?? 8192);
-    let size = 0;
+    const limiter = sizeLimiter(opts.maxBytes, opts.headBytes ?? 8192);
     const pass = new PassThrough();
-    const limiter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        size += chunk.length;
-        if (size > opts.maxBytes) return cb(new BlobTooLargeError(opts.maxBytes));
-        head.push(chunk);
-        cb(null, chunk);
-      },
-    });
     const upload = new Upload({ client: this.client, params: { Bucket: this.opts.bucket, Key: key, Body: pass, ContentType: opts.contentType } });
     let failure: unknown;
-    body.pipe(limiter).on('error', (err) => {
+    body.pipe(limiter.stream).on('error', (err) => {
       failure = err;
       pass.destroy(err);
       void upload.abort().catch(() => {});
@@ -51,7 +42,7 @@ export class S3BlobStore implements BlobStore {
       throw failure ?? err;
     }
     if (failure) throw failure;
-    return { size, head: head.head() };
+    return { size: limiter.size(), head: limiter.head() };
   }
 
   async get(key: string): Promise<Readable> {

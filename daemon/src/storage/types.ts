@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 
 export class BlobTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -22,6 +22,24 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** A presigned URL valid for `expiresInSec`, or null when the daemon must sign and serve the download itself. */
   presignedUrl(key: string, opts: { filename: string; contentType: string; expiresInSec: number }): Promise<string | null>;
+}
+
+/**
+ * Pass-through that fails with BlobTooLargeError the moment more than `maxBytes` have flowed, and
+ * keeps the first `headBytes` for magic-byte checks. `size()` is the byte count so far.
+ */
+export function sizeLimiter(maxBytes: number, headBytes: number) {
+  const head = headCollector(headBytes);
+  let size = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      size += chunk.length;
+      if (size > maxBytes) return cb(new BlobTooLargeError(maxBytes));
+      head.push(chunk);
+      cb(null, chunk);
+    },
+  });
+  return { stream, size: () => size, head: () => head.head() };
 }
 
 /** Collects the first `n` bytes passing through a stream. */
