@@ -125,7 +125,8 @@ describe('docsift CLI: documents and search', () => {
     assert.equal(top.collection_slug, 'samples');
     assert.equal(top.collection_name, 'Samples');
     assert.equal(typeof top.score, 'number');
-    assert.deepEqual(top.tags, ['cli', 'samples']);
+    // sample.md was uploaded twice (with tags, then by the glob test without): identical scores, either may rank first.
+    assert.ok(s.results.some((x: { title: string; tags: string[] }) => x.title === 'sample.md' && x.tags.join() === 'cli,samples'), JSON.stringify(s.results.map((x: { tags: string[] }) => x.tags)));
     for (let i = 1; i < s.results.length; i++) assert.ok(s.results[i - 1].score >= s.results[i].score, 'ranked by score');
 
     const human = await cli(['search', 'kestrelmarble', 'extraction', '--collection', 'samples', '--mode', 'text']);
