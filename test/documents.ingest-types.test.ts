@@ -5,8 +5,7 @@ import { BAD_FILES, HTML_NOISE_WORDS, PDF_PAGE2_PHRASE, samplePath, SAMPLES } fr
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 // Every supported type goes through the real worker (builtin embedder): upload → extract → chunk →
-// embed → index. The phrases are checked in content_text and chunk text.
-// TODO(search): once POST /api/v1/search/ exists, also find each phrase through search.
+// embed → index. The phrases are checked in content_text and chunk text, and found through search.
 
 interface Detail {
   uuid: string;
@@ -77,7 +76,7 @@ describe('ingestion of every supported type', () => {
   const events = (id: string) => d.deps.sql<EventRow[]>`select type, organization_id, payload from events where payload->'data'->>'uuid' = ${id} order by created_at`;
 
   for (const s of SAMPLES) {
-    it(`${s.type}: indexed, and "${s.phrase}" is in content_text and in a chunk`, async () => {
+    it(`${s.type}: indexed, and "${s.phrase}" is in content_text, in a chunk, and found by search`, async () => {
       const doc = byFile.get(s.file)!;
       assert.equal(doc.status, 'indexed', `${s.file}: ${doc.error_message}`);
       assert.equal(doc.source_type, s.type);
@@ -90,6 +89,9 @@ describe('ingestion of every supported type', () => {
       for (const c of doc.chunks) assert.equal(c.embedding_model, d.deps.embedder.model);
       const rows = await d.deps.sql<{ n: number }[]>`select count(*)::int as n from chunks where document_id = ${doc.uuid} and embedding is not null`;
       assert.equal(rows[0]?.n, doc.chunks_count, 'every chunk has an embedding');
+      const found = await req('POST', '/api/v1/search/', { key: t.key, json: { query: s.phrase, limit: 3 } });
+      assert.equal(found.status, 200, found.text);
+      assert.equal(found.body.results[0]?.document_id, doc.uuid, `${s.file}: search for "${s.phrase}" did not rank it first`);
     });
   }
 
