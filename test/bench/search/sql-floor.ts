@@ -1,0 +1,78 @@
+// The floor under the HTTP figures: the very functions the search service runs (text channel,
+// vector channel, fusion, hydrate), called directly on a postgres.js pool configured like the
+// daemon's (createSql: same startup parameters, hnsw.ef_search 100, prepared statements).
+import type { Sql } from '../../../daemon/src/db/client.js';
+import { rrf, single } from '../../../daemon/src/search/fusion.js';
+import { hydrate } from '../../../daemon/src/search/hydrate.js';
+import { textCandidates } from '../../../daemon/src/search/text-channel.js';
+import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
+import { runLoad, type LoadResult } from './load.js';
+
+/** As service.ts: each channel contributes this many candidates, results default to 5. */
+export const CANDIDATES = 100;
+/** application_name of the floor's pool (its backends' CPU is measured by name). */
+export const FLOOR_APP = 'bench-search-floor';
+export const LIMIT = 5;
+
+export type FloorStep = 'text-channel' | 'vector-channel' | 'hydrate' | 'text' | 'vector' | 'hybrid';
+
+export interface FloorQuery {
+  text: string;
+  vector: number[];
+}
+
+/**
+ * One step for one query. `text`/`vector`/`hybrid` are the whole database part of a search in that
+ * mode, as service.ts runs it: channels in parallel, fusion, then hydrate of the top `limit`.
+ */
+export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hydrateIds?: Map<string, string[]>) {
+  const f = { collectionIds };
+  return async (q: FloorQuery): Promise<{ ok: boolean; body?: unknown }> => {
+    switch (step) {
+      case 'text-channel':
+        return { ok: true, body: (await textCandidates(sql, 'english', q.text, f, CANDIDATES)).length };
+      case 'vector-channel':
+        return { ok: true, body: (await vectorCandidates(sql, q.vector, f, CANDIDATES)).length };
+      case 'hydrate': {
+        const ids = hydrateIds?.get(q.text) ?? [];
+        const rows = await hydrate(sql, ids.map((chunkId, i) => ({ chunkId, score: 1 - i / 100 })));
+        return { ok: true, body: rows.length };
+      }
+      default: {
+        const [text, vector] = await Promise.all([
+          step === 'vector' ? [] : textCandidates(sql, 'english', q.text, f, CANDIDATES),
+          step === 'text' ? [] : vectorCandidates(sql, q.vector, f, CANDIDATES),
+        ]);
+        const fused = step === 'text' ? single(text, 'text') : step === 'vector' ? single(vector, 'vector') : rrf(text, vector);
+        const rows = await hydrate(sql, fused.slice(0, LIMIT));
+        return { ok: true, body: rows.length };
+      }
+    }
+  };
+}
+
+/** Top-5 hybrid chunk ids per query, so the hydrate step alone loads what a search would. */
+export async function hydrateTargets(sql: Sql, queries: FloorQuery[], collectionIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const q of queries) {
+    const f = { collectionIds };
+    const [t, v] = await Promise.all([textCandidates(sql, 'english', q.text, f, CANDIDATES), vectorCandidates(sql, q.vector, f, CANDIDATES)]);
+    out.set(q.text, rrf(t, v).slice(0, LIMIT).map((x) => x.chunkId));
+  }
+  return out;
+}
+
+export async function measureFloor(
+  sql: Sql,
+  step: FloorStep,
+  queries: FloorQuery[],
+  collectionIds: string[],
+  opts: { concurrency: number; requests: number; hydrateIds?: Map<string, string[]>; cpu?: () => Promise<number> },
+): Promise<LoadResult> {
+  const run = floorStep(sql, step, collectionIds, opts.hydrateIds);
+  // Warm: plans prepared on the pool's connections, pages cached.
+  await runLoad(queries, { concurrency: Math.min(opts.concurrency, 4), requests: Math.min(100, queries.length) }, run);
+  const r = await runLoad(queries, opts, run);
+  delete r.sample;
+  return r;
+}
