@@ -90,7 +90,7 @@ const RecentLog: FC<{ report: Report; days: number; cursor?: string }> = ({ repo
           {report.recent.items.length === 0 ? <tr><td colspan={7} class="empty">No requests in this period.</td></tr> : null}
           {report.recent.items.map((r) => (
             <tr>
-              <td class="muted">{dateTime(r.timestamp)}</td>
+              <td class="muted"><time datetime={new Date(r.timestamp).toISOString()}>{dateTime(r.timestamp)}</time></td>
               <td><code>{r.key_prefix || '—'}</code></td>
               <td><span class="mono">{r.method} {r.endpoint}</span></td>
               <td>{r.query !== null ? `“${truncate(r.query, 80)}”` : <span class="muted">—</span>}</td>
