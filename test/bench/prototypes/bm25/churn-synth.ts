@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { connect, loadTestQueries, percentile, type Sql } from './lib.ts';
 import { bm25MaxScore } from './maxscore-query.ts';
-import { makeGenerator, rng } from './synth-corpus.ts';
+import { makeGenerator, rng } from '../../search/synth-text.ts';
 
 const db = process.argv[2] ?? 'bm25_synth';
 const newChunks = Number(process.argv[3] ?? 5000);

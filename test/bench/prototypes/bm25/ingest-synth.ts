@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect, recreateDatabase, type Sql } from './lib.ts';
 import { loadScifact } from './load-scifact.ts';
-import { collectionSizes, makeGenerator, rng } from './synth-corpus.ts';
+import { collectionSizes, makeGenerator, rng } from '../../search/synth-text.ts';
 
 const db = process.argv[2] ?? 'bm25_synth';
 const total = Number(process.argv[3] ?? 100_000);
