@@ -2,8 +2,7 @@ import { visibleCollectionIds } from '../db/access.js';
 import { meterSearch } from '../billing/quota.js';
 import { EmbeddingUnavailableError } from '../embeddings/types.js';
 import { AppError } from '../errors.js';
-import { getVisibleCollection, getVisibleCollectionBySlug } from '../services/collections.js';
-import { isUuid } from '../routes/common.js';
+import { getVisibleCollectionId } from '../services/collections.js';
 import type { AppDeps, Caller } from '../types.js';
 import { rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
 import { defaultFusion, type FusionMethod } from './fusion-defaults.js';
@@ -24,11 +23,6 @@ export interface SearchRequest {
   explain?: boolean;
   fusion?: FusionMethod;
   semanticRatio?: number;
-}
-
-/** `collection` is a slug; the legacy `collection_id` alias may also carry a uuid. */
-function resolveCollection(deps: AppDeps, caller: Caller, ref: string) {
-  return isUuid(ref) ? getVisibleCollection(deps.sql, caller, ref) : getVisibleCollectionBySlug(deps.sql, caller, ref);
 }
 
 /** Candidates each channel contributes before fusion. */
@@ -61,7 +55,8 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
  * down, hybrid degrades to text-only (flagged in the response) instead of failing.
  */
 async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
-  const collectionIds = req.collection ? [(await resolveCollection(deps, caller, req.collection)).id] : await visibleCollectionIds(deps.sql, caller);
+  // `collection` is a slug; the legacy `collection_id` alias may also carry a uuid.
+  const collectionIds = req.collection ? [await getVisibleCollectionId(deps.sql, caller, req.collection)] : await visibleCollectionIds(deps.sql, caller);
   const defaults = defaultFusion(deps.embedder.model);
   const method = req.fusion ?? defaults.method;
   const ratio = req.semanticRatio ?? defaults.semanticRatio;

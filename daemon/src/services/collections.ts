@@ -1,6 +1,7 @@
 import { requireFullAccess } from '../auth/middleware.js';
 import type { Tx } from '../db/client.js';
 import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from '../db/collections.js';
+import { visibleToCaller } from '../db/access.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
@@ -55,6 +56,21 @@ export async function getVisibleCollectionBySlug(tx: Tx, caller: Caller, slug: s
   const [row] = await queryVisibleCollections(tx, caller, { slug });
   if (!row) throw notFound();
   return row;
+}
+
+/**
+ * Just the id of a visible collection (uuid or slug), with the same 404 as getVisibleCollection:
+ * search resolves its scope on every request, and the detail's document counts cost milliseconds
+ * on big collections (measured: +5-10 ms CPU per search at 70k chunks).
+ */
+export async function getVisibleCollectionId(tx: Tx, caller: Caller, ref: string): Promise<string> {
+  const byId = isUuid(ref);
+  if (!byId && !isSlug(ref)) throw notFound();
+  const rows = await tx<{ id: string }[]>`
+    select c.id from collections c
+     where ${byId ? tx`c.id = ${ref}` : tx`c.slug = ${ref}`} and ${visibleToCaller(tx, caller)}`;
+  if (!rows[0]) throw notFound();
+  return rows[0].id;
 }
 
 /**
