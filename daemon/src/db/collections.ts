@@ -20,7 +20,7 @@ export interface CollectionRow {
 export async function queryVisibleCollections(
   tx: Tx,
   caller: Caller,
-  filter: { id?: string; slug?: string } = {},
+  filter: { id?: string } = {},
 ): Promise<CollectionRow[]> {
   return tx<CollectionRow[]>`
     select c.id, c.owner_id, c.organization_id, c.name, c.slug, c.description, c.is_public, c.created_at,
@@ -34,7 +34,6 @@ export async function queryVisibleCollections(
       ) st on true
      where ${visibleToCaller(tx, caller)}
        ${filter.id ? tx`and c.id = ${filter.id}` : tx``}
-       ${filter.slug ? tx`and c.slug = ${filter.slug}` : tx``}
      order by c.created_at, c.id`;
 }
 

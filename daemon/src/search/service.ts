@@ -2,6 +2,7 @@ import { visibleCollectionIds } from '../db/access.js';
 import { meterSearch } from '../billing/quota.js';
 import { EmbeddingUnavailableError } from '../embeddings/types.js';
 import { AppError } from '../errors.js';
+import { isUuid } from '../routes/common.js';
 import { getVisibleCollectionId } from '../services/collections.js';
 import type { AppDeps, Caller } from '../types.js';
 import { rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
@@ -56,7 +57,8 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
  */
 async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   // `collection` is a slug; the legacy `collection_id` alias may also carry a uuid.
-  const collectionIds = req.collection ? [await getVisibleCollectionId(deps.sql, caller, req.collection)] : await visibleCollectionIds(deps.sql, caller);
+  const ref = req.collection;
+  const collectionIds = ref ? [await getVisibleCollectionId(deps.sql, caller, isUuid(ref) ? { id: ref } : { slug: ref })] : await visibleCollectionIds(deps.sql, caller);
   const defaults = defaultFusion(deps.embedder.model);
   const method = req.fusion ?? defaults.method;
   const ratio = req.semanticRatio ?? defaults.semanticRatio;

@@ -16,12 +16,17 @@ import { operatorFilter } from './query-filter.js';
  * - global ((lexeme, impact)), when several collections together hold at least GLOBAL_SHARE of all
  *   chunks: one descent per lexeme, skipping other tenants' postings, which costs at most about
  *   K / GLOBAL_SHARE rows. At 100k chunks in 50 collections this took the text channel from
- *   25 ms to about 10 ms (npm run bench:search).
+ *   25 ms to 12-14 ms p50 (npm run bench:search).
  */
 export const BM25 = { budget: 5000, k: 100, m: 200 } as const;
 export const GLOBAL_SHARE = 0.25;
 const NIL = '00000000-0000-0000-0000-000000000000';
 
+/**
+ * BM25 (k1 = 0.9, b = 0.4, Lucene IDF) over the searched collections' own statistics, so scores
+ * are exact for what the caller can see and reveal nothing about other tenants. Plain words are
+ * OR-ed for ranking; quoted phrases and -negations filter the candidates. Negated words never rank.
+ */
 export async function textCandidates(tx: Tx, textConfig: string, query: string, f: SearchFilter, n: number): Promise<Candidate[]> {
   const filter = operatorFilter(query);
   const ids = f.collectionIds;

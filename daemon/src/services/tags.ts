@@ -1,7 +1,7 @@
 import { documentsByTag } from '../db/documents.js';
 import { AppError } from '../errors.js';
 import type { AppDeps, Caller } from '../types.js';
-import { getVisibleCollectionBySlug } from './collections.js';
+import { getVisibleCollectionId } from './collections.js';
 import { listItemJson } from './document-json.js';
 
 export const TAG_RESULTS_MAX = 500;
@@ -10,7 +10,7 @@ export const TAG_RESULTS_MAX = 500;
 export async function searchByTag(deps: AppDeps, caller: Caller, tag: string, opts: { collection?: string; limit?: number } = {}) {
   const t = tag.trim();
   if (!t) throw new AppError('VALIDATION_FAILED', 'Tag must not be empty.', { tag: ['Required.'] });
-  if (opts.collection) await getVisibleCollectionBySlug(deps.sql, caller, opts.collection);
+  if (opts.collection) await getVisibleCollectionId(deps.sql, caller, { slug: opts.collection });
   const rows = await documentsByTag(deps.sql, caller, t, { collection: opts.collection, limit: Math.min(opts.limit ?? TAG_RESULTS_MAX, TAG_RESULTS_MAX) });
   return { tag: t, count: rows.length, documents: rows.map(listItemJson) };
 }
