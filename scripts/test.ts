@@ -16,6 +16,25 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main(): Promise<number> {
   const started = Date.now();
+  const narrowed = process.argv.slice(2).length > 0;
+  // A full run (what CI runs) first lints and typechecks every workspace: tests run through tsx, which
+  // strips types, so without this a type error could land green. A narrowed run skips them and says so.
+  if (!narrowed || process.env.DOCSIFT_TEST_CHECKS === '1') {
+    for (const [name, args, hint] of [
+      ['lint (biome ci)', ['biome', 'ci', '--colors=off', '.'], '`npm run format` fixes formatting and safe lint fixes'],
+      ['typecheck (tsc, every workspace)', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'], '`npm run typecheck` repeats it'],
+    ] as const) {
+      const t0 = Date.now();
+      const code = await run(path.join(root, 'node_modules/.bin', args[0]), args.slice(1));
+      if (code !== 0) {
+        process.stderr.write(`[test] ${name} failed (exit ${code}); ${hint}\n`);
+        return code || 1;
+      }
+      process.stderr.write(`[test] ${name} passed in ${Date.now() - t0} ms\n`);
+    }
+  } else {
+    process.stderr.write('[test] narrowed run: lint and typecheck skipped (DOCSIFT_TEST_CHECKS=1 runs them)\n');
+  }
   let adminUrl = process.env.DOCSIFT_TEST_ADMIN_URL;
   if (!adminUrl) {
     const { databaseUrl } = await ensureLocalPostgres({
@@ -30,8 +49,11 @@ async function main(): Promise<number> {
   process.stderr.write(`[test] template database ready in ${Date.now() - started} ms\n`);
 
   // Arguments narrow the run to files or directories; by default every package's tests run.
-  const targets = process.argv.slice(2).length ? process.argv.slice(2) : ['daemon/src', 'sdk/src', 'cli/src', 'test'];
-  const files = targets.flatMap((t) => findTests(path.resolve(root, t))).map((f) => path.relative(root, f)).sort();
+  const targets = narrowed ? process.argv.slice(2) : ['daemon/src', 'sdk/src', 'cli/src', 'test'];
+  const files = targets
+    .flatMap((t) => findTests(path.resolve(root, t)))
+    .map((f) => path.relative(root, f))
+    .sort();
   if (!files.length) {
     process.stderr.write('[test] no test files found\n');
     return 1;
@@ -39,7 +61,11 @@ async function main(): Promise<number> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-reporter=spec', ...files],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, DOCSIFT_TEST_ADMIN_URL: adminUrl, DOCSIFT_TEST_TEMPLATE: template, NODE_ENV: 'test' } },
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, DOCSIFT_TEST_ADMIN_URL: adminUrl, DOCSIFT_TEST_TEMPLATE: template, NODE_ENV: 'test' },
+    },
   );
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
@@ -58,7 +84,9 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
   try {
     await admin`select pg_advisory_lock(727431099)`;
     // Test databases left by runs whose process is gone (pid is encoded in the name).
-    const dbs = await admin<{ datname: string }[]>`select datname from pg_database where datname ~ '^[a-z0-9_]+_p[0-9a-z]+_[0-9a-f]{8}$' or datname ~ '^tpl_'`;
+    const dbs = await admin<
+      { datname: string }[]
+    >`select datname from pg_database where datname ~ '^[a-z0-9_]+_p[0-9a-z]+_[0-9a-f]{8}$' or datname ~ '^tpl_'`;
     for (const { datname } of dbs) {
       const pid = /_p([0-9a-z]+)_[0-9a-f]{8}$/.exec(datname)?.[1];
       const stale = pid ? !alive(parseInt(pid, 36)) : datname !== name;
@@ -85,6 +113,17 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
   return name;
 }
 
+function run(cmd: string, args: readonly string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' });
+    child.on('error', (err) => {
+      process.stderr.write(`[test] cannot run ${cmd}: ${err.message}\n`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -95,7 +134,7 @@ function alive(pid: number): boolean {
 }
 
 function findTests(target: string): string[] {
-  let st;
+  let st: ReturnType<typeof statSync>;
   try {
     st = statSync(target);
   } catch {

@@ -46,7 +46,8 @@ describe('bearer authentication', () => {
 
   it('401 API_KEY_EXPIRED once the expiry passed', async () => {
     const other = await createTenant(d, 'expiring');
-    await d.deps.sql`update api_keys set expires_at = now() - interval '1 minute', expires_in = '30d' where key_hash = ${hashApiKey(other.key)}`;
+    await d.deps
+      .sql`update api_keys set expires_at = now() - interval '1 minute', expires_in = '30d' where key_hash = ${hashApiKey(other.key)}`;
     const r = await req('GET', '/api/v1/keys/', { key: other.key });
     assert.equal(r.status, 401);
     assert.equal(r.body.code, 'API_KEY_EXPIRED');
@@ -69,7 +70,9 @@ describe('bearer authentication', () => {
   });
 
   it('stores only the SHA-256 hash, and the list never shows secret or hash', async () => {
-    const rows = await d.deps.sql<{ key_hash: Buffer; prefix: string }[]>`select key_hash, prefix from api_keys where user_id = ${t.userId}`;
+    const rows = await d.deps.sql<
+      { key_hash: Buffer; prefix: string }[]
+    >`select key_hash, prefix from api_keys where user_id = ${t.userId}`;
     assert.equal(rows.length, 1);
     assert.deepEqual(rows[0]!.key_hash, hashApiKey(t.key));
     assert.equal(rows[0]!.prefix, t.key.slice(0, 12));

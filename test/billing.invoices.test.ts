@@ -50,7 +50,8 @@ describe('invoices', () => {
     // Real traffic inside c0, through the past daemon: 5 REST and 2 MCP searches, a failed
     // search and some other requests. Only the 7 successful searches are billable.
     const pr = http(past.url);
-    for (let i = 0; i < 5; i++) assert.equal((await pr('POST', '/api/v1/search/', { key: starter.key, json: { query: `question ${i}` } })).status, 200);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await pr('POST', '/api/v1/search/', { key: starter.key, json: { query: `question ${i}` } })).status, 200);
     for (let i = 0; i < 2; i++) {
       const r = await pr('POST', '/mcp', {
         key: starter.key,
@@ -78,8 +79,10 @@ describe('invoices', () => {
   });
 
   it('the closing job bills the ended cycle from the request log: fee + overage in integer cents', async () => {
-    const { n: logged } = (await d.deps.sql<{ n: number }[]>`
-      select count(*)::int as n from request_log where organization_id = ${starter.orgId} and billable and ts >= ${c0.start} and ts < ${c0.end}`)[0]!;
+    const { n: logged } = (
+      await d.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from request_log where organization_id = ${starter.orgId} and billable and ts >= ${c0.start} and ts < ${c0.end}`
+    )[0]!;
     assert.equal(logged, 7);
     await closeInvoicesTask(d.deps)(undefined, {} as never);
     const list = await req('GET', '/api/v1/billing/invoices/', { key: starter.key });
@@ -88,20 +91,43 @@ describe('invoices', () => {
     const inv = list.body.items[0];
     assert.deepEqual(
       {
-        period_start: inv.period_start, period_end: inv.period_end, plan: inv.plan, plan_fee_cents: inv.plan_fee_cents, included_queries: inv.included_queries,
-        used_queries: inv.used_queries, overage_queries: inv.overage_queries, overage_rate_millicents: inv.overage_rate_millicents,
-        overage_cents: inv.overage_cents, total_cents: inv.total_cents, status: inv.status, processor: inv.processor, currency: inv.currency,
+        period_start: inv.period_start,
+        period_end: inv.period_end,
+        plan: inv.plan,
+        plan_fee_cents: inv.plan_fee_cents,
+        included_queries: inv.included_queries,
+        used_queries: inv.used_queries,
+        overage_queries: inv.overage_queries,
+        overage_rate_millicents: inv.overage_rate_millicents,
+        overage_cents: inv.overage_cents,
+        total_cents: inv.total_cents,
+        status: inv.status,
+        processor: inv.processor,
+        currency: inv.currency,
       },
       {
-        period_start: c0.start.toISOString(), period_end: c0.end.toISOString(), plan: 'starter', plan_fee_cents: 2900, included_queries: 10_000,
+        period_start: c0.start.toISOString(),
+        period_end: c0.end.toISOString(),
+        plan: 'starter',
+        plan_fee_cents: 2900,
+        included_queries: 10_000,
         // 10,500 + 7 searches; 507 over at 0.2 ¢ = 101.4 ¢ → 101 ¢.
-        used_queries: 10_507, overage_queries: 507, overage_rate_millicents: 200,
-        overage_cents: 101, total_cents: 3001, status: 'recorded', processor: 'local', currency: 'usd',
+        used_queries: 10_507,
+        overage_queries: 507,
+        overage_rate_millicents: 200,
+        overage_cents: 101,
+        total_cents: 3001,
+        status: 'recorded',
+        processor: 'local',
+        currency: 'usd',
       },
     );
     const f = await req('GET', '/api/v1/billing/invoices/', { key: free.key });
     assert.equal(f.body.items.length, 1);
-    assert.deepEqual([f.body.items[0].plan, f.body.items[0].used_queries, f.body.items[0].total_cents, f.body.items[0].status], ['free', 1, 0, 'recorded']);
+    assert.deepEqual(
+      [f.body.items[0].plan, f.body.items[0].used_queries, f.body.items[0].total_cents, f.body.items[0].status],
+      ['free', 1, 0, 'recorded'],
+    );
   });
 
   it('is idempotent: run again, or twice at once, and there is still one invoice per cycle', async () => {
@@ -114,15 +140,30 @@ describe('invoices', () => {
 
   it('when the clock passes the next cycle end, that cycle is closed too, at the new plan', async () => {
     const c1 = cycleAt(anchor, c0.end);
-    const later = await startTestDaemon({ label: 'invoicesfuture', db: d.db, env: { CLOCK_OFFSET_MS: String(c1.end.getTime() + 3_600_000 - Date.now()) } });
+    const later = await startTestDaemon({
+      label: 'invoicesfuture',
+      db: d.db,
+      env: { CLOCK_OFFSET_MS: String(c1.end.getTime() + 3_600_000 - Date.now()) },
+    });
     try {
-      const r = await closeInvoices({ sql: later.deps.sql, clock: later.deps.clock, logger: later.deps.logger, stripe: null }, { orgId: starter.orgId });
+      const r = await closeInvoices(
+        { sql: later.deps.sql, clock: later.deps.clock, logger: later.deps.logger, stripe: null },
+        { orgId: starter.orgId },
+      );
       assert.equal(r.created, 1);
       const items = (await req('GET', '/api/v1/billing/invoices/', { key: starter.key })).body.items;
-      assert.deepEqual(items.map((i: any) => i.period_start), [c1.start.toISOString(), c0.start.toISOString()]);
+      assert.deepEqual(
+        items.map((i: any) => i.period_start),
+        [c1.start.toISOString(), c0.start.toISOString()],
+      );
       assert.deepEqual([items[0].plan, items[0].used_queries, items[0].total_cents], ['pro', 99, 9900]);
-      const page = await req('GET', `/api/v1/billing/invoices/?limit=1&before=${encodeURIComponent(items[0].period_start)}`, { key: starter.key });
-      assert.deepEqual(page.body.items.map((i: any) => i.uuid), [items[1].uuid]);
+      const page = await req('GET', `/api/v1/billing/invoices/?limit=1&before=${encodeURIComponent(items[0].period_start)}`, {
+        key: starter.key,
+      });
+      assert.deepEqual(
+        page.body.items.map((i: any) => i.uuid),
+        [items[1].uuid],
+      );
     } finally {
       await later.close();
     }

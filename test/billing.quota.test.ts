@@ -22,8 +22,11 @@ describe('plan quotas', () => {
   /** A tenant whose billing cycle started 3 days ago, with `used` searches already counted. */
   async function tenantWithUsage(label: string, used: number): Promise<Tenant> {
     const tn = await createTenant(d, label);
-    await d.deps.sql`update organizations set billing_cycle_anchor = ${new Date(cycleStart().getTime() + 5 * 3_600_000)} where id = ${tn.orgId}`;
-    if (used) await d.deps.sql`insert into search_quota_usage (organization_id, cycle_start, searches) values (${tn.orgId}, ${cycleStart()}, ${used})`;
+    await d.deps
+      .sql`update organizations set billing_cycle_anchor = ${new Date(cycleStart().getTime() + 5 * 3_600_000)} where id = ${tn.orgId}`;
+    if (used)
+      await d.deps
+        .sql`insert into search_quota_usage (organization_id, cycle_start, searches) values (${tn.orgId}, ${cycleStart()}, ${used})`;
     return tn;
   }
 
@@ -97,7 +100,10 @@ describe('plan quotas', () => {
     const tn = await tenantWithUsage('starter', 10_000);
     await setPlan(d.deps.sql, tn.orgId, 'starter', clock.now());
     let p = await plan(tn.key);
-    assert.deepEqual([p.body.plan, p.body.price_cents, p.body.included_queries, p.body.overage_rate_millicents, p.body.hard_quota], ['starter', 2900, 10_000, 200, false]);
+    assert.deepEqual(
+      [p.body.plan, p.body.price_cents, p.body.included_queries, p.body.overage_rate_millicents, p.body.hard_quota],
+      ['starter', 2900, 10_000, 200, false],
+    );
     assert.equal((await search(tn.key)).status, 200);
     p = await plan(tn.key);
     assert.deepEqual([p.body.used_queries, p.body.overage_queries, p.body.overage_cents], [10_001, 1, 0]);
@@ -111,7 +117,10 @@ describe('plan quotas', () => {
 
     await setPlan(d.deps.sql, tn.orgId, 'pro', clock.now());
     p = await plan(tn.key);
-    assert.deepEqual([p.body.plan, p.body.price_cents, p.body.included_queries, p.body.overage_rate_millicents, p.body.overage_queries], ['pro', 9900, 100_000, 100, 0]);
+    assert.deepEqual(
+      [p.body.plan, p.body.price_cents, p.body.included_queries, p.body.overage_rate_millicents, p.body.overage_queries],
+      ['pro', 9900, 100_000, 100, 0],
+    );
   });
 
   it('billing plan: full-access keys only', async () => {

@@ -41,10 +41,12 @@ describe('Stripe adapter', () => {
           rs.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++n}` });
           rs.end(JSON.stringify(obj));
         };
-        if (rq.url === '/v1/invoices') return json(200, { id: 'in_test_1', object: 'invoice', status: 'draft', customer: form.get('customer') });
+        if (rq.url === '/v1/invoices')
+          return json(200, { id: 'in_test_1', object: 'invoice', status: 'draft', customer: form.get('customer') });
         if (rq.url === '/v1/invoiceitems') return json(200, { id: `ii_${n}`, object: 'invoiceitem', amount: Number(form.get('amount')) });
         if (rq.url === '/v1/invoices/in_test_1/finalize') {
-          if (failFinalize) return json(400, { error: { type: 'invalid_request_error', message: 'This customer has no default payment method.' } });
+          if (failFinalize)
+            return json(400, { error: { type: 'invalid_request_error', message: 'This customer has no default payment method.' } });
           return json(200, { id: 'in_test_1', object: 'invoice', status: 'open' });
         }
         json(404, { error: { type: 'invalid_request_error', message: `unknown ${rq.url}` } });
@@ -82,13 +84,19 @@ describe('Stripe adapter', () => {
     failFinalize = false;
     const again = await closeInvoices(ctx(), { orgId: paid.orgId });
     assert.deepEqual(again, { created: 0, submitted: 1, failed: 0 });
-    assert.deepEqual(seen.map((s) => s.headers['idempotency-key']), firstKeys);
+    assert.deepEqual(
+      seen.map((s) => s.headers['idempotency-key']),
+      firstKeys,
+    );
   });
 
   it('sends a draft invoice, the fee and overage items, and finalizes it', async () => {
     const inv = await invoiceOf(paid.orgId);
     assert.deepEqual([inv.status, inv.processor, inv.external_id, inv.attempts, inv.last_error], ['sent', 'stripe', 'in_test_1', 2, null]);
-    assert.deepEqual(seen.map((s) => `${s.method} ${s.path}`), ['POST /v1/invoices', 'POST /v1/invoiceitems', 'POST /v1/invoiceitems', 'POST /v1/invoices/in_test_1/finalize']);
+    assert.deepEqual(
+      seen.map((s) => `${s.method} ${s.path}`),
+      ['POST /v1/invoices', 'POST /v1/invoiceitems', 'POST /v1/invoiceitems', 'POST /v1/invoices/in_test_1/finalize'],
+    );
     for (const s of seen) {
       assert.equal(s.headers.authorization, 'Bearer sk_test_docsift');
       assert.ok(s.headers['stripe-version'], 'pinned API version');
@@ -96,12 +104,40 @@ describe('Stripe adapter', () => {
     }
     const [create, fee, overage] = seen.map((s) => Object.fromEntries(s.form));
     assert.deepEqual(
-      { customer: create!.customer, currency: create!.currency, collection_method: create!.collection_method, auto_advance: create!.auto_advance, pending: create!.pending_invoice_items_behavior, meta: create!['metadata[docsift_invoice_id]'] },
-      { customer: 'cus_docsift_1', currency: 'usd', collection_method: 'charge_automatically', auto_advance: 'true', pending: 'exclude', meta: inv.id },
+      {
+        customer: create!.customer,
+        currency: create!.currency,
+        collection_method: create!.collection_method,
+        auto_advance: create!.auto_advance,
+        pending: create!.pending_invoice_items_behavior,
+        meta: create!['metadata[docsift_invoice_id]'],
+      },
+      {
+        customer: 'cus_docsift_1',
+        currency: 'usd',
+        collection_method: 'charge_automatically',
+        auto_advance: 'true',
+        pending: 'exclude',
+        meta: inv.id,
+      },
     );
     assert.deepEqual(
-      { customer: fee!.customer, invoice: fee!.invoice, amount: fee!.amount, currency: fee!.currency, start: fee!['period[start]'], end: fee!['period[end]'] },
-      { customer: 'cus_docsift_1', invoice: 'in_test_1', amount: '2900', currency: 'usd', start: String(c0.start.getTime() / 1000), end: String(c0.end.getTime() / 1000) },
+      {
+        customer: fee!.customer,
+        invoice: fee!.invoice,
+        amount: fee!.amount,
+        currency: fee!.currency,
+        start: fee!['period[start]'],
+        end: fee!['period[end]'],
+      },
+      {
+        customer: 'cus_docsift_1',
+        invoice: 'in_test_1',
+        amount: '2900',
+        currency: 'usd',
+        start: String(c0.start.getTime() / 1000),
+        end: String(c0.end.getTime() / 1000),
+      },
     );
     // 3 searches over at 0.2 ¢ = 0.6 ¢ → 1 ¢.
     assert.deepEqual([overage!.invoice, overage!.amount], ['in_test_1', '1']);
@@ -111,7 +147,8 @@ describe('Stripe adapter', () => {
 
   it('nothing to charge, or no Stripe customer: recorded locally, no request', async () => {
     const freeOrg = await createTenant(d, 'stripe-free');
-    await d.deps.sql`update organizations set billing_cycle_anchor = ${anchor}, stripe_customer_id = 'cus_free' where id = ${freeOrg.orgId}`;
+    await d.deps
+      .sql`update organizations set billing_cycle_anchor = ${anchor}, stripe_customer_id = 'cus_free' where id = ${freeOrg.orgId}`;
     const noCustomer = await createTenant(d, 'stripe-nocus');
     await d.deps.sql`update organizations set billing_cycle_anchor = ${anchor} where id = ${noCustomer.orgId}`;
     await setPlan(d.deps.sql, noCustomer.orgId, 'pro', new Date(anchor.getTime() + DAY));

@@ -16,7 +16,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KEY_RE = /svc_[A-Za-z0-9]{40}/g;
 const START_TIMEOUT_MS = 20_000;
 
-
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -188,7 +187,10 @@ describe('first start of the real daemon', () => {
       assert.ok(!p.stdout().includes('First API key'));
       const list = await http(url)('GET', '/api/v1/keys/', { key: bootKey });
       assert.equal(list.status, 200);
-      assert.deepEqual(list.body.map((k: { uuid: string }) => k.uuid), [bootKeyUuid]);
+      assert.deepEqual(
+        list.body.map((k: { uuid: string }) => k.uuid),
+        [bootKeyUuid],
+      );
       const [counts] = await probe<{ users: number; orgs: number }[]>`
         select (select count(*)::int from users) as users, (select count(*)::int from organizations) as orgs`;
       assert.deepEqual({ ...counts }, { users: 1, orgs: 1 });
@@ -304,6 +306,10 @@ describe('two daemons starting at once on one empty database', () => {
     for (const url of urls) assert.match(url, /^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     assert.notEqual(urls[0], urls[1]);
     assert.deepEqual(statuses, [200, 200, 200, 200]);
-    assert.deepEqual(exits.map((e) => e.code), [0, 0], procs.map((p) => p.stderr()).join('\n'));
+    assert.deepEqual(
+      exits.map((e) => e.code),
+      [0, 0],
+      procs.map((p) => p.stderr()).join('\n'),
+    );
   });
 });

@@ -13,7 +13,11 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
   let other: Tenant;
   let e: CliEnv;
   const cli = (args: string[], o: { input?: string; env?: Record<string, string>; viaBin?: boolean } = {}) =>
-    runCli(args, { env: { ...e.env, ...o.env }, ...(o.input !== undefined ? { input: o.input } : {}), ...(o.viaBin ? { viaBin: true } : {}) });
+    runCli(args, {
+      env: { ...e.env, ...o.env },
+      ...(o.input !== undefined ? { input: o.input } : {}),
+      ...(o.viaBin ? { viaBin: true } : {}),
+    });
 
   before(async () => {
     d = await startTestDaemon({ label: 'cli_basics' });
@@ -23,7 +27,10 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
   after(() => d?.close());
 
   it('without credentials, commands exit 4 with a hint; a bad key is refused at login and nothing is saved', async () => {
-    const [none, bad] = await Promise.all([cli(['collections', 'list']), cli(['login', '--url', d.url, '--api-key-stdin'], { input: 'svc_' + 'x'.repeat(40) })]);
+    const [none, bad] = await Promise.all([
+      cli(['collections', 'list']),
+      cli(['login', '--url', d.url, '--api-key-stdin'], { input: 'svc_' + 'x'.repeat(40) }),
+    ]);
     assert.equal(none.code, 4, none.stderr);
     assert.match(none.stderr, /Not logged in/);
     assert.match(none.stderr, /hint: Run `docsift login`/);
@@ -55,7 +62,7 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
     assert.equal(w.profile, 'default');
     assert.equal(w.credentials_source, 'profile');
     assert.equal(w.prefix, t.key.slice(0, w.prefix.length));
-    assert.ok(w.prefix.startsWith('svc_'), 'w.prefix.startsWith(\'svc_\')');
+    assert.ok(w.prefix.startsWith('svc_'), "w.prefix.startsWith('svc_')");
     assert.equal(w.is_full_access, true);
     assert.equal(w.rate_tier, 'free');
     assert.equal(w.expires_at, null);
@@ -65,7 +72,8 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
 
     const human = await cli(['whoami']);
     assert.equal(human.code, 0, human.stderr);
-    for (const label of ['Server', 'Key', 'Type', 'Tier', 'Expires', 'Organization', 'User']) assert.match(human.stdout, new RegExp(`^${label}\\s`, 'm'));
+    for (const label of ['Server', 'Key', 'Type', 'Tier', 'Expires', 'Organization', 'User'])
+      assert.match(human.stdout, new RegExp(`^${label}\\s`, 'm'));
     assert.match(human.stdout, /full access/);
     assert.match(human.stdout, /never/);
   });
@@ -96,8 +104,15 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
     assert.equal(c.is_subscribed, false);
     assert.match(c.uuid, /^[0-9a-f-]{36}$/);
 
-    const [list, bySlug, byName] = await Promise.all([cli(['collections', 'list', '--json']), cli(['collections', 'show', 'cli-papers', '--json']), cli(['collections', 'show', 'CLI Papers', '--json'])]);
-    assert.deepEqual(list.json().map((x: { slug: string }) => x.slug), ['cli-papers']);
+    const [list, bySlug, byName] = await Promise.all([
+      cli(['collections', 'list', '--json']),
+      cli(['collections', 'show', 'cli-papers', '--json']),
+      cli(['collections', 'show', 'CLI Papers', '--json']),
+    ]);
+    assert.deepEqual(
+      list.json().map((x: { slug: string }) => x.slug),
+      ['cli-papers'],
+    );
     assert.deepEqual(bySlug.json(), c);
     assert.equal(byName.json().uuid, c.uuid);
 
@@ -112,14 +127,20 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
     const sub = await cli(['collections', 'subscribe', 'cli-papers', '--json'], as);
     assert.deepEqual(sub.json(), { status: 'subscribed', collection: 'cli-papers' });
     // A subscriber is not the owner: 403 with the API's code and a hint, exit 1.
-    const [seen, notOwner] = await Promise.all([cli(['collections', 'list', '--json'], as), cli(['collections', 'delete', c.uuid, '--yes', '--json'], as)]);
+    const [seen, notOwner] = await Promise.all([
+      cli(['collections', 'list', '--json'], as),
+      cli(['collections', 'delete', c.uuid, '--yes', '--json'], as),
+    ]);
     assert.equal(seen.json()[0].is_subscribed, true);
     assert.equal(notOwner.code, 1);
     const err = JSON.parse(notOwner.stderr).error;
     assert.equal(err.code, 'NOT_COLLECTION_OWNER');
     assert.equal(err.status, 403);
     assert.match(err.hint, /Only the owner/);
-    const [unsub, table] = await Promise.all([cli(['collections', 'unsubscribe', 'cli-papers', '--json'], as), cli(['collections', 'list'])]);
+    const [unsub, table] = await Promise.all([
+      cli(['collections', 'unsubscribe', 'cli-papers', '--json'], as),
+      cli(['collections', 'list']),
+    ]);
     assert.deepEqual(unsub.json(), { status: 'unsubscribed', collection: 'cli-papers' });
 
     assert.match(table.stdout, /^NAME\s+SLUG\s+DOCS\s+CHUNKS\s+ACCESS\s+UUID$/m);
@@ -149,7 +170,10 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
   });
 
   it("API errors print the API's message and code with a hint; --json puts a JSON error on stderr", async () => {
-    const [human, json] = await Promise.all([cli(['docs', 'show', '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f']), cli(['docs', 'show', '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f', '--json'])]);
+    const [human, json] = await Promise.all([
+      cli(['docs', 'show', '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f']),
+      cli(['docs', 'show', '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f', '--json']),
+    ]);
     assert.equal(human.code, 1);
     assert.equal(human.stdout, '');
     assert.match(human.stderr, /^error: .+ \(DOCUMENT_NOT_FOUND\)$/m);
@@ -164,8 +188,13 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
   });
 
   it('mcp config prints ready-to-paste client configuration for this server and key', async () => {
-    const [generic, desktop] = await Promise.all([cli(['mcp', 'config', '--json']), cli(['mcp', 'config', '--client', 'claude-desktop', '--json'])]);
-    assert.deepEqual(generic.json(), { mcpServers: { docsift: { type: 'http', url: `${d.url}/mcp`, headers: { Authorization: `Bearer ${t.key}` } } } });
+    const [generic, desktop] = await Promise.all([
+      cli(['mcp', 'config', '--json']),
+      cli(['mcp', 'config', '--client', 'claude-desktop', '--json']),
+    ]);
+    assert.deepEqual(generic.json(), {
+      mcpServers: { docsift: { type: 'http', url: `${d.url}/mcp`, headers: { Authorization: `Bearer ${t.key}` } } },
+    });
     const server = desktop.json().mcpServers.docsift;
     assert.equal(server.command, 'npx');
     assert.deepEqual(server.args.slice(0, 3), ['-y', 'mcp-remote', `${d.url}/mcp`]);

@@ -29,7 +29,8 @@ describe('docsift docs upload: bulk batch mode', () => {
       await mkdir(sub, { recursive: true });
       await writeFile(path.join(sub, `note-${i}.${i % 2 ? 'md' : 'txt'}`), `# Note ${i}\n\nBulk ingestion test note number ${i}.\n`);
     }
-    for (let i = 0; i < 5; i++) await writeFile(path.join(dir, `image-${i}.png`), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, i]));
+    for (let i = 0; i < 5; i++)
+      await writeFile(path.join(dir, `image-${i}.png`), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, i]));
     await writeFile(path.join(dir, '.DS_Store'), 'junk');
     await mkdir(path.join(dir, '.git'));
     await writeFile(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main');
@@ -43,7 +44,10 @@ describe('docsift docs upload: bulk batch mode', () => {
 
   it(`uploads ${FILES} files in batches of 100 with 4 requests in flight, skipping the unsupported ones`, async () => {
     const started = Date.now();
-    const r = await runCli(['docs', 'upload', dir, '--collection', 'bulk', '--tags', 'bulk', '--batch-size', '100', '--concurrency', '4', '--json'], { env: e.env, timeoutMs: 80_000 });
+    const r = await runCli(
+      ['docs', 'upload', dir, '--collection', 'bulk', '--tags', 'bulk', '--batch-size', '100', '--concurrency', '4', '--json'],
+      { env: e.env, timeoutMs: 80_000 },
+    );
     const seconds = (Date.now() - started) / 1000;
     assert.equal(r.code, 0, r.stderr);
     const j = r.json();
@@ -51,15 +55,25 @@ describe('docsift docs upload: bulk batch mode', () => {
     assert.equal(j.total_uploaded, FILES);
     assert.equal(j.total_skipped, 5);
     assert.equal(j.total_failed, 0);
-    assert.ok(j.skipped.every((s: { filename: string; reason: string }) => /^image-\d\.png$/.test(s.filename) && /Unsupported file type/.test(s.reason)), JSON.stringify(j.skipped));
+    assert.ok(
+      j.skipped.every(
+        (s: { filename: string; reason: string }) => /^image-\d\.png$/.test(s.filename) && /Unsupported file type/.test(s.reason),
+      ),
+      JSON.stringify(j.skipped),
+    );
     assert.equal(new Set(j.uploaded.map((u: { uuid: string }) => u.uuid)).size, FILES);
-    assert.ok(j.uploaded.every((u: { path: string; original_filename: string }) => path.basename(u.path) === u.original_filename), 'each result maps back to its path');
+    assert.ok(
+      j.uploaded.every((u: { path: string; original_filename: string }) => path.basename(u.path) === u.original_filename),
+      'each result maps back to its path',
+    );
     // Progress lines in the log (no TTY): the final state is always printed.
     assert.match(r.stderr, new RegExp(`upload: ${FILES + 5}/${FILES + 5} files, .* \\(${FILES} uploaded, 5 skipped, 0 failed\\)`));
     const count = await http(d.url)('GET', '/api/v1/collections/', { key: t.key });
     assert.equal(count.body[0].document_count, FILES);
     // Reported for the record; generous bound for a loaded 2-core machine.
-    process.stderr.write(`[cli.bulk] ${FILES} files in ${seconds.toFixed(1)} s (${(FILES / seconds).toFixed(0)} files/s, CLI start included)\n`);
+    process.stderr.write(
+      `[cli.bulk] ${FILES} files in ${seconds.toFixed(1)} s (${(FILES / seconds).toFixed(0)} files/s, CLI start included)\n`,
+    );
     assert.ok(seconds < 60, `${seconds} s`);
   });
 });

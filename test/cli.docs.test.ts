@@ -23,7 +23,14 @@ interface UploadJson {
   uploaded: { path: string; uuid: string; status: string; tags: string[]; original_filename: string; file_size: number; title: string }[];
   skipped: { path: string; filename: string; reason: string; code?: string }[];
   failed: unknown[];
-  wait?: { total: number; indexed: number; failed: number; pending: number; timed_out: boolean; documents: { uuid: string; path?: string; status: string; error_message?: string }[] };
+  wait?: {
+    total: number;
+    indexed: number;
+    failed: number;
+    pending: number;
+    timed_out: boolean;
+    documents: { uuid: string; path?: string; status: string; error_message?: string }[];
+  };
 }
 
 describe('docsift CLI: documents and search', () => {
@@ -31,7 +38,8 @@ describe('docsift CLI: documents and search', () => {
   let t: Tenant;
   let e: CliEnv;
   let upload: UploadJson;
-  const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...e.env, ...env }, cwd: root, timeoutMs: 120_000 });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runCli(args, { env: { ...e.env, ...env }, cwd: root, timeoutMs: 120_000 });
 
   before(async () => {
     d = await startTestDaemon({ label: 'cli_docs', worker: true });
@@ -44,7 +52,23 @@ describe('docsift CLI: documents and search', () => {
   after(() => d?.close());
 
   it('uploads a folder of mixed files in batches, waits, reports skipped and failed, exits 1 for processing failures', async () => {
-    const r = await cli(['docs', 'upload', samples, '--collection', 'samples', '--tags', 'cli,samples', '--batch-size', '5', '--concurrency', '2', '--wait', '--timeout', '90', '--json']);
+    const r = await cli([
+      'docs',
+      'upload',
+      samples,
+      '--collection',
+      'samples',
+      '--tags',
+      'cli,samples',
+      '--batch-size',
+      '5',
+      '--concurrency',
+      '2',
+      '--wait',
+      '--timeout',
+      '90',
+      '--json',
+    ]);
     assert.equal(r.code, 1, `three samples fail processing, so the exit code is 1\n${r.stderr}`);
     upload = r.json<UploadJson>();
     assert.deepEqual(upload.collection.slug, 'samples');
@@ -60,7 +84,11 @@ describe('docsift CLI: documents and search', () => {
       assert.deepEqual(u.tags, ['cli', 'samples']);
       assert.match(u.uuid, /^[0-9a-f-]{36}$/);
     }
-    assert.deepEqual(upload.skipped.map((s) => [s.path, s.filename]).sort(), [[path.join(samples, 'fake.docx'), 'fake.docx'], [path.join(samples, 'fake.pdf'), 'fake.pdf'], [path.join(samples, 'image.png'), 'image.png']]);
+    assert.deepEqual(upload.skipped.map((s) => [s.path, s.filename]).sort(), [
+      [path.join(samples, 'fake.docx'), 'fake.docx'],
+      [path.join(samples, 'fake.pdf'), 'fake.pdf'],
+      [path.join(samples, 'image.png'), 'image.png'],
+    ]);
     assert.match(upload.skipped.find((s) => s.filename === 'image.png')!.reason, /Unsupported file type/);
     assert.match(upload.skipped.find((s) => s.filename === 'fake.pdf')!.reason, /does not match its type/);
 
@@ -79,7 +107,10 @@ describe('docsift CLI: documents and search', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^✓ Uploaded 2 of 2 files \(.+\) to Samples \(samples\)\.$/m);
     assert.match(r.stdout, /^Skipped 1:$/m);
-    assert.match(r.stdout, new RegExp(`^  ${path.join(samples, 'nope.txt').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — no such file or directory$`, 'm'));
+    assert.match(
+      r.stdout,
+      new RegExp(`^  ${path.join(samples, 'nope.txt').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — no such file or directory$`, 'm'),
+    );
     assert.equal(r.stderr, '', '--quiet: no progress');
   });
 
@@ -92,9 +123,28 @@ describe('docsift CLI: documents and search', () => {
     assert.equal(page.json().length, 5);
     assert.match(page.stderr, /more documents: --cursor \S+ or --all/);
     assert.equal(all.json().length, 20);
-    assert.deepEqual(failedOnly.json().map((x: { original_filename: string }) => x.original_filename).sort(), ['corrupt.pdf', 'empty.txt', 'encrypted.pdf']);
+    assert.deepEqual(
+      failedOnly
+        .json()
+        .map((x: { original_filename: string }) => x.original_filename)
+        .sort(),
+      ['corrupt.pdf', 'empty.txt', 'encrypted.pdf'],
+    );
     const item = all.json()[0];
-    for (const f of ['uuid', 'title', 'source_type', 'status', 'tags', 'chunks_count', 'original_filename', 'file_size', 'collection_name', 'collection_slug', 'created_at']) assert.ok(f in item, f);
+    for (const f of [
+      'uuid',
+      'title',
+      'source_type',
+      'status',
+      'tags',
+      'chunks_count',
+      'original_filename',
+      'file_size',
+      'collection_name',
+      'collection_slug',
+      'created_at',
+    ])
+      assert.ok(f in item, f);
 
     const md = upload.uploaded.find((u) => u.original_filename === 'sample.md')!;
     const show = await cli(['docs', 'show', md.uuid, '--json']);
@@ -110,7 +160,13 @@ describe('docsift CLI: documents and search', () => {
     assert.equal(waited.code, 1, 'one of them failed');
     const wj = waited.json();
     assert.deepEqual([wj.indexed, wj.failed, wj.pending, wj.timed_out], [1, 1, 0, false]);
-    assert.deepEqual(wj.documents.map((x: { uuid: string; status: string }) => [x.uuid, x.status]), [[md.uuid, 'indexed'], [empty.uuid, 'failed']]);
+    assert.deepEqual(
+      wj.documents.map((x: { uuid: string; status: string }) => [x.uuid, x.status]),
+      [
+        [md.uuid, 'indexed'],
+        [empty.uuid, 'failed'],
+      ],
+    );
   });
 
   it('search: ranked results with title, collection and score; readable text without a TTY', async () => {
@@ -126,7 +182,10 @@ describe('docsift CLI: documents and search', () => {
     assert.equal(top.collection_name, 'Samples');
     assert.equal(typeof top.score, 'number');
     // sample.md was uploaded twice (with tags, then by the glob test without): identical scores, either may rank first.
-    assert.ok(s.results.some((x: { title: string; tags: string[] }) => x.title === 'sample.md' && x.tags.join() === 'cli,samples'), JSON.stringify(s.results.map((x: { tags: string[] }) => x.tags)));
+    assert.ok(
+      s.results.some((x: { title: string; tags: string[] }) => x.title === 'sample.md' && x.tags.join() === 'cli,samples'),
+      JSON.stringify(s.results.map((x: { tags: string[] }) => x.tags)),
+    );
     for (let i = 1; i < s.results.length; i++) assert.ok(s.results[i - 1].score >= s.results[i].score, 'ranked by score');
 
     const human = await cli(['search', 'kestrelmarble', 'extraction', '--collection', 'samples', '--mode', 'text']);

@@ -162,11 +162,15 @@ describe('docsift CLI: keys, usage, billing', () => {
         if (wait >= 8) break;
         await new Promise((res) => setTimeout(res, (wait + 1) * 1000));
       }
-      const r = await runCli(['collections', 'list'], { env: { ...e.env, DOCSIFT_URL: limited.url, DOCSIFT_API_KEY: u.key, DOCSIFT_MAX_RETRIES: '0' } });
+      const r = await runCli(['collections', 'list'], {
+        env: { ...e.env, DOCSIFT_URL: limited.url, DOCSIFT_API_KEY: u.key, DOCSIFT_MAX_RETRIES: '0' },
+      });
       assert.equal(r.code, 1);
       assert.match(r.stderr, /\(RATE_LIMIT_EXCEEDED\)/);
       assert.match(r.stderr, /^hint: Wait \d+ s \(Retry-After\) and try again\./m);
-      const j = await runCli(['collections', 'list', '--json'], { env: { ...e.env, DOCSIFT_URL: limited.url, DOCSIFT_API_KEY: u.key, DOCSIFT_MAX_RETRIES: '0' } });
+      const j = await runCli(['collections', 'list', '--json'], {
+        env: { ...e.env, DOCSIFT_URL: limited.url, DOCSIFT_API_KEY: u.key, DOCSIFT_MAX_RETRIES: '0' },
+      });
       const err = JSON.parse(j.stderr).error;
       assert.equal(err.status, 429);
       assert.ok(err.retry_after > 0 && err.retry_after <= 60, String(err.retry_after));

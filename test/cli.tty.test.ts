@@ -14,7 +14,11 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const ESC = '\x1b';
 
 /** Runs the CLI inside `script`, typing each answer once its prompt has appeared. */
-async function runInPty(args: string[], env: Record<string, string>, answers: { when: RegExp; send: string }[] = []): Promise<{ code: number | null; output: string }> {
+async function runInPty(
+  args: string[],
+  env: Record<string, string>,
+  answers: { when: RegExp; send: string }[] = [],
+): Promise<{ code: number | null; output: string }> {
   // `script` cannot copy a window size from a pipe: give the terminal one, as a real one has.
   const cmd = `stty cols 120 rows 40; exec ${[process.execPath, await cliEntry(), ...args].map(quote).join(' ')}`;
   const child = spawn('script', ['-q', '-e', '-c', cmd, '/dev/null'], { env, cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -24,7 +28,7 @@ async function runInPty(args: string[], env: Record<string, string>, answers: { 
   child.stdout.setEncoding('utf8').on('data', (s: string) => {
     output += s;
     const next = pending[0];
-    if (next && next.when.test(output.slice(seenUpTo))) {
+    if (next?.when.test(output.slice(seenUpTo))) {
       pending.shift();
       seenUpTo = output.length;
       child.stdin.write(next.send);
@@ -63,7 +67,10 @@ describe('docsift CLI on a terminal', () => {
     ]);
     assert.equal(r.code, 0, r.output);
     const out = plain(r.output);
-    assert.match(out, new RegExp(`✓ Logged in to ${d.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} as ${t.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(
+      out,
+      new RegExp(`✓ Logged in to ${d.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} as ${t.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
     assert.ok(!out.includes(t.key), 'the key is never echoed');
     assert.match(out, /API key \(svc_…\) •{44}/);
   });
@@ -79,7 +86,9 @@ describe('docsift CLI on a terminal', () => {
   });
 
   it('bulk upload: choose the collection, live ink progress of files and bytes, indexing counts, summary', async () => {
-    const r = await runInPty(['docs', 'upload', path.relative(root, SAMPLES_DIR), '--wait', '--batch-size', '4'], env, [{ when: /Collection/, send: '\r' }]);
+    const r = await runInPty(['docs', 'upload', path.relative(root, SAMPLES_DIR), '--wait', '--batch-size', '4'], env, [
+      { when: /Collection/, send: '\r' },
+    ]);
     const out = plain(r.output);
     assert.equal(r.code, 1, `processing failures give exit 1\n${out}`);
     // ink frames: the bar, file and byte counters, the outcome line.

@@ -55,7 +55,10 @@ describe('docsift CLI: webhooks', () => {
   });
 
   it('listen --register verifies real deliveries, rejects a forged one and forwards to the app', async () => {
-    const listener = await spawnCli(['webhooks', 'listen', '--port', '0', '--register', '--forward-to', appUrl, '--max-events', '2', '--json'], { env: e.env });
+    const listener = await spawnCli(
+      ['webhooks', 'listen', '--port', '0', '--register', '--forward-to', appUrl, '--max-events', '2', '--json'],
+      { env: e.env },
+    );
     try {
       const ready = JSON.parse(await listener.waitForLine((l) => l.includes('"listening"')));
       assert.equal(ready.verifying, true);
@@ -70,7 +73,11 @@ describe('docsift CLI: webhooks', () => {
       // A forged delivery: well-formed, current timestamp, wrong signature.
       const forged = await fetch(listenerUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-timestamp': String(Math.floor(Date.now() / 1000)), 'x-service-signature': `sha256=${'0'.repeat(64)}` },
+        headers: {
+          'content-type': 'application/json',
+          'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
+          'x-service-signature': `sha256=${'0'.repeat(64)}`,
+        },
         body: '{"id":"x","event":"document.indexed","data":{}}',
       });
       assert.equal(forged.status, 400);
@@ -115,9 +122,22 @@ describe('docsift CLI: webhooks', () => {
   it('get, deliveries and redeliver (to a receiver that is gone: exit 1)', async () => {
     assert.deepEqual((await cli(['webhooks', 'get', '--json'])).json(), { configured: true, url: listenerUrl, is_active: true });
     const list = await cli(['webhooks', 'deliveries', '--json']);
-    const rows = list.json() as { id: string; event_type: string; success: boolean; status_code: number | null; attempt: number; trigger: string }[];
-    assert.ok(rows.some((r) => r.event_type === 'webhook.test' && r.trigger === 'test' && r.success && r.status_code === 202), JSON.stringify(rows));
-    assert.ok(rows.some((r) => r.event_type === 'document.indexed' && r.trigger === 'automatic' && r.success), JSON.stringify(rows));
+    const rows = list.json() as {
+      id: string;
+      event_type: string;
+      success: boolean;
+      status_code: number | null;
+      attempt: number;
+      trigger: string;
+    }[];
+    assert.ok(
+      rows.some((r) => r.event_type === 'webhook.test' && r.trigger === 'test' && r.success && r.status_code === 202),
+      JSON.stringify(rows),
+    );
+    assert.ok(
+      rows.some((r) => r.event_type === 'document.indexed' && r.trigger === 'automatic' && r.success),
+      JSON.stringify(rows),
+    );
     deliveryIds = rows.map((r) => r.id);
     const human = await cli(['webhooks', 'deliveries']);
     assert.match(human.stdout, /^WHEN\s+EVENT\s+TRY\s+TRIGGER\s+RESULT\s+HTTP\s+MS\s+ERROR\s+ID$/m);

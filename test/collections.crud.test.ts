@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createMember, createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
-const COLLECTION_FIELDS = ['created_at', 'description', 'document_count', 'is_public', 'is_subscribed', 'name', 'slug', 'total_chunks', 'uuid'];
+const COLLECTION_FIELDS = [
+  'created_at',
+  'description',
+  'document_count',
+  'is_public',
+  'is_subscribed',
+  'name',
+  'slug',
+  'total_chunks',
+  'uuid',
+];
 
 describe('collections: create, list, get, update, delete', () => {
   let d: TestDaemon;
@@ -102,7 +112,10 @@ describe('collections: create, list, get, update, delete', () => {
   it('concurrent creates with the same name all succeed with distinct slugs', async () => {
     const name = unique('Race Name');
     const rs = await Promise.all(Array.from({ length: 6 }, () => req('POST', '/api/v1/collections/', { key: owner.key, json: { name } })));
-    assert.deepEqual(rs.map((r) => r.status), [201, 201, 201, 201, 201, 201]);
+    assert.deepEqual(
+      rs.map((r) => r.status),
+      [201, 201, 201, 201, 201, 201],
+    );
     assert.equal(new Set(rs.map((r) => r.body.slug)).size, 6);
   });
 
@@ -115,7 +128,10 @@ describe('collections: create, list, get, update, delete', () => {
     assert.equal(r.body.slug, 'original-name');
     assert.equal(r.body.uuid, c.uuid);
 
-    const p = await req('PATCH', `/api/v1/collections/${c.uuid}/`, { key: owner.key, json: { description: 'now described', is_public: true } });
+    const p = await req('PATCH', `/api/v1/collections/${c.uuid}/`, {
+      key: owner.key,
+      json: { description: 'now described', is_public: true },
+    });
     assert.equal(p.status, 200);
     assert.equal(p.body.name, 'Brand New Name', 'omitted fields are unchanged');
     assert.equal(p.body.description, 'now described');
@@ -142,7 +158,10 @@ describe('collections: create, list, get, update, delete', () => {
     const ownerList = await req('GET', '/api/v1/collections/', { key: owner.key });
     assert.ok(!ownerList.body.some((c: { uuid: string }) => c.uuid === mine.uuid), 'private collections of others never listed');
     const times = ownerList.body.map((c: { created_at: string }) => Date.parse(c.created_at));
-    assert.deepEqual(times, [...times].sort((a, b) => a - b));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => a - b),
+    );
     for (const c of ownerList.body) assert.deepEqual(Object.keys(c).sort(), COLLECTION_FIELDS);
   });
 
@@ -217,10 +236,19 @@ describe('collections: create, list, get, update, delete', () => {
         { headers: { 'content-type': 'text/plain' }, body: '{"name":"x"}' },
         { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=x' },
         { body: new URLSearchParams({ name: 'x' }) },
-        { body: (() => { const f = new FormData(); f.set('name', 'x'); return f; })() },
+        {
+          body: (() => {
+            const f = new FormData();
+            f.set('name', 'x');
+            return f;
+          })(),
+        },
       ];
       for (const v of variants) {
-        for (const [method, p] of [['POST', '/api/v1/collections/'], ['PATCH', null]] as const) {
+        for (const [method, p] of [
+          ['POST', '/api/v1/collections/'],
+          ['PATCH', null],
+        ] as const) {
           const path = p ?? `/api/v1/collections/${(await create(owner.key, { name: unique('CT') })).uuid}/`;
           const r = await req(method, path, { key: owner.key, ...v });
           assert.equal(r.status, 400, `${method} ${JSON.stringify(v.headers)}: ${r.text}`);
@@ -273,7 +301,11 @@ describe('collections: create, list, get, update, delete', () => {
     it('someone who cannot see it → 404 COLLECTION_NOT_FOUND on GET, PATCH, DELETE', async () => {
       const third = await createTenant(d, 'third');
       for (const target of [priv.uuid, pub.uuid]) {
-        for (const [method, json] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+        for (const [method, json] of [
+          ['GET', undefined],
+          ['PATCH', { name: 'x' }],
+          ['DELETE', undefined],
+        ] as const) {
           const r = await req(method, `/api/v1/collections/${target}/`, { key: third.key, ...(json ? { json } : {}) });
           assert.equal(r.status, 404, `${method} ${r.text}`);
           assert.equal(r.body.code, 'COLLECTION_NOT_FOUND');
@@ -284,7 +316,10 @@ describe('collections: create, list, get, update, delete', () => {
     it('unknown and malformed uuids → 404 COLLECTION_NOT_FOUND', async () => {
       for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', priv.slug, '%00']) {
         for (const method of ['GET', 'PATCH', 'DELETE']) {
-          const r = await req(method, `/api/v1/collections/${id}/`, { key: owner.key, ...(method === 'PATCH' ? { json: { name: 'x' } } : {}) });
+          const r = await req(method, `/api/v1/collections/${id}/`, {
+            key: owner.key,
+            ...(method === 'PATCH' ? { json: { name: 'x' } } : {}),
+          });
           assert.equal(r.status, 404, `${method} ${id}: ${r.text}`);
           assert.equal(r.body.code, 'COLLECTION_NOT_FOUND');
         }
@@ -296,7 +331,10 @@ describe('collections: create, list, get, update, delete', () => {
       const c = await req('POST', '/api/v1/collections/', { key: scoped, json: { name: 'from scoped' } });
       assert.equal(c.status, 403);
       assert.equal(c.body.code, 'SCOPED_KEY_FORBIDDEN');
-      for (const [method, json] of [['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, json] of [
+        ['PATCH', { name: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const r = await req(method, `/api/v1/collections/${priv.uuid}/`, { key: scoped, ...(json ? { json } : {}) });
         assert.equal(r.status, 403);
         assert.equal(r.body.code, 'SCOPED_KEY_FORBIDDEN');
@@ -310,7 +348,10 @@ describe('collections: create, list, get, update, delete', () => {
     it('a scoped key lists and gets only its granted collections', async () => {
       const scoped = await scopedKey(owner.key, [priv.slug]);
       const list = await req('GET', '/api/v1/collections/', { key: scoped });
-      assert.deepEqual(list.body.map((c: { uuid: string }) => c.uuid), [priv.uuid]);
+      assert.deepEqual(
+        list.body.map((c: { uuid: string }) => c.uuid),
+        [priv.uuid],
+      );
       assert.equal((await req('GET', `/api/v1/collections/${priv.uuid}/`, { key: scoped })).status, 200);
       assert.equal((await req('GET', `/api/v1/collections/${pub.uuid}/`, { key: scoped })).body.code, 'COLLECTION_NOT_FOUND');
     });

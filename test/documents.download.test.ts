@@ -79,11 +79,17 @@ describe('document download', () => {
     // A quote in the name (sent as a quoted-pair by a raw client) cannot break out of the header value.
     const boundary = 'xyzBOUNDARY';
     const body = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="say \\"hi\\".txt"\r\nContent-Type: text/plain\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="say \\"hi\\".txt"\r\nContent-Type: text/plain\r\n\r\n`,
+      ),
       await readFile(samplePath('sample.txt')),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const r = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, { key: owner.key, body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const r = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, {
+      key: owner.key,
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.original_filename, 'say "hi".txt');
     const quoted = (await getFile(await link(r.body.uuid))).headers.get('content-disposition')!;
@@ -98,7 +104,15 @@ describe('document download', () => {
     const otherId = await upload(coll, 'sample.md', 'text/markdown');
     const otherPayload = (await link(otherId)).split('/files/')[1]!.split('.')[0]!;
     const forgedPayload = Buffer.from(Buffer.from(payload!, 'base64url').toString().replace(/:\d+$/, ':9999999999')).toString('base64url');
-    for (const bad of [`${payload}.${flip(sig!)}`, `${flip(payload!)}.${sig}`, `${otherPayload}.${sig}`, `${forgedPayload}.${sig}`, payload!, 'garbage', `${payload}.`]) {
+    for (const bad of [
+      `${payload}.${flip(sig!)}`,
+      `${flip(payload!)}.${sig}`,
+      `${otherPayload}.${sig}`,
+      `${forgedPayload}.${sig}`,
+      payload!,
+      'garbage',
+      `${payload}.`,
+    ]) {
       const res = await getFile(`${d.url}/files/${bad}`);
       assert.equal(res.status, 403, bad);
       assert.equal((await res.json()).code, 'DOWNLOAD_LINK_INVALID');
@@ -120,7 +134,10 @@ describe('document download', () => {
   });
 
   it('404 DOCUMENT_FILE_NOT_FOUND for text and URL documents', async () => {
-    for (const json of [{ source_type: 'text', content: 'inline words' }, { source_type: 'url', url: 'https://example.com/page' }]) {
+    for (const json of [
+      { source_type: 'text', content: 'inline words' },
+      { source_type: 'url', url: 'https://example.com/page' },
+    ]) {
       const r = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, { key: owner.key, json });
       assert.equal(r.status, 201, r.text);
       assertError(await req('GET', `/api/v1/documents/${r.body.uuid}/download/`, { key: owner.key }), 404, 'DOCUMENT_FILE_NOT_FOUND');

@@ -94,12 +94,17 @@ describe('processing failures, Ollama and URL documents', () => {
     return r.body.uuid;
   }
   const doc = async (id: string) => (await req('GET', `/api/v1/documents/${id}/`, { key: t.key })).body;
-  const settled = (id: string) => waitFor(`document ${id} to settle`, async () => {
-    const g = await doc(id);
-    return g.status !== 'pending' && g;
-  });
+  const settled = (id: string) =>
+    waitFor(`document ${id} to settle`, async () => {
+      const g = await doc(id);
+      return g.status !== 'pending' && g;
+    });
   const job = async (id: string) =>
-    (await d.deps.sql<{ attempts: number; last_error: string | null }[]>`select attempts, last_error from graphile_worker.jobs where key = ${'process:' + id}`)[0];
+    (
+      await d.deps.sql<
+        { attempts: number; last_error: string | null }[]
+      >`select attempts, last_error from graphile_worker.jobs where key = ${'process:' + id}`
+    )[0];
   const events = async (id: string) =>
     d.deps.sql<{ type: string; payload: { data: { error_message: string | null; status: string } } }[]>`
       select type, payload from events where payload->'data'->>'uuid' = ${id} order by created_at`;
@@ -113,7 +118,10 @@ describe('processing failures, Ollama and URL documents', () => {
       assert.match(g.error_message, /after 2 attempts/);
       assert.equal(g.chunks_count, 0);
       const ev = await events(id);
-      assert.deepEqual(ev.map((e) => e.type), ['document.failed']);
+      assert.deepEqual(
+        ev.map((e) => e.type),
+        ['document.failed'],
+      );
       assert.equal(ev[0]!.payload.data.error_message, g.error_message);
       // The task returns normally on its final attempt, so graphile-worker completes the job.
       await waitFor('the job to complete', async () => (await job(id)) === undefined, 5000);
@@ -144,7 +152,11 @@ describe('processing failures, Ollama and URL documents', () => {
     assert.equal(rows.length, g.chunks_count);
     assert.ok(g.chunks_count > 1);
     assert.equal(new Set(rows.map((r) => r.chunk_index)).size, rows.length, 'no duplicated chunks');
-    assert.deepEqual((await events(id)).map((e) => e.type), ['document.indexed'], 'indexed exactly once');
+    assert.deepEqual(
+      (await events(id)).map((e) => e.type),
+      ['document.indexed'],
+      'indexed exactly once',
+    );
     await waitFor('the job to complete', async () => (await job(id)) === undefined, 5000);
   });
 
@@ -208,12 +220,18 @@ describe('processing failures, Ollama and URL documents', () => {
       sColl = (await sreq('POST', '/api/v1/collections/', { key: st.key, json: { name: 'Strict' } })).body.uuid;
     });
     after(async () => strict?.close());
-    const post = (url: string) => sreq('POST', `/api/v1/collections/${sColl}/documents/`, { key: st.key, json: { source_type: 'url', url } });
+    const post = (url: string) =>
+      sreq('POST', `/api/v1/collections/${sColl}/documents/`, { key: st.key, json: { source_type: 'url', url } });
 
     it('a loopback URL is refused at upload with 400', async () => {
       const port = new URL(site.base).port;
       const hitsBefore = site.hits.get('/page.html') ?? 0;
-      for (const url of [`http://localhost:${port}/page.html`, `${site.base}/page.html`, `http://[::1]:${port}/`, `http://127.1:${port}/`]) {
+      for (const url of [
+        `http://localhost:${port}/page.html`,
+        `${site.base}/page.html`,
+        `http://[::1]:${port}/`,
+        `http://127.1:${port}/`,
+      ]) {
         const r = await post(url);
         assert.equal(r.status, 400, `${url}: ${r.text}`);
         assert.equal(r.body.code, 'VALIDATION_FAILED');

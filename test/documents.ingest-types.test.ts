@@ -27,7 +27,17 @@ interface EventRow {
 const TEXT_DOC = 'Pasted note.\n\nThe velvetcinder phrase lives only in this text-only document.';
 
 const EVENT_DATA_FIELDS = [
-  'chunks_count', 'collection_name', 'collection_uuid', 'error_message', 'file_size', 'original_filename', 'source_type', 'status', 'tags', 'title', 'uuid',
+  'chunks_count',
+  'collection_name',
+  'collection_uuid',
+  'error_message',
+  'file_size',
+  'original_filename',
+  'source_type',
+  'status',
+  'tags',
+  'title',
+  'uuid',
 ];
 
 describe('ingestion of every supported type', () => {
@@ -46,14 +56,24 @@ describe('ingestion of every supported type', () => {
     coll = c.body;
 
     const form = new FormData();
-    const files = [...SAMPLES.map((s) => [s.file, s.mediaType]), [BAD_FILES.corruptPdf, 'application/pdf'], [BAD_FILES.encryptedPdf, 'application/pdf'], [BAD_FILES.emptyTxt, 'text/plain']];
+    const files = [
+      ...SAMPLES.map((s) => [s.file, s.mediaType]),
+      [BAD_FILES.corruptPdf, 'application/pdf'],
+      [BAD_FILES.encryptedPdf, 'application/pdf'],
+      [BAD_FILES.emptyTxt, 'text/plain'],
+    ];
     for (const [file, type] of files) form.append('files', new Blob([await readFile(samplePath(file!))], { type: type! }), file!);
     form.append('tags', 'Alpha, beta');
     const r = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, { key: t.key, body: form });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.total_skipped, 0, JSON.stringify(r.body.skipped));
-    const ids = new Map<string, string>(r.body.uploaded.map((u: { uuid: string; original_filename: string }) => [u.original_filename, u.uuid]));
-    const text = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, { key: t.key, json: { source_type: 'text', content: TEXT_DOC, tags: 'Alpha, beta' } });
+    const ids = new Map<string, string>(
+      r.body.uploaded.map((u: { uuid: string; original_filename: string }) => [u.original_filename, u.uuid]),
+    );
+    const text = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, {
+      key: t.key,
+      json: { source_type: 'text', content: TEXT_DOC, tags: 'Alpha, beta' },
+    });
     assert.equal(text.status, 201, text.text);
     ids.set('(text)', text.body.uuid);
 
@@ -73,7 +93,8 @@ describe('ingestion of every supported type', () => {
   });
   after(async () => d?.close());
 
-  const events = (id: string) => d.deps.sql<EventRow[]>`select type, organization_id, payload from events where payload->'data'->>'uuid' = ${id} order by created_at`;
+  const events = (id: string) =>
+    d.deps.sql<EventRow[]>`select type, organization_id, payload from events where payload->'data'->>'uuid' = ${id} order by created_at`;
 
   for (const s of SAMPLES) {
     it(`${s.type}: indexed, and "${s.phrase}" is in content_text, in a chunk, and found by search`, async () => {
@@ -83,11 +104,23 @@ describe('ingestion of every supported type', () => {
       assert.equal(doc.error_message, '');
       assert.ok(doc.chunks_count >= 1);
       assert.equal(doc.chunks.length, doc.chunks_count);
-      assert.deepEqual(doc.chunks.map((c) => c.chunk_index), doc.chunks.map((_, i) => i), 'chunks ordered by chunk_index from 0');
-      assert.ok(doc.content_text.toLowerCase().includes(s.phrase), `${s.file}: phrase missing from content_text: ${doc.content_text.slice(0, 300)}`);
-      assert.ok(doc.chunks.some((c) => c.content.toLowerCase().includes(s.phrase)), `${s.file}: phrase missing from chunks`);
+      assert.deepEqual(
+        doc.chunks.map((c) => c.chunk_index),
+        doc.chunks.map((_, i) => i),
+        'chunks ordered by chunk_index from 0',
+      );
+      assert.ok(
+        doc.content_text.toLowerCase().includes(s.phrase),
+        `${s.file}: phrase missing from content_text: ${doc.content_text.slice(0, 300)}`,
+      );
+      assert.ok(
+        doc.chunks.some((c) => c.content.toLowerCase().includes(s.phrase)),
+        `${s.file}: phrase missing from chunks`,
+      );
       for (const c of doc.chunks) assert.equal(c.embedding_model, d.deps.embedder.model);
-      const rows = await d.deps.sql<{ n: number }[]>`select count(*)::int as n from chunks where document_id = ${doc.uuid} and embedding is not null`;
+      const rows = await d.deps.sql<
+        { n: number }[]
+      >`select count(*)::int as n from chunks where document_id = ${doc.uuid} and embedding is not null`;
       assert.equal(rows[0]?.n, doc.chunks_count, 'every chunk has an embedding');
       const found = await req('POST', '/api/v1/search/', { key: t.key, json: { query: s.phrase, limit: 3 } });
       assert.equal(found.status, 200, found.text);
@@ -101,7 +134,10 @@ describe('ingestion of every supported type', () => {
     assert.equal(doc.source_type, 'text');
     assert.ok(doc.content_text.includes('velvetcinder'));
     assert.ok(doc.chunks.some((c) => c.content.includes('velvetcinder')));
-    assert.deepEqual((await events(doc.uuid)).map((e) => e.type), ['document.indexed']);
+    assert.deepEqual(
+      (await events(doc.uuid)).map((e) => e.type),
+      ['document.indexed'],
+    );
   });
 
   it('PDF chunks carry page numbers; the page-2 phrase is on page 2', async () => {
@@ -125,7 +161,11 @@ describe('ingestion of every supported type', () => {
     for (const s of SAMPLES) {
       const doc = byFile.get(s.file)!;
       const ev = await events(doc.uuid);
-      assert.deepEqual(ev.map((e) => e.type), ['document.indexed'], s.file);
+      assert.deepEqual(
+        ev.map((e) => e.type),
+        ['document.indexed'],
+        s.file,
+      );
       const e = ev[0]!;
       assert.equal(e.organization_id, t.orgId);
       assert.equal(e.payload.event, 'document.indexed');
@@ -150,11 +190,17 @@ describe('ingestion of every supported type', () => {
       assert.equal(doc.status, 'failed');
       assert.equal(typeof doc.error_message, 'string');
       assert.ok(doc.error_message.length >= 10 && doc.error_message.length < 500, doc.error_message);
-      assert.ok(!/\bat [\w.]+ \(|node_modules|\n\s+at /.test(doc.error_message), `error_message looks like a stack trace: ${doc.error_message}`);
+      assert.ok(
+        !/\bat [\w.]+ \(|node_modules|\n\s+at /.test(doc.error_message),
+        `error_message looks like a stack trace: ${doc.error_message}`,
+      );
       assert.equal(doc.chunks_count, 0);
       assert.deepEqual(doc.chunks, []);
       const ev = await events(doc.uuid);
-      assert.deepEqual(ev.map((e) => e.type), ['document.failed']);
+      assert.deepEqual(
+        ev.map((e) => e.type),
+        ['document.failed'],
+      );
       const data = ev[0]!.payload.data;
       assert.equal(ev[0]!.payload.event, 'document.failed');
       assert.deepEqual(Object.keys(data).sort(), EVENT_DATA_FIELDS);

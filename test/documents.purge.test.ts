@@ -25,7 +25,12 @@ describe('blob purge after the 7-day grace period', () => {
 
   before(async () => {
     ollama = await startFakeOllama();
-    d = await startTestDaemon({ env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url }, label: 'doc_purge', worker: true, clock: { now: () => new Date(Date.now() + offsetMs) } });
+    d = await startTestDaemon({
+      env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url },
+      label: 'doc_purge',
+      worker: true,
+      clock: { now: () => new Date(Date.now() + offsetMs) },
+    });
     t = await createTenant(d, 'purge');
     req = http(d.url);
   });
@@ -46,9 +51,15 @@ describe('blob purge after the 7-day grace period', () => {
     assert.equal(r.status, 201, r.text);
     return { id: r.body.uuid, blob: await blobOf(r.body.uuid) };
   }
-  const blobOf = async (id: string) => (await d.deps.sql<{ blob_key: string }[]>`select blob_key from documents where id = ${id}`)[0]!.blob_key;
-  const onDisk = (key: string) => access(path.join(d.dataDir, 'blobs', key)).then(() => true, () => false);
-  const purgedAt = async (id: string) => (await d.deps.sql<{ blob_purged_at: Date | null }[]>`select blob_purged_at from documents where id = ${id}`)[0]!.blob_purged_at;
+  const blobOf = async (id: string) =>
+    (await d.deps.sql<{ blob_key: string }[]>`select blob_key from documents where id = ${id}`)[0]!.blob_key;
+  const onDisk = (key: string) =>
+    access(path.join(d.dataDir, 'blobs', key)).then(
+      () => true,
+      () => false,
+    );
+  const purgedAt = async (id: string) =>
+    (await d.deps.sql<{ blob_purged_at: Date | null }[]>`select blob_purged_at from documents where id = ${id}`)[0]!.blob_purged_at;
   /** Runs the purge with the clock `days` after now (real time), then puts the clock back. */
   async function purgeAt(days: number) {
     offsetMs = days * DAY;
@@ -135,10 +146,21 @@ describe('blob purge after the 7-day grace period', () => {
     const doc = await upload(c.uuid);
     assert.equal((await req('DELETE', `/api/v1/documents/${doc.id}/`, { key: t.key })).status, 204);
     const config = loadConfig({
-      NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: d.dataDir, DATABASE_URL: d.db.url, SIGNING_SECRET: d.config.SIGNING_SECRET, DB_POOL_MAX: '2',
-      EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, CLOCK_OFFSET_MS: String((BLOB_RETENTION_DAYS + 1) * DAY),
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: d.dataDir,
+      DATABASE_URL: d.db.url,
+      SIGNING_SECRET: d.config.SIGNING_SECRET,
+      DB_POOL_MAX: '2',
+      EMBEDDING_PROVIDER: 'ollama',
+      OLLAMA_HOST: ollama.url,
+      CLOCK_OFFSET_MS: String((BLOB_RETENTION_DAYS + 1) * DAY),
     });
-    const later = await startDaemon(config as Config & { DATABASE_URL: string }, createLogger('silent'), { api: false, worker: false, migrate: false });
+    const later = await startDaemon(config as Config & { DATABASE_URL: string }, createLogger('silent'), {
+      api: false,
+      worker: false,
+      migrate: false,
+    });
     try {
       assert.ok(later.deps.clock.now().getTime() - Date.now() > BLOB_RETENTION_DAYS * DAY);
       assert.equal((await purgeBlobs(later.deps)).documents, 1);

@@ -7,7 +7,19 @@ import { BAD_FILES, samplePath } from './fixtures/samples.js';
 import { startFakeOllama, type FakeOllama } from '../daemon/src/embeddings/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
-const LIST_FIELDS = ['chunks_count', 'collection_name', 'collection_slug', 'created_at', 'file_size', 'original_filename', 'source_type', 'status', 'tags', 'title', 'uuid'];
+const LIST_FIELDS = [
+  'chunks_count',
+  'collection_name',
+  'collection_slug',
+  'created_at',
+  'file_size',
+  'original_filename',
+  'source_type',
+  'status',
+  'tags',
+  'title',
+  'uuid',
+];
 const DETAIL_FIELDS = [...LIST_FIELDS, 'chunks', 'content_text', 'error_message'].sort();
 
 interface Coll {
@@ -31,7 +43,8 @@ describe('reading documents', () => {
   let n = 0;
 
   // No background worker: documents are processed on demand by calling the real task, so some stay pending.
-  const runJob = (id: string) => processDocumentTask(d.deps)({ documentId: id, generation: 1 }, { job: { attempts: 1, max_attempts: 5 } } as unknown as JobHelpers);
+  const runJob = (id: string) =>
+    processDocumentTask(d.deps)({ documentId: id, generation: 1 }, { job: { attempts: 1, max_attempts: 5 } } as unknown as JobHelpers);
 
   async function createCollection(key: string, isPublic = false): Promise<Coll> {
     const r = await req('POST', '/api/v1/collections/', { key, json: { name: `Read ${++n}`, is_public: isPublic } });
@@ -96,7 +109,10 @@ describe('reading documents', () => {
       assert.ok(!got.has(ids.priv!), "another tenant's private document leaked");
       for (const item of r.body) assert.deepEqual(Object.keys(item).sort(), LIST_FIELDS);
       const dates = r.body.map((x: { created_at: string }) => Date.parse(x.created_at));
-      assert.deepEqual(dates, [...dates].sort((x, y) => y - x));
+      assert.deepEqual(
+        dates,
+        [...dates].sort((x, y) => y - x),
+      );
       const pdf = r.body.find((x: { uuid: string }) => x.uuid === ids.pdf);
       assert.equal(pdf.status, 'indexed');
       assert.ok(pdf.chunks_count >= 1);
@@ -179,7 +195,14 @@ describe('reading documents', () => {
     });
 
     it('400 VALIDATION_FAILED for an invalid cursor or limit', async () => {
-      for (const q of ['?cursor=garbage', '?cursor=' + Buffer.from('not-a-date|x').toString('base64url'), '?cursor=' + Buffer.from(`${new Date().toISOString()}|1; drop table documents`).toString('base64url'), '?limit=0', '?limit=501', '?limit=abc']) {
+      for (const q of [
+        '?cursor=garbage',
+        '?cursor=' + Buffer.from('not-a-date|x').toString('base64url'),
+        '?cursor=' + Buffer.from(`${new Date().toISOString()}|1; drop table documents`).toString('base64url'),
+        '?limit=0',
+        '?limit=501',
+        '?limit=abc',
+      ]) {
         assertError(await list(owner.key, q), 400, 'VALIDATION_FAILED');
       }
     });
@@ -212,13 +235,21 @@ describe('reading documents', () => {
     });
 
     it('a multi-chunk document lists its chunks in chunk_index order', async () => {
-      const long = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} talks about subject ${i} at some length, with enough words to fill space in the chunk. `.repeat(3)).join('\n\n');
-      const t = await req('POST', `/api/v1/collections/${b.uuid}/documents/`, { key: owner.key, json: { source_type: 'text', content: long } });
+      const long = Array.from({ length: 60 }, (_, i) =>
+        `Paragraph ${i} talks about subject ${i} at some length, with enough words to fill space in the chunk. `.repeat(3),
+      ).join('\n\n');
+      const t = await req('POST', `/api/v1/collections/${b.uuid}/documents/`, {
+        key: owner.key,
+        json: { source_type: 'text', content: long },
+      });
       assert.equal(t.status, 201, t.text);
       await runJob(t.body.uuid);
       const r = await req('GET', `/api/v1/documents/${t.body.uuid}/`, { key: owner.key });
       assert.ok(r.body.chunks.length > 3, `${r.body.chunks.length} chunks`);
-      assert.deepEqual(r.body.chunks.map((c: { chunk_index: number }) => c.chunk_index), r.body.chunks.map((_: unknown, i: number) => i));
+      assert.deepEqual(
+        r.body.chunks.map((c: { chunk_index: number }) => c.chunk_index),
+        r.body.chunks.map((_: unknown, i: number) => i),
+      );
       assert.equal(r.body.chunks[0].page, null);
     });
 

@@ -58,7 +58,12 @@ describe('replace, reprocess and delete', () => {
     for (const [k, v] of Object.entries(fields)) f.append(k, v);
     return f;
   }
-  async function indexedDoc(file = 'sample.txt', fields: Record<string, string> = { title: 'Keep me', tags: 'k1, k2' }, c = coll, key = owner.key) {
+  async function indexedDoc(
+    file = 'sample.txt',
+    fields: Record<string, string> = { title: 'Keep me', tags: 'k1, k2' },
+    c = coll,
+    key = owner.key,
+  ) {
     const r = await req('POST', `/api/v1/collections/${c.uuid}/documents/`, { key, body: await form(file, fields) });
     assert.equal(r.status, 201, r.text);
     await runJob(r.body.uuid, 1);
@@ -70,10 +75,16 @@ describe('replace, reprocess and delete', () => {
     req('POST', `/api/v1/documents/${id}/replace/`, { key, body: await form(file, fields) });
   const detail = (id: string, key = owner.key) => req('GET', `/api/v1/documents/${id}/`, { key });
   const row = async (id: string) =>
-    (await d.deps.sql<{ generation: number; status: string; chunks_count: number; blob_key: string; deleted_at: Date | null }[]>`
-      select generation, status, chunks_count, blob_key, deleted_at from documents where id = ${id}`)[0]!;
-  const chunkCount = async (id: string) => (await d.deps.sql<{ n: number }[]>`select count(*)::int as n from chunks where document_id = ${id}`)[0]!.n;
-  const eventTypes = async (id: string) => (await d.deps.sql<{ type: string }[]>`select type from events where payload->'data'->>'uuid' = ${id} order by created_at`).map((e) => e.type);
+    (
+      await d.deps.sql<{ generation: number; status: string; chunks_count: number; blob_key: string; deleted_at: Date | null }[]>`
+      select generation, status, chunks_count, blob_key, deleted_at from documents where id = ${id}`
+    )[0]!;
+  const chunkCount = async (id: string) =>
+    (await d.deps.sql<{ n: number }[]>`select count(*)::int as n from chunks where document_id = ${id}`)[0]!.n;
+  const eventTypes = async (id: string) =>
+    (await d.deps.sql<{ type: string }[]>`select type from events where payload->'data'->>'uuid' = ${id} order by created_at`).map(
+      (e) => e.type,
+    );
   function assertError(r: { status: number; body: any; text: string }, status: number, code: string) {
     assert.equal(r.status, status, r.text);
     assert.equal(r.body.code, code, r.text);
@@ -175,8 +186,13 @@ describe('replace, reprocess and delete', () => {
       const blobs = await d.deps.sql<{ blob_key: string }[]>`select blob_key from documents where collection_id = ${coll.uuid}`;
       const files = await readdir(path.join(d.dataDir, 'blobs', 'docs', coll.uuid));
       const known = new Set(blobs.map((b) => path.basename(b.blob_key)));
-      const orphans = new Set((await d.deps.sql<{ blob_key: string }[]>`select blob_key from orphan_blobs`).map((o) => path.basename(o.blob_key)));
-      assert.deepEqual(files.filter((f) => !known.has(f) && !orphans.has(f)), []);
+      const orphans = new Set(
+        (await d.deps.sql<{ blob_key: string }[]>`select blob_key from orphan_blobs`).map((o) => path.basename(o.blob_key)),
+      );
+      assert.deepEqual(
+        files.filter((f) => !known.has(f) && !orphans.has(f)),
+        [],
+      );
     });
 
     it('403 WRITE_ACCESS_REQUIRED for a read-scoped key and a subscriber; 404 for another tenant', async () => {

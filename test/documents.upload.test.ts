@@ -48,7 +48,8 @@ describe('document upload', () => {
     assert.equal(r.body.code, code, r.text);
     assert.equal(typeof r.body.error, 'string');
   }
-  const docRows = (collectionId = coll.uuid) => d.deps.sql<{ id: string; blob_key: string | null }[]>`select id, blob_key from documents where collection_id = ${collectionId}`;
+  const docRows = (collectionId = coll.uuid) =>
+    d.deps.sql<{ id: string; blob_key: string | null }[]>`select id, blob_key from documents where collection_id = ${collectionId}`;
   /** Every regular file under <dataDir>/blobs (recursively), including temp files. */
   async function blobFiles(): Promise<string[]> {
     const root = path.join(d.dataDir, 'blobs');
@@ -81,15 +82,21 @@ describe('document upload', () => {
       assert.equal(r.body.collection_name, coll.name);
       assert.ok(!Number.isNaN(Date.parse(r.body.created_at)) && r.body.created_at.endsWith('Z'));
 
-      const [row] = await d.deps.sql<{ blob_key: string; status: string }[]>`select blob_key, status from documents where id = ${r.body.uuid}`;
+      const [row] = await d.deps.sql<
+        { blob_key: string; status: string }[]
+      >`select blob_key, status from documents where id = ${r.body.uuid}`;
       assert.equal(row?.status, 'pending');
       assert.deepEqual(await readFile(path.join(d.dataDir, 'blobs', row!.blob_key)), bytes, 'stored bytes equal the upload');
-      const jobs = await d.deps.sql`select 1 from graphile_worker.jobs where task_identifier = 'process_document' and key = ${'process:' + r.body.uuid}`;
+      const jobs = await d.deps
+        .sql`select 1 from graphile_worker.jobs where task_identifier = 'process_document' and key = ${'process:' + r.body.uuid}`;
       assert.equal(jobs.length, 1, 'processing job enqueued with the row');
     });
 
     it('title, tags ("a, b,,c" → [a,b,c]) and a source_type override are honoured', async () => {
-      const r = await post(owner.key, await form({ file: [['file', 'sample.md']], title: '  My notes ', tags: 'a, b,,c', source_type: 'txt' }));
+      const r = await post(
+        owner.key,
+        await form({ file: [['file', 'sample.md']], title: '  My notes ', tags: 'a, b,,c', source_type: 'txt' }),
+      );
       assert.equal(r.status, 201, r.text);
       assert.equal(r.body.title, 'My notes');
       assert.deepEqual(r.body.tags, ['a', 'b', 'c']);
@@ -109,7 +116,10 @@ describe('document upload', () => {
     it('a write-scoped key can upload', async () => {
       const k = await req('POST', '/api/v1/keys/', { key: owner.key, json: { name: 'writer', collections: [coll.slug] } });
       assert.equal(k.status, 201, k.text);
-      const g = await req('POST', `/api/v1/keys/${k.body.uuid}/collections/`, { key: owner.key, json: { collection: coll.slug, permission: 'write' } });
+      const g = await req('POST', `/api/v1/keys/${k.body.uuid}/collections/`, {
+        key: owner.key,
+        json: { collection: coll.slug, permission: 'write' },
+      });
       assert.ok(g.status === 200 || g.status === 201, g.text);
       const r = await post(k.body.key, await form({ file: [['file', 'sample.txt']] }));
       assert.equal(r.status, 201, r.text);
@@ -121,10 +131,19 @@ describe('document upload', () => {
     it('stores the good files and skips the bad ones with reasons', async () => {
       const before = (await docRows()).length;
       const filesBefore = (await blobFiles()).length;
-      const r = await post(owner.key, await form({
-        files: [['files', 'sample.txt'], ['files', BAD_FILES.imagePng], ['files', 'sample.csv'], ['files', BAD_FILES.fakePdf], ['files', BAD_FILES.fakeDocx]],
-        tags: 'batch',
-      }));
+      const r = await post(
+        owner.key,
+        await form({
+          files: [
+            ['files', 'sample.txt'],
+            ['files', BAD_FILES.imagePng],
+            ['files', 'sample.csv'],
+            ['files', BAD_FILES.fakePdf],
+            ['files', BAD_FILES.fakeDocx],
+          ],
+          tags: 'batch',
+        }),
+      );
       assert.equal(r.status, 201, r.text);
       assert.deepEqual(Object.keys(r.body).sort(), ['skipped', 'total_skipped', 'total_uploaded', 'uploaded']);
       assert.equal(r.body.total_uploaded, 2);
@@ -135,7 +154,10 @@ describe('document upload', () => {
         assert.equal(u.status, 'pending');
         assert.deepEqual(u.tags, ['batch']);
       }
-      assert.deepEqual(r.body.skipped.map((s: { filename: string }) => s.filename).sort(), [BAD_FILES.fakeDocx, BAD_FILES.fakePdf, BAD_FILES.imagePng].sort());
+      assert.deepEqual(
+        r.body.skipped.map((s: { filename: string }) => s.filename).sort(),
+        [BAD_FILES.fakeDocx, BAD_FILES.fakePdf, BAD_FILES.imagePng].sort(),
+      );
       for (const s of r.body.skipped) assert.ok(typeof s.reason === 'string' && s.reason.length > 5, JSON.stringify(s));
       assert.match(r.body.skipped.find((s: { filename: string }) => s.filename === BAD_FILES.imagePng).reason, /unsupported/i);
       assert.equal((await docRows()).length, before + 2);
@@ -183,12 +205,19 @@ describe('document upload', () => {
       assert.deepEqual(a.body.tags, ['x', 'y']);
       assert.equal(a.body.title, 'Pasted words about otters.');
 
-      const b = await post(owner.key, undefined, coll.uuid, { source_type: 'text', content: 'JSON body text', title: 'From JSON', tags: 'j' });
+      const b = await post(owner.key, undefined, coll.uuid, {
+        source_type: 'text',
+        content: 'JSON body text',
+        title: 'From JSON',
+        tags: 'j',
+      });
       assert.equal(b.status, 201, b.text);
       assert.equal(b.body.source_type, 'text');
       assert.equal(b.body.title, 'From JSON');
       assert.deepEqual(b.body.tags, ['j']);
-      const [row] = await d.deps.sql<{ content_text: string; blob_key: string | null }[]>`select content_text, blob_key from documents where id = ${b.body.uuid}`;
+      const [row] = await d.deps.sql<
+        { content_text: string; blob_key: string | null }[]
+      >`select content_text, blob_key from documents where id = ${b.body.uuid}`;
       assert.equal(row?.content_text, 'JSON body text');
       assert.equal(row?.blob_key, null);
     });
@@ -219,9 +248,20 @@ describe('document upload', () => {
     it('400 VALIDATION_FAILED for private, loopback, link-local and non-http URLs (ALLOW_PRIVATE_URLS unset)', async () => {
       const before = (await docRows()).length;
       for (const url of [
-        'http://127.0.0.1/', 'http://localhost:8080/x', 'http://10.1.2.3/', 'http://192.168.0.1/', 'http://172.16.5.4/',
-        'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://0.0.0.0/', 'http://[::ffff:127.0.0.1]/',
-        'file:///etc/passwd', 'ftp://example.com/x', 'https://user:pw@example.com/', 'not a url', `https://example.com/${'a'.repeat(2100)}`,
+        'http://127.0.0.1/',
+        'http://localhost:8080/x',
+        'http://10.1.2.3/',
+        'http://192.168.0.1/',
+        'http://172.16.5.4/',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://[::1]/',
+        'http://0.0.0.0/',
+        'http://[::ffff:127.0.0.1]/',
+        'file:///etc/passwd',
+        'ftp://example.com/x',
+        'https://user:pw@example.com/',
+        'not a url',
+        `https://example.com/${'a'.repeat(2100)}`,
       ]) {
         const r = await post(owner.key, undefined, coll.uuid, { source_type: 'url', url });
         assertError(r, 400, 'VALIDATION_FAILED');
@@ -271,7 +311,9 @@ describe('document upload', () => {
       const before = (await docRows()).length;
       const files = (await blobFiles()).length;
       const boundary = '----docsift' + Date.now();
-      const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.txt"\r\nContent-Type: text/plain\r\n\r\n`);
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+      );
       const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
       const total = 60 * MB;
       const piece = Buffer.alloc(256 * 1024, 'a');
@@ -317,7 +359,10 @@ describe('document upload', () => {
       f.append('files', await sampleBlob('sample.txt'), 'sample.txt');
       const r = await post(owner.key, f);
       assert.equal(r.status, 201, r.text);
-      assert.deepEqual(r.body.uploaded.map((u: { title: string }) => u.title), ['sample.txt']);
+      assert.deepEqual(
+        r.body.uploaded.map((u: { title: string }) => u.title),
+        ['sample.txt'],
+      );
       assert.equal(r.body.skipped[0]?.filename, 'huge.txt');
       assert.match(r.body.skipped[0]?.reason, /50 MB/);
       assert.ok(await eventually(async () => (await blobFiles()).length === files + 1), 'only the small file is kept');
@@ -364,7 +409,19 @@ describe('document upload', () => {
       const before = (await docRows()).length;
       assertError(await post(owner.key, await form({ file: [['file', 'sample.txt']] })), 500, 'UPLOAD_FAILED');
       // Storage being down is not one file's fault: a batch fails as a whole too.
-      assertError(await post(owner.key, await form({ files: [['files', 'sample.txt'], ['files', 'sample.md']] })), 500, 'UPLOAD_FAILED');
+      assertError(
+        await post(
+          owner.key,
+          await form({
+            files: [
+              ['files', 'sample.txt'],
+              ['files', 'sample.md'],
+            ],
+          }),
+        ),
+        500,
+        'UPLOAD_FAILED',
+      );
       assert.equal((await docRows()).length, before);
     } finally {
       await rm(blobs, { force: true });

@@ -34,7 +34,10 @@ describe('switching embedding models', () => {
     const a = await startTestDaemon({ db, worker: true, env: envA });
     const t = await createTenant(a);
     const col = (await http(a.url)('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Switch' } })).body;
-    const up = await http(a.url)('POST', `/api/v1/collections/${col.uuid}/documents/`, { key: t.key, json: { source_type: 'text', content: 'vectors from model a' } });
+    const up = await http(a.url)('POST', `/api/v1/collections/${col.uuid}/documents/`, {
+      key: t.key,
+      json: { source_type: 'text', content: 'vectors from model a' },
+    });
     const doc = await waitIndexed(a.url, t.key, up.body.uuid);
     assert.equal(doc.status, 'indexed');
     assert.equal(doc.chunks[0].embedding_model, 'model-a');
@@ -43,7 +46,10 @@ describe('switching embedding models', () => {
     await a.close();
 
     const envB = { ...envA, OLLAMA_MODEL: 'model-b' };
-    await assert.rejects(startTestDaemon({ db, env: envB }), (err: Error) => err instanceof EmbeddingModelMismatchError && /reembed/.test(err.message));
+    await assert.rejects(
+      startTestDaemon({ db, env: envB }),
+      (err: Error) => err instanceof EmbeddingModelMismatchError && /reembed/.test(err.message),
+    );
 
     const probe = await startTestDaemon({ db, env: envA, api: false });
     const embedder = createEmbeddingProvider({ provider: 'ollama', ollamaHost: ollama.url, ollamaModel: 'model-b' });
@@ -58,7 +64,10 @@ describe('switching embedding models', () => {
     assert.equal(again.status, 'indexed');
     assert.equal(again.chunks[0].embedding_model, 'model-b');
     const models = await b.deps.sql`select distinct embedding_model from chunks`;
-    assert.deepEqual(models.map((m) => m.embedding_model), ['model-b']);
+    assert.deepEqual(
+      models.map((m) => m.embedding_model),
+      ['model-b'],
+    );
     await b.close();
   });
 });

@@ -3,7 +3,19 @@ import { after, before, describe, it } from 'node:test';
 import { hashApiKey } from '../daemon/src/auth/keys.js';
 import { createMember, createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
-const KEY_FIELDS = ['created_at', 'expires_at', 'expires_in', 'grants', 'is_active', 'is_full_access', 'last_used_at', 'name', 'prefix', 'rate_tier', 'uuid'];
+const KEY_FIELDS = [
+  'created_at',
+  'expires_at',
+  'expires_in',
+  'grants',
+  'is_active',
+  'is_full_access',
+  'last_used_at',
+  'name',
+  'prefix',
+  'rate_tier',
+  'uuid',
+];
 const DAY = 86_400_000;
 
 describe('API key management', () => {
@@ -81,7 +93,10 @@ describe('API key management', () => {
       const scoped = await createKey({ collections: [own.slug, subscribed.slug, own.slug] });
       assert.deepEqual(
         scoped.grants,
-        [{ collection: own.slug, permission: 'read' }, { collection: subscribed.slug, permission: 'read' }].sort((a, b) => a.collection.localeCompare(b.collection)),
+        [
+          { collection: own.slug, permission: 'read' },
+          { collection: subscribed.slug, permission: 'read' },
+        ].sort((a, b) => a.collection.localeCompare(b.collection)),
       );
       const list = (await req('GET', '/api/v1/collections/', { key: scoped.key })).body.map((c: { uuid: string }) => c.uuid).sort();
       assert.deepEqual(list, [own.uuid, subscribed.uuid].sort());
@@ -101,7 +116,13 @@ describe('API key management', () => {
         x.setUTCMonth(x.getUTCMonth() + m);
         return x.getTime();
       };
-      const expected: Record<string, number | null> = { '30d': now.getTime() + 30 * DAY, '90d': now.getTime() + 90 * DAY, '6m': months(6), '1y': months(12), never: null };
+      const expected: Record<string, number | null> = {
+        '30d': now.getTime() + 30 * DAY,
+        '90d': now.getTime() + 90 * DAY,
+        '6m': months(6),
+        '1y': months(12),
+        never: null,
+      };
       for (const [choice, at] of Object.entries(expected)) {
         const k = await createKey({ expires_in: choice });
         assert.equal(k.expires_in, choice);
@@ -172,7 +193,10 @@ describe('API key management', () => {
       }
       for (const k of r.body) assert.deepEqual(Object.keys(k).sort(), KEY_FIELDS);
       const times = r.body.map((k: { created_at: string }) => Date.parse(k.created_at));
-      assert.deepEqual(times, [...times].sort((a, b) => b - a));
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => b - a),
+      );
       const rows = await d.deps.sql`select id from api_keys where user_id = ${t.userId}`;
       assert.deepEqual(r.body.map((k: { uuid: string }) => k.uuid).sort(), rows.map((x) => x.id).sort());
       assert.ok(r.body.some((k: { grants: unknown[] }) => k.grants.length === 1));
@@ -264,7 +288,11 @@ describe('API key management', () => {
   describe('rotate', () => {
     it('201 with a new uuid and secret; the old key stops at once; name, grants, permissions, scope, tier and expiry choice carry over', async () => {
       const k = await createKey({ collections: [own.slug, subscribed.slug], expires_in: '90d' });
-      assert.equal((await req('POST', `/api/v1/keys/${k.uuid}/collections/`, { key: t.key, json: { collection: own2.slug, permission: 'write' } })).status, 201);
+      assert.equal(
+        (await req('POST', `/api/v1/keys/${k.uuid}/collections/`, { key: t.key, json: { collection: own2.slug, permission: 'write' } }))
+          .status,
+        201,
+      );
       await d.deps.sql`update api_keys set rate_tier = 'basic' where id = ${k.uuid}`;
       const before = (await req('GET', `/api/v1/keys/${k.uuid}/collections/`, { key: t.key })).body;
       assert.equal(before.length, 3);
@@ -334,7 +362,10 @@ describe('API key management', () => {
       const c1 = await req('POST', base, { key: t.key, json: { collection: own.slug } });
       assert.equal(c1.status, 201);
       assert.deepEqual(c1.body, { collection: own.slug, permission: 'read' });
-      assert.deepEqual((await req('GET', '/api/v1/collections/', { key: k.key })).body.map((c: { uuid: string }) => c.uuid), [own.uuid]);
+      assert.deepEqual(
+        (await req('GET', '/api/v1/collections/', { key: k.key })).body.map((c: { uuid: string }) => c.uuid),
+        [own.uuid],
+      );
 
       const up = await req('POST', base, { key: t.key, json: { collection: own.slug, permission: 'write' } });
       assert.equal(up.status, 200);
@@ -350,7 +381,10 @@ describe('API key management', () => {
       assert.equal(g.status, 200);
       assert.deepEqual(
         [...g.body].sort((a: { collection: string }, b: { collection: string }) => a.collection.localeCompare(b.collection)),
-        [{ collection: own.slug, permission: 'read' }, { collection: subscribed.slug, permission: 'read' }].sort((a, b) => a.collection.localeCompare(b.collection)),
+        [
+          { collection: own.slug, permission: 'read' },
+          { collection: subscribed.slug, permission: 'read' },
+        ].sort((a, b) => a.collection.localeCompare(b.collection)),
       );
 
       const del = await req('DELETE', `${base}${own.slug}/`, { key: t.key });
@@ -377,7 +411,10 @@ describe('API key management', () => {
       const k = await createKey();
       const deleted = await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Soon Deleted' } });
       await req('DELETE', `/api/v1/collections/${deleted.body.uuid}/`, { key: t.key });
-      const unsubscribedPublic = await req('POST', '/api/v1/collections/', { key: stranger.key, json: { name: 'Not Subscribed', is_public: true } });
+      const unsubscribedPublic = await req('POST', '/api/v1/collections/', {
+        key: stranger.key,
+        json: { name: 'Not Subscribed', is_public: true },
+      });
       for (const slug of [strangerPrivate.slug, unsubscribedPublic.body.slug, deleted.body.slug, 'no-such-collection', 'a\u0000b']) {
         const r = await req('POST', `/api/v1/keys/${k.uuid}/collections/`, { key: t.key, json: { collection: slug, permission: 'read' } });
         assertError(r, 404, 'COLLECTION_NOT_FOUND');
@@ -387,18 +424,36 @@ describe('API key management', () => {
 
     it('write grant on a subscribed (not owned) collection → 400; an existing read grant stays read', async () => {
       const k = await createKey({ collections: [subscribed.slug] });
-      const r = await req('POST', `/api/v1/keys/${k.uuid}/collections/`, { key: t.key, json: { collection: subscribed.slug, permission: 'write' } });
+      const r = await req('POST', `/api/v1/keys/${k.uuid}/collections/`, {
+        key: t.key,
+        json: { collection: subscribed.slug, permission: 'write' },
+      });
       assertError(r, 400, 'VALIDATION_FAILED');
       assert.ok(r.body.fields?.permission);
-      assert.deepEqual((await req('GET', `/api/v1/keys/${k.uuid}/collections/`, { key: t.key })).body, [{ collection: subscribed.slug, permission: 'read' }]);
+      assert.deepEqual((await req('GET', `/api/v1/keys/${k.uuid}/collections/`, { key: t.key })).body, [
+        { collection: subscribed.slug, permission: 'read' },
+      ]);
       const fresh = await createKey();
-      assertError(await req('POST', `/api/v1/keys/${fresh.uuid}/collections/`, { key: t.key, json: { collection: subscribed.slug, permission: 'write' } }), 400, 'VALIDATION_FAILED');
+      assertError(
+        await req('POST', `/api/v1/keys/${fresh.uuid}/collections/`, {
+          key: t.key,
+          json: { collection: subscribed.slug, permission: 'write' },
+        }),
+        400,
+        'VALIDATION_FAILED',
+      );
       assert.deepEqual((await req('GET', `/api/v1/keys/${fresh.uuid}/collections/`, { key: t.key })).body, []);
     });
 
     it('grant body validation → 400 VALIDATION_FAILED', async () => {
       const k = await createKey();
-      for (const json of [{}, { collection: '' }, { collection: own.slug, permission: 'admin' }, { collection: own.slug, extra: 1 }, { collection: 5 }]) {
+      for (const json of [
+        {},
+        { collection: '' },
+        { collection: own.slug, permission: 'admin' },
+        { collection: own.slug, extra: 1 },
+        { collection: 5 },
+      ]) {
         assertError(await req('POST', `/api/v1/keys/${k.uuid}/collections/`, { key: t.key, json }), 400, 'VALIDATION_FAILED');
       }
     });
@@ -428,7 +483,10 @@ describe('API key management', () => {
           assertError(r, 403, 'SCOPED_KEY_FORBIDDEN');
         }
       }
-      assert.deepEqual((await req('GET', '/api/v1/keys/', { key: t.key })).body.map((k: any) => ({ ...k, last_used_at: null })), before.map((k: any) => ({ ...k, last_used_at: null })));
+      assert.deepEqual(
+        (await req('GET', '/api/v1/keys/', { key: t.key })).body.map((k: any) => ({ ...k, last_used_at: null })),
+        before.map((k: any) => ({ ...k, last_used_at: null })),
+      );
       assert.equal((await whoami(scoped.key)).status, 200);
     });
 
@@ -441,7 +499,11 @@ describe('API key management', () => {
       for (const [method, path, json] of cases) {
         assertError(await req(method, path, { key: scoped.key, json }), 404, 'COLLECTION_NOT_FOUND');
       }
-      assertError(await req('DELETE', `/api/v1/keys/${scoped.uuid}/collections/${strangerPrivate.slug}/`, { key: scoped.key }), 404, 'GRANT_NOT_FOUND');
+      assertError(
+        await req('DELETE', `/api/v1/keys/${scoped.uuid}/collections/${strangerPrivate.slug}/`, { key: scoped.key }),
+        404,
+        'GRANT_NOT_FOUND',
+      );
       const foreign = (await req('GET', '/api/v1/keys/', { key: stranger.key })).body[0].uuid;
       assertError(await req('POST', `/api/v1/keys/${foreign}/rotate/`, { key: scoped.key }), 404, 'API_KEY_NOT_FOUND');
     });

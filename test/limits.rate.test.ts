@@ -34,7 +34,10 @@ describe('rate limits', () => {
     return (await issueKey(d.deps.sql, { userId: t.userId, name: `k-${tier}-${Math.random()}`, isFullAccess, tier, now: clock.now() })).key;
   }
   const list = (r: typeof req, key: string) => r('GET', '/api/v1/collections/', { key });
-  const counts = (rs: HttpResult[]) => ({ ok: rs.filter((r) => r.status === 200).length, limited: rs.filter((r) => r.status === 429).length });
+  const counts = (rs: HttpResult[]) => ({
+    ok: rs.filter((r) => r.status === 200).length,
+    limited: rs.filter((r) => r.status === 429).length,
+  });
   const resetOf = (ms: number) => String(Math.ceil(ms / 1000));
 
   before(async () => {
@@ -59,7 +62,10 @@ describe('rate limits', () => {
     const minuteEnd = Math.floor(clock.get() / MINUTE) * MINUTE + MINUTE;
     const ok = rs.filter((r) => r.status === 200);
     // Each admitted request saw a different count: remaining 9, 8, …, 0 in the minute window.
-    assert.deepEqual(ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
     for (const r of ok) {
       assert.equal(r.headers.get('x-ratelimit-limit'), '10');
       assert.equal(r.headers.get('x-ratelimit-reset'), resetOf(minuteEnd));
@@ -118,7 +124,11 @@ describe('rate limits', () => {
     assert.equal((await list(req, t.key)).status, 200);
     await d.deps.sql`update rate_limit_counters set day_count = 996 where user_id = ${t.userId}`;
     const r = await list(req, t.key);
-    const dayEnd = Date.UTC(new Date(clock.get()).getUTCFullYear(), new Date(clock.get()).getUTCMonth(), new Date(clock.get()).getUTCDate() + 1);
+    const dayEnd = Date.UTC(
+      new Date(clock.get()).getUTCFullYear(),
+      new Date(clock.get()).getUTCMonth(),
+      new Date(clock.get()).getUTCDate() + 1,
+    );
     assert.equal(r.headers.get('x-ratelimit-limit'), '1000');
     assert.equal(r.headers.get('x-ratelimit-remaining'), '3');
     assert.equal(r.headers.get('x-ratelimit-reset'), resetOf(dayEnd));
@@ -146,7 +156,10 @@ describe('rate limits', () => {
     for (let i = 0; i < 5; i++) assert.equal((await list(req, t.key)).status, 200);
     const rs = [];
     for (let i = 0; i < 6; i++) rs.push(await rpc(i));
-    assert.deepEqual(rs.map((r) => r.status), [200, 200, 200, 200, 200, 429]);
+    assert.deepEqual(
+      rs.map((r) => r.status),
+      [200, 200, 200, 200, 200, 429],
+    );
     assert.equal(rs[0]!.headers.get('x-ratelimit-remaining'), '4');
     assert.equal(rs[0]!.headers.get('x-ratelimit-limit'), '10');
     assert.equal(rs[5]!.body.code, 'RATE_LIMIT_EXCEEDED');
@@ -168,9 +181,18 @@ describe('rate limits', () => {
 
   it('keys that do not authenticate get their 401 and count nothing', async () => {
     const t = await createTenant(d, 'authfail');
-    const expired = (await issueKey(d.deps.sql, { userId: t.userId, name: 'old', isFullAccess: true, expiresIn: '30d', now: new Date(clock.get() - 40 * 86_400_000) })).key;
+    const expired = (
+      await issueKey(d.deps.sql, {
+        userId: t.userId,
+        name: 'old',
+        isFullAccess: true,
+        expiresIn: '30d',
+        now: new Date(clock.get() - 40 * 86_400_000),
+      })
+    ).key;
     const revoked = await extraKey(t);
-    await d.deps.sql`update api_keys set is_active = false where key_hash = ${(await import('../daemon/src/auth/keys.js')).hashApiKey(revoked)}`;
+    await d.deps
+      .sql`update api_keys set is_active = false where key_hash = ${(await import('../daemon/src/auth/keys.js')).hashApiKey(revoked)}`;
     assert.equal((await list(req, t.key)).headers.get('x-ratelimit-remaining'), '9');
     const codes = [];
     for (const key of [expired, revoked, 'svc_' + 'z'.repeat(40), 'garbage']) codes.push((await list(req, key)).body.code);

@@ -14,7 +14,9 @@ const run = promisify(execFile);
 
 async function connect(url: string, key: string): Promise<Client> {
   const client = new Client({ name: 'docsift-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  );
   return client;
 }
 
@@ -66,13 +68,19 @@ describe('MCP endpoint', () => {
     assert.match(r.content[0]!.text, /Vacation policy/);
     assert.equal(r.structuredContent.results[0].document_id, docA.uuid);
     assert.ok(!JSON.stringify(r).includes('40 days'), 'no cross-tenant leak');
-    const scoped = (await client.callTool({ name: 'search_documents', arguments: { query: 'vacation', collection: colA.slug } })) as ToolResult;
+    const scoped = (await client.callTool({
+      name: 'search_documents',
+      arguments: { query: 'vacation', collection: colA.slug },
+    })) as ToolResult;
     assert.equal(scoped.structuredContent.count, 1);
   });
 
   it('list_collections, get_document_info and search_by_tag', async () => {
     const cols = (await client.callTool({ name: 'list_collections', arguments: {} })) as ToolResult;
-    assert.deepEqual(cols.structuredContent.collections.map((c: any) => c.slug), [colA.slug]);
+    assert.deepEqual(
+      cols.structuredContent.collections.map((c: any) => c.slug),
+      [colA.slug],
+    );
     assert.match(cols.content[0]!.text, /Company handbook/);
     assert.equal(cols.structuredContent.collections[0].document_count, 1);
     const info = (await client.callTool({ name: 'get_document_info', arguments: { document_id: docA.uuid } })) as ToolResult;
@@ -80,7 +88,10 @@ describe('MCP endpoint', () => {
     assert.equal(info.structuredContent.chunks.length, 1);
     assert.match(info.content[0]!.text, /25 days/);
     const tagged = (await client.callTool({ name: 'search_by_tag', arguments: { tag: 'HR' } })) as ToolResult;
-    assert.deepEqual(tagged.structuredContent.documents.map((x: any) => x.uuid), [docA.uuid]);
+    assert.deepEqual(
+      tagged.structuredContent.documents.map((x: any) => x.uuid),
+      [docA.uuid],
+    );
     const partial = (await client.callTool({ name: 'search_by_tag', arguments: { tag: 'h' } })) as ToolResult;
     assert.equal(partial.structuredContent.count, 0, 'exact tag match only');
   });
@@ -104,7 +115,10 @@ describe('MCP endpoint', () => {
     const c = await connect(d.url, scoped);
     try {
       const cols = (await c.callTool({ name: 'list_collections', arguments: {} })) as ToolResult;
-      assert.deepEqual(cols.structuredContent.collections.map((x: any) => x.slug), [other.slug]);
+      assert.deepEqual(
+        cols.structuredContent.collections.map((x: any) => x.slug),
+        [other.slug],
+      );
       const s = (await c.callTool({ name: 'search_documents', arguments: { query: 'vacation' } })) as ToolResult;
       assert.equal(s.structuredContent.count, 0);
       const info = (await c.callTool({ name: 'get_document_info', arguments: { document_id: docA.uuid } })) as ToolResult;
@@ -115,7 +129,12 @@ describe('MCP endpoint', () => {
   });
 
   it('401 envelope without a valid key, before any MCP session', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const headers = { accept: 'application/json, text/event-stream' };
     const none = await req('POST', '/mcp', { json: init, headers });
     assert.equal(none.status, 401);
@@ -131,8 +150,17 @@ describe('MCP endpoint', () => {
     const cli = path.join(root, 'node_modules/@modelcontextprotocol/inspector/cli/build/index.js');
     const common = [cli, `${d.url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${a.key}`];
     const list = await run(process.execPath, [...common, '--method', 'tools/list'], { timeout: 30_000 });
-    assert.deepEqual(JSON.parse(list.stdout).tools.map((t: any) => t.name).sort(), ['get_document_info', 'list_collections', 'search_by_tag', 'search_documents']);
-    const call = await run(process.execPath, [...common, '--method', 'tools/call', '--tool-name', 'search_documents', '--tool-arg', 'query=paid vacation'], { timeout: 30_000 });
+    assert.deepEqual(
+      JSON.parse(list.stdout)
+        .tools.map((t: any) => t.name)
+        .sort(),
+      ['get_document_info', 'list_collections', 'search_by_tag', 'search_documents'],
+    );
+    const call = await run(
+      process.execPath,
+      [...common, '--method', 'tools/call', '--tool-name', 'search_documents', '--tool-arg', 'query=paid vacation'],
+      { timeout: 30_000 },
+    );
     const out = JSON.parse(call.stdout);
     assert.equal(out.structuredContent.results[0].document_id, docA.uuid);
   });

@@ -2,7 +2,6 @@
 // and /readyz reporting pending migrations.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import postgres from 'postgres';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { appliedVersions, listMigrations, migrate, migrationsCurrent } from '../daemon/src/db/migrate.js';
 import { createLogger } from '../daemon/src/logger.js';
@@ -43,7 +42,10 @@ describe('migrate() on an empty database', () => {
 
   it('finds migration files in order, with unique versions', () => {
     assert.ok(versions.length >= 1);
-    assert.deepEqual(versions, [...versions].sort((a, b) => a - b));
+    assert.deepEqual(
+      versions,
+      [...versions].sort((a, b) => a - b),
+    );
     assert.equal(new Set(versions).size, versions.length);
   });
 
@@ -59,7 +61,10 @@ describe('migrate() on an empty database', () => {
     assert.equal(logged.length, versions.length);
     assert.equal(await migrationsCurrent(sql), true);
     const rows = await sql<{ version: number; name: string }[]>`select version, name from schema_migrations order by version`;
-    assert.deepEqual(rows.map((r) => r.version), versions);
+    assert.deepEqual(
+      rows.map((r) => r.version),
+      versions,
+    );
     const [tables] = await sql<{ users: string | null; keys: string | null }[]>`
       select to_regclass('public.users')::text as users, to_regclass('public.api_keys')::text as keys`;
     assert.ok(tables?.users && tables.keys, 'account tables exist');
@@ -80,9 +85,16 @@ describe('concurrent first starts', () => {
     try {
       const versions = (await listMigrations()).map((m) => m.version);
       const results = await Promise.all(pools.map((p) => migrate(p)));
-      assert.deepEqual(results.flat().sort((a, b) => a - b), versions, `applied: ${JSON.stringify(results)}`);
+      assert.deepEqual(
+        results.flat().sort((a, b) => a - b),
+        versions,
+        `applied: ${JSON.stringify(results)}`,
+      );
       const rows = await pools[0]!<{ version: number }[]>`select version from schema_migrations order by version`;
-      assert.deepEqual(rows.map((r) => r.version), versions);
+      assert.deepEqual(
+        rows.map((r) => r.version),
+        versions,
+      );
       for (const p of pools) assert.equal(await migrationsCurrent(p), true);
     } finally {
       await Promise.all(pools.map((p) => p.end()));

@@ -29,7 +29,11 @@ describe('OpenAPI document', () => {
   });
 
   it('declares bearer security and the error envelope with every error code', () => {
-    assert.deepEqual(served.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: served.components.securitySchemes.bearerAuth.description });
+    assert.deepEqual(served.components.securitySchemes.bearerAuth, {
+      type: 'http',
+      scheme: 'bearer',
+      description: served.components.securitySchemes.bearerAuth.description,
+    });
     assert.deepEqual(served.security, [{ bearerAuth: [] }]);
     const env = served.components.schemas.ErrorEnvelope;
     assert.deepEqual([...env.properties.code.enum].sort(), [...ERROR_CODES].sort());
@@ -40,7 +44,10 @@ describe('OpenAPI document', () => {
     for (const [p, item] of Object.entries<any>(served.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         const statuses = Object.keys(op.responses);
-        assert.ok(statuses.some((s) => s.startsWith('2') || s === '302'), `${method} ${p} has a success response`);
+        assert.ok(
+          statuses.some((s) => s.startsWith('2') || s === '302'),
+          `${method} ${p} has a success response`,
+        );
         assert.ok(statuses.includes('500'), `${method} ${p} documents 500`);
         if (!op.security || op.security.length) assert.ok(statuses.includes('401'), `${method} ${p} documents 401`);
       }

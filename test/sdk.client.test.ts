@@ -41,11 +41,17 @@ describe('@docsift/sdk against a real daemon', () => {
     assert.equal(coll.slug, 'sdk-samples');
     assert.equal((await client.collections.get(coll.uuid)).name, 'SDK samples');
     assert.equal((await client.collections.update(coll.uuid, { description: 'updated' })).description, 'updated');
-    assert.deepEqual((await client.collections.list()).map((c) => c.uuid), [coll.uuid]);
+    assert.deepEqual(
+      (await client.collections.list()).map((c) => c.uuid),
+      [coll.uuid],
+    );
     assert.equal((await client.collections.find('SDK samples'))?.uuid, coll.uuid);
 
     const missing = await client.collections.get('3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f').catch((e: unknown) => e);
-    assert.ok(missing instanceof NotFoundError && missing instanceof ApiError, 'missing instanceof NotFoundError && missing instanceof ApiError');
+    assert.ok(
+      missing instanceof NotFoundError && missing instanceof ApiError,
+      'missing instanceof NotFoundError && missing instanceof ApiError',
+    );
     assert.equal(missing.status, 404);
     assert.equal(missing.code, 'COLLECTION_NOT_FOUND');
     assert.match(missing.requestId ?? '', /\S/);
@@ -55,7 +61,9 @@ describe('@docsift/sdk against a real daemon', () => {
     assert.equal(invalid.code, 'VALIDATION_FAILED');
     assert.ok(invalid.fields?.name?.length, 'invalid.fields?.name?.length');
 
-    const anon = await createClient({ baseUrl: d.url, apiKey: 'svc_' + 'z'.repeat(40) }).collections.list().catch((e: unknown) => e);
+    const anon = await createClient({ baseUrl: d.url, apiKey: 'svc_' + 'z'.repeat(40) })
+      .collections.list()
+      .catch((e: unknown) => e);
     assert.ok(anon instanceof AuthenticationError, 'anon instanceof AuthenticationError');
     assert.equal(anon.code, 'INVALID_API_KEY');
   });
@@ -63,25 +71,50 @@ describe('@docsift/sdk against a real daemon', () => {
   it('uploadMany batches a folder of mixed files with progress; waitForSettled reports indexed and failed', async () => {
     const files = await filesInDirectory(SAMPLES_DIR);
     const progress: UploadProgress[] = [];
-    const r = await client.documents.uploadMany(coll.uuid, files, { batchSize: 6, concurrency: 2, tags: ['samples', 'sdk'], onProgress: (p) => progress.push(p) });
+    const r = await client.documents.uploadMany(coll.uuid, files, {
+      batchSize: 6,
+      concurrency: 2,
+      tags: ['samples', 'sdk'],
+      onProgress: (p) => progress.push(p),
+    });
     assert.equal(r.results.length, files.length);
-    assert.deepEqual(r.results.map((x) => x.index), files.map((_, i) => i), 'one outcome per input, in order');
+    assert.deepEqual(
+      r.results.map((x) => x.index),
+      files.map((_, i) => i),
+      'one outcome per input, in order',
+    );
     assert.deepEqual(r.skipped.map((s) => s.filename).sort(), ['fake.docx', 'fake.pdf', 'image.png']);
-    assert.ok(r.skipped.every((s) => s.reason.length > 0), 'r.skipped.every((s) => s.reason.length > 0)');
+    assert.ok(
+      r.skipped.every((s) => s.reason.length > 0),
+      'r.skipped.every((s) => s.reason.length > 0)',
+    );
     assert.equal(r.failed.length, 0);
     assert.equal(r.uploaded.length, files.length - 3);
-    assert.ok(r.uploaded.every((u) => u.status === 'pending' && u.tags.join() === 'samples,sdk'), 'r.uploaded.every((u) => u.status === \'pending\' && u.tags.join() === \'samples,sdk\')');
+    assert.ok(
+      r.uploaded.every((u) => u.status === 'pending' && u.tags.join() === 'samples,sdk'),
+      "r.uploaded.every((u) => u.status === 'pending' && u.tags.join() === 'samples,sdk')",
+    );
     // Progress starts at zero, only grows, and ends complete.
     assert.equal(progress[0]!.filesDone, 0);
-    for (let i = 1; i < progress.length; i++) assert.ok(progress[i]!.bytesDone >= progress[i - 1]!.bytesDone, 'progress[i]!.bytesDone >= progress[i - 1]!.bytesDone');
+    for (let i = 1; i < progress.length; i++)
+      assert.ok(progress[i]!.bytesDone >= progress[i - 1]!.bytesDone, 'progress[i]!.bytesDone >= progress[i - 1]!.bytesDone');
     const last = progress.at(-1)!;
-    assert.deepEqual([last.filesDone, last.filesTotal, last.uploaded, last.skipped, last.failed, last.bytesDone === last.bytesTotal], [files.length, files.length, files.length - 3, 3, 0, true]);
+    assert.deepEqual(
+      [last.filesDone, last.filesTotal, last.uploaded, last.skipped, last.failed, last.bytesDone === last.bytesTotal],
+      [files.length, files.length, files.length - 3, 3, 0, true],
+    );
 
-    const settled = await client.documents.waitForSettled(r.uploaded.map((u) => u.uuid), { timeoutMs: 60_000 });
+    const settled = await client.documents.waitForSettled(
+      r.uploaded.map((u) => u.uuid),
+      { timeoutMs: 60_000 },
+    );
     assert.equal(settled.timedOut, false);
     const failedNames = settled.failed.map((f) => r.uploaded.find((u) => u.uuid === f.uuid)!.original_filename).sort();
     assert.deepEqual(failedNames, ['corrupt.pdf', 'empty.txt', 'encrypted.pdf']);
-    assert.ok(settled.failed.every((f) => (f.error_message ?? '').length > 0), 'settled.failed.every((f) => (f.error_message ?? \'\').length > 0)');
+    assert.ok(
+      settled.failed.every((f) => (f.error_message ?? '').length > 0),
+      "settled.failed.every((f) => (f.error_message ?? '').length > 0)",
+    );
     assert.equal(settled.indexed.length, r.uploaded.length - 3);
 
     const emptyDoc = r.uploaded.find((u) => u.original_filename === 'empty.txt')!;
@@ -98,16 +131,27 @@ describe('@docsift/sdk against a real daemon', () => {
     const blob = new File([await readFile(samplePath('sample.txt'))], 'blob.txt', { type: 'text/plain' });
     const fromBlob = await client.documents.upload(coll.uuid, blob);
     assert.equal(fromBlob.original_filename, 'blob.txt');
-    const fromBytes = await client.documents.upload(coll.uuid, { name: 'bytes.md', data: '# Bytes\n\nThe zephyrlatch phrase only lives here.' });
+    const fromBytes = await client.documents.upload(coll.uuid, {
+      name: 'bytes.md',
+      data: '# Bytes\n\nThe zephyrlatch phrase only lives here.',
+    });
     assert.equal(fromBytes.source_type, 'md');
 
     const done = await client.documents.waitForIndexed(fromBytes.uuid, { timeoutMs: 30_000 });
     assert.equal(done.status, 'indexed');
     assert.match(done.content_text, /zephyrlatch/);
     const many = await client.documents.waitForIndexed([fromPath.uuid, fromBlob.uuid], { timeoutMs: 30_000 });
-    assert.deepEqual(many.map((m) => [m.uuid, m.status]), [[fromPath.uuid, 'indexed'], [fromBlob.uuid, 'indexed']]);
+    assert.deepEqual(
+      many.map((m) => [m.uuid, m.status]),
+      [
+        [fromPath.uuid, 'indexed'],
+        [fromBlob.uuid, 'indexed'],
+      ],
+    );
 
-    const refused = await client.documents.upload(coll.uuid, { name: 'x.png', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) }).catch((e: unknown) => e);
+    const refused = await client.documents
+      .upload(coll.uuid, { name: 'x.png', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) })
+      .catch((e: unknown) => e);
     assert.ok(refused instanceof ValidationError, 'refused instanceof ValidationError');
     assert.equal(refused.code, 'UNSUPPORTED_FILE_TYPE');
   });
@@ -132,9 +176,14 @@ describe('@docsift/sdk against a real daemon', () => {
     assert.equal(s.results[0]!.collection_slug, coll.slug);
     assert.match(s.results[0]!.content, /kestrelmarble/);
     const plain = await client.search('lilacorbit');
-    assert.ok(plain.results.some((x) => /lilacorbit/.test(x.content)), 'plain.results.some((x) => /lilacorbit/.test(x.content))');
+    assert.ok(
+      plain.results.some((x) => /lilacorbit/.test(x.content)),
+      'plain.results.some((x) => /lilacorbit/.test(x.content))',
+    );
 
-    const doc = (await client.documents.list({ collection: coll.slug, limit: 100 }).toArray()).find((x) => x.original_filename === 'sample.pdf')!;
+    const doc = (await client.documents.list({ collection: coll.slug, limit: 100 }).toArray()).find(
+      (x) => x.original_filename === 'sample.pdf',
+    )!;
     const url = await client.documents.downloadUrl(doc.uuid);
     assert.ok(url.startsWith(d.url), 'url.startsWith(d.url)');
     const res = await client.documents.download(doc.uuid);
@@ -158,7 +207,10 @@ describe('@docsift/sdk against a real daemon', () => {
     assert.ok(denied instanceof PermissionError, 'denied instanceof PermissionError');
     assert.equal(denied.code, 'WRITE_ACCESS_REQUIRED');
 
-    assert.deepEqual(await client.keys.grant(scoped.uuid, { collection: coll.slug, permission: 'write' }), { collection: coll.slug, permission: 'write' });
+    assert.deepEqual(await client.keys.grant(scoped.uuid, { collection: coll.slug, permission: 'write' }), {
+      collection: coll.slug,
+      permission: 'write',
+    });
     assert.equal((await scopedClient.documents.upload(coll.uuid, { name: 'w.md', data: '# written' })).status, 'pending');
 
     const rotated = await client.keys.rotate(scoped.uuid);
@@ -173,7 +225,10 @@ describe('@docsift/sdk against a real daemon', () => {
     await client.keys.ungrant(rotated.uuid, coll.slug);
     assert.deepEqual(await client.keys.grants(rotated.uuid), []);
     assert.equal((await client.keys.revoke(rotated.uuid)).is_active, false);
-    assert.ok((await client.keys.list()).some((k) => k.uuid === rotated.uuid && !k.is_active), '(await client.keys.list()).some((k) => k.uuid === rotated.uuid && !k.is_active)');
+    assert.ok(
+      (await client.keys.list()).some((k) => k.uuid === rotated.uuid && !k.is_active),
+      '(await client.keys.list()).some((k) => k.uuid === rotated.uuid && !k.is_active)',
+    );
   });
 
   it('usage: totals, daily series, per-key breakdown and the request log across pages; billing plan and invoices', async () => {
@@ -187,9 +242,15 @@ describe('@docsift/sdk against a real daemon', () => {
     assert.equal(usage.days, 7);
     assert.equal(usage.daily.length, 7);
     assert.ok(usage.total_requests >= 20, String(usage.total_requests));
-    assert.equal(usage.daily.reduce((n, p) => n + p.requests, 0), usage.total_requests);
+    assert.equal(
+      usage.daily.reduce((n, p) => n + p.requests, 0),
+      usage.total_requests,
+    );
     assert.ok(usage.error_count >= 1, 'the 404s and 400s above count as errors');
-    assert.ok(usage.per_key.some((k) => k.key_uuid === me.uuid && k.requests > 0), 'usage.per_key.some((k) => k.key_uuid === me.uuid && k.requests > 0)');
+    assert.ok(
+      usage.per_key.some((k) => k.key_uuid === me.uuid && k.requests > 0),
+      'usage.per_key.some((k) => k.key_uuid === me.uuid && k.requests > 0)',
+    );
     assert.equal(usage.recent.items.length, 5);
     assert.ok(usage.recent.next_cursor, 'usage.recent.next_cursor');
     const log = await client.usage.requests({ days: 7, recent_limit: 5 }).toArray(12);
@@ -197,7 +258,10 @@ describe('@docsift/sdk against a real daemon', () => {
     assert.equal(new Set(log.map((e) => `${e.timestamp}|${e.endpoint}|${e.response_time_ms}`)).size, 12, 'pages do not overlap');
     const everything = await client.usage.requests({ days: 7, recent_limit: 100 }).toArray(1000);
     const searches = everything.filter((e) => e.endpoint.startsWith('/api/v1/search'));
-    assert.ok(searches.some((e) => e.query === 'kestrelmarble' && e.result_count !== null), JSON.stringify(searches));
+    assert.ok(
+      searches.some((e) => e.query === 'kestrelmarble' && e.result_count !== null),
+      JSON.stringify(searches),
+    );
     const mine = await client.usage.forKey(me.uuid, { days: 30 });
     assert.equal(mine.days, 30);
     assert.ok(mine.total_requests > 0, 'mine.total_requests > 0');
@@ -231,7 +295,7 @@ describe('@docsift/sdk against a real daemon', () => {
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       const created = await client.webhooks.set(url);
-      assert.ok('secret' in created && created.secret.startsWith('whsec_'), '\'secret\' in created && created.secret.startsWith(\'whsec_\')');
+      assert.ok('secret' in created && created.secret.startsWith('whsec_'), "'secret' in created && created.secret.startsWith('whsec_')");
       secret = created.secret;
       assert.deepEqual(await client.webhooks.get(), { configured: true, url, is_active: true });
       const again = await client.webhooks.set(url);

@@ -14,7 +14,10 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sdk = path.join(root, 'sdk');
-const pkg = JSON.parse(await readFile(path.join(sdk, 'package.json'), 'utf8')) as { scripts: Record<string, string>; exports: Record<string, unknown> };
+const pkg = JSON.parse(await readFile(path.join(sdk, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  exports: Record<string, unknown>;
+};
 
 describe('@docsift/sdk package', () => {
   const cleanup: string[] = [];
@@ -30,9 +33,15 @@ describe('@docsift/sdk package', () => {
     const script = pkg.scripts.generate!;
     assert.match(script, /-o src\/generated\/schema\.d\.ts$/);
     const bin = path.join(root, 'node_modules/.bin');
-    await run('sh', ['-c', script.replace('src/generated/schema.d.ts', JSON.stringify(target))], { cwd: sdk, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    await run('sh', ['-c', script.replace('src/generated/schema.d.ts', JSON.stringify(target))], {
+      cwd: sdk,
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    });
     const [fresh, committed] = await Promise.all([readFile(target, 'utf8'), readFile(path.join(sdk, 'src/generated/schema.d.ts'), 'utf8')]);
-    assert.ok(fresh === committed, 'sdk/src/generated/schema.d.ts is stale: run `npm run generate -w @docsift/sdk` (after `npm run openapi:emit`) and commit it');
+    assert.ok(
+      fresh === committed,
+      'sdk/src/generated/schema.d.ts is stale: run `npm run generate -w @docsift/sdk` (after `npm run openapi:emit`) and commit it',
+    );
   });
 
   it('builds ESM and CJS (with types) that load in Node and verify a webhook signature', async () => {
@@ -42,7 +51,9 @@ describe('@docsift/sdk package', () => {
     await run(process.execPath, [path.join(sdk, 'scripts/build.mjs'), '--out', out], { cwd: sdk });
 
     // Every file the exports map names exists (dist/ → the test's output directory).
-    const targets = JSON.stringify(pkg.exports).match(/"\.\/dist\/[^"]+"/g)!.map((s) => JSON.parse(s) as string);
+    const targets = JSON.stringify(pkg.exports)
+      .match(/"\.\/dist\/[^"]+"/g)!
+      .map((s) => JSON.parse(s) as string);
     for (const t of targets) assert.ok(existsSync(path.join(out, t.replace('./dist/', ''))), `${t} missing from the build`);
 
     const esm = (await import(pathToFileURL(path.join(out, 'esm/index.js')).href)) as typeof import('../sdk/src/index.js');
@@ -62,7 +73,8 @@ describe('@docsift/sdk package', () => {
 
     // Declarations sit beside both builds, including the generated schema they import.
     for (const flavour of ['esm', 'cjs']) {
-      for (const f of ['index.d.ts', 'node.d.ts', 'generated/schema.d.ts', 'resources/documents.d.ts']) assert.ok(existsSync(path.join(out, flavour, f)), `${flavour}/${f}`);
+      for (const f of ['index.d.ts', 'node.d.ts', 'generated/schema.d.ts', 'resources/documents.d.ts'])
+        assert.ok(existsSync(path.join(out, flavour, f)), `${flavour}/${f}`);
     }
     assert.equal(JSON.parse(await readFile(path.join(out, 'cjs/package.json'), 'utf8')).type, 'commonjs');
     assert.doesNotMatch(await readFile(path.join(out, 'cjs/index.js'), 'utf8'), /^\s*(import|export) /m);
@@ -70,11 +82,20 @@ describe('@docsift/sdk package', () => {
 
   it('the core entry bundles for browsers: no Node built-ins, WebCrypto verification', async () => {
     const { build } = await import('esbuild');
-    const result = await build({ entryPoints: [path.join(sdk, 'src/index.ts')], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    const result = await build({
+      entryPoints: [path.join(sdk, 'src/index.ts')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
     const code = result.outputFiles[0]!.text;
     assert.doesNotMatch(code, /\bfrom\s+["']node:|require\(["'](node:|fs|path|crypto)/);
     assert.match(code, /crypto\.subtle/);
     // The Node entry is the one that may use node:fs.
-    await assert.rejects(build({ entryPoints: [path.join(sdk, 'src/node.ts')], bundle: true, platform: 'browser', write: false, logLevel: 'silent' }));
+    await assert.rejects(
+      build({ entryPoints: [path.join(sdk, 'src/node.ts')], bundle: true, platform: 'browser', write: false, logLevel: 'silent' }),
+    );
   });
 });

@@ -9,7 +9,24 @@ import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } fro
 // straight into the tables here (the triggers build postings and statistics as ingestion does).
 // The oracle is exhaustive BM25 computed from chunks.tsv alone.
 
-const VOCAB = ['cell', 'protein', 'gene', 'tumor', 'immune', 'virus', 'brain', 'heart', 'blood', 'insulin', 'neuron', 'muscle', 'liver', 'kidney', 'enzyme', 'receptor'];
+const VOCAB = [
+  'cell',
+  'protein',
+  'gene',
+  'tumor',
+  'immune',
+  'virus',
+  'brain',
+  'heart',
+  'blood',
+  'insulin',
+  'neuron',
+  'muscle',
+  'liver',
+  'kidney',
+  'enzyme',
+  'receptor',
+];
 const RARE = ['telomerase', 'microglia', 'apoptosis', 'cholesterol', 'dopamine'];
 
 /** Deterministic text: every chunk has "common"; vocabulary words Zipf-like; a rare word in one chunk of 40. */
@@ -21,7 +38,7 @@ function chunkText(i: number): string {
     x = (x * 1103515245 + 12345) >>> 0;
     words.push(VOCAB[Math.floor(VOCAB.length * (x / 2 ** 32) ** 2)]!);
   }
-  if (i % 40 === 7) words.push(RARE[(i / 40) % RARE.length | 0]!);
+  if (i % 40 === 7) words.push(RARE[((i / 40) % RARE.length) | 0]!);
   if (i % 3 === 0) words.push('common');
   return words.join(' ');
 }
@@ -70,7 +87,10 @@ describe('BM25 pruning stays exact where it scores', () => {
     const req = http(d.url);
     small = await createTenant(d, 'small');
     big = await createTenant(d, 'big');
-    for (const [t, list, sizes] of [[small, smallColls, [400, 300, 200]], [big, bigColls, [6000, 2100]]] as const) {
+    for (const [t, list, sizes] of [
+      [small, smallColls, [400, 300, 200]],
+      [big, bigColls, [6000, 2100]],
+    ] as const) {
       let from = list === smallColls ? 100_000 : 0;
       for (const [i, size] of sizes.entries()) {
         const c = await makeCollection(req, t.key, `${t === small ? 'Small' : 'Big'} ${i}`);
@@ -87,8 +107,10 @@ describe('BM25 pruning stays exact where it scores', () => {
 
   it('covers both candidate lists: a small multi-collection tenant and one holding most of the corpus', async () => {
     const share = async (ids: string[]) =>
-      (await d.deps.sql<{ s: number }[]>`
-        select (select count(*) from chunks where collection_id = any(${ids}::uuid[]))::float8 / (select reltuples from pg_class where oid = 'chunks'::regclass) as s`)[0]!.s;
+      (
+        await d.deps.sql<{ s: number }[]>`
+        select (select count(*) from chunks where collection_id = any(${ids}::uuid[]))::float8 / (select reltuples from pg_class where oid = 'chunks'::regclass) as s`
+      )[0]!.s;
     assert.ok((await share(smallColls)) < 0.25, 'the small tenant searches per-collection lists');
     assert.ok((await share(bigColls)) >= 0.25, 'the big tenant searches the global lists');
     const df = await d.deps.sql<{ base: number; delta: number }[]>`
@@ -101,7 +123,10 @@ describe('BM25 pruning stays exact where it scores', () => {
   for (const query of QUERIES) {
     it(`"${query}": scores equal exhaustive BM25 and the top 10 is measured, for both tenants`, async () => {
       const req = http(d.url);
-      for (const [t, ids] of [[small, smallColls], [big, bigColls]] as const) {
+      for (const [t, ids] of [
+        [small, smallColls],
+        [big, bigColls],
+      ] as const) {
         const r = await req('POST', '/api/v1/search/', { key: t.key, json: { query, mode: 'text', limit: 10, explain: true } });
         assert.equal(r.status, 200, r.text);
         const want = await exact(d, [...ids], query, 200);
@@ -116,12 +141,15 @@ describe('BM25 pruning stays exact where it scores', () => {
         // results are in exact-score order, and agreement with the exhaustive top 10 is measured
         // (multiset of scores, as ties make ids ambiguous).
         const got: number[] = r.body.results.map((h: { explain: { text: { score: number } } }) => h.explain.text.score);
-        assert.deepEqual(got, [...got].sort((a, b) => b - a));
+        assert.deepEqual(
+          got,
+          [...got].sort((a, b) => b - a),
+        );
         const pool = want.slice(0, 10).map((w) => w.score.toFixed(6));
         let found = 0;
         for (const g of got.map((x) => x.toFixed(6))) {
           const at = pool.indexOf(g);
-          if (at >= 0) (pool.splice(at, 1), found++);
+          if (at >= 0) pool.splice(at, 1), found++;
         }
         overlap[t === small ? 'small' : 'big'].push(found / 10);
       }
@@ -130,15 +158,23 @@ describe('BM25 pruning stays exact where it scores', () => {
 
   it('top-10 agreement with exhaustive BM25: complete for per-collection lists, at least 0.85 on average for global ones', () => {
     assert.equal(overlap.small.length, QUERIES.length);
-    assert.deepEqual(overlap.small, QUERIES.map(() => 1));
+    assert.deepEqual(
+      overlap.small,
+      QUERIES.map(() => 1),
+    );
     const mean = overlap.big.reduce((a, b) => a + b, 0) / overlap.big.length;
     assert.ok(mean >= 0.85, `global lists: mean top-10 agreement ${mean} (${overlap.big.join(', ')})`);
   });
 
   it('tenants never see each other through either list', async () => {
     const req = http(d.url);
-    for (const [t, other] of [[small, bigColls], [big, smallColls]] as const) {
-      const foreign = new Set((await d.deps.sql<{ id: string }[]>`select id from chunks where collection_id = any(${[...other]}::uuid[])`).map((r) => r.id));
+    for (const [t, other] of [
+      [small, bigColls],
+      [big, smallColls],
+    ] as const) {
+      const foreign = new Set(
+        (await d.deps.sql<{ id: string }[]>`select id from chunks where collection_id = any(${[...other]}::uuid[])`).map((r) => r.id),
+      );
       const r = await req('POST', '/api/v1/search/', { key: t.key, json: { query: 'common telomerase', mode: 'text', limit: 50 } });
       assert.equal(r.status, 200);
       assert.equal(r.body.results.length, 50);

@@ -12,7 +12,10 @@ async function compare(d: TestDaemon) {
     group by 1, 2 having sum(df) <> 0 order by 1, 2`;
   const recount = await sql<{ collection_id: string; lexeme: string; df: number }[]>`
     select c.collection_id, x.lexeme, count(*)::int as df from chunks c, unnest(c.tsv) x group by 1, 2 order by 1, 2`;
-  assert.deepEqual(terms.map((r) => ({ ...r })), recount.map((r) => ({ ...r })));
+  assert.deepEqual(
+    terms.map((r) => ({ ...r })),
+    recount.map((r) => ({ ...r })),
+  );
   const colls = await sql<{ collection_id: string; n: number; len: number }[]>`
     select collection_id, sum(n_chunks)::int as n, sum(total_len)::int as len from (
       select collection_id, n_chunks, total_len from collection_text_stats
@@ -21,7 +24,10 @@ async function compare(d: TestDaemon) {
   const colRecount = await sql<{ collection_id: string; n: number; len: number }[]>`
     select collection_id, count(*)::int as n, sum((select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(c.tsv) x))::int as len
       from chunks c group by 1 order by 1`;
-  assert.deepEqual(colls.map((r) => ({ ...r })), colRecount.map((r) => ({ ...r })));
+  assert.deepEqual(
+    colls.map((r) => ({ ...r })),
+    colRecount.map((r) => ({ ...r })),
+  );
   const postings = await sql<{ n: number }[]>`select count(*)::int as n from chunk_postings`;
   const expected = await sql<{ n: number }[]>`select count(*)::int as n from chunks c, unnest(c.tsv)`;
   assert.equal(postings[0]!.n, expected[0]!.n);
@@ -40,8 +46,21 @@ describe('BM25 statistics stay exact', () => {
     const c1 = await makeCollection(req, t.key, 'One');
     const c2 = await makeCollection(req, t.key, 'Two');
     const docs = [];
-    for (let i = 0; i < 6; i++) docs.push(await addText(req, t.key, i % 2 ? c1.uuid : c2.uuid, `Doc ${i}`, `alpha beta gamma ${'delta '.repeat(i)} epsilon document number ${i}`));
-    await waitSettled(req, t.key, docs.map((x) => x.uuid));
+    for (let i = 0; i < 6; i++)
+      docs.push(
+        await addText(
+          req,
+          t.key,
+          i % 2 ? c1.uuid : c2.uuid,
+          `Doc ${i}`,
+          `alpha beta gamma ${'delta '.repeat(i)} epsilon document number ${i}`,
+        ),
+      );
+    await waitSettled(
+      req,
+      t.key,
+      docs.map((x) => x.uuid),
+    );
     await compare(d);
 
     const fd = new FormData();
@@ -58,10 +77,15 @@ describe('BM25 statistics stay exact', () => {
     assert.equal((await req('DELETE', `/api/v1/collections/${c1.uuid}/`, { key: t.key })).status, 204);
     await compare(d);
     await d.deps.sql`select fold_text_stats()`;
-    const deltas = await d.deps.sql<{ n: number }[]>`select (select count(*) from term_stats_delta) + (select count(*) from collection_text_stats_delta) as n`;
+    const deltas = await d.deps.sql<
+      { n: number }[]
+    >`select (select count(*) from term_stats_delta) + (select count(*) from collection_text_stats_delta) as n`;
     assert.equal(Number(deltas[0]!.n), 0, 'folded');
     await compare(d);
     const again = await req('POST', '/api/v1/search/', { key: t.key, json: { query: 'delta', mode: 'text', explain: true, limit: 10 } });
-    assert.deepEqual(again.body.results.map((r: any) => r.chunk_id), top.body.results.filter((r: any) => r.collection_slug !== c1.slug).map((r: any) => r.chunk_id));
+    assert.deepEqual(
+      again.body.results.map((r: any) => r.chunk_id),
+      top.body.results.filter((r: any) => r.collection_slug !== c1.slug).map((r: any) => r.chunk_id),
+    );
   });
 });

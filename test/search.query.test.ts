@@ -31,8 +31,15 @@ describe('POST /api/v1/search/', () => {
       ['bonds', colA2, 'Bonds', 'Bond yields rose while stock markets stayed flat.', 'finance'],
       ['secret', colB, 'Secret', 'The cat of tenant B is called quillfeather and sleeps on the mat.', 'pets'],
     ];
-    for (const [k, col, title, content, tags] of docs) ids[k] = (await addText(req, k === 'secret' ? b.key : a.key, col.uuid, title, content, tags)).uuid;
-    await waitSettled(req, a.key, Object.entries(ids).filter(([k]) => k !== 'secret').map(([, v]) => v));
+    for (const [k, col, title, content, tags] of docs)
+      ids[k] = (await addText(req, k === 'secret' ? b.key : a.key, col.uuid, title, content, tags)).uuid;
+    await waitSettled(
+      req,
+      a.key,
+      Object.entries(ids)
+        .filter(([k]) => k !== 'secret')
+        .map(([, v]) => v),
+    );
     await waitSettled(req, b.key, [ids.secret!]);
   });
   after(async () => d?.close());
@@ -44,13 +51,28 @@ describe('POST /api/v1/search/', () => {
     assert.equal(r.body.count, r.body.results.length);
     assert.ok(r.body.count >= 1 && r.body.count <= 5);
     const top = r.body.results[0];
-    for (const f of ['content', 'title', 'document_id', 'collection_name', 'tags', 'score', 'chunk_index', 'page', 'collection_slug', 'chunk_id']) assert.ok(f in top, f);
+    for (const f of [
+      'content',
+      'title',
+      'document_id',
+      'collection_name',
+      'tags',
+      'score',
+      'chunk_index',
+      'page',
+      'collection_slug',
+      'chunk_id',
+    ])
+      assert.ok(f in top, f);
     assert.equal(top.document_id, ids.cat);
     assert.equal(top.title, 'Cats');
     assert.deepEqual(top.tags, ['pets', 'Mammals']);
     assert.equal(top.collection_name, 'Animals');
     const scores = r.body.results.map((x: any) => x.score);
-    assert.deepEqual([...scores].sort((x, y) => y - x), scores);
+    assert.deepEqual(
+      [...scores].sort((x, y) => y - x),
+      scores,
+    );
     assert.ok(scores.every((s: number) => s >= 0 && s <= 1));
     assert.equal(r.body.mode, 'hybrid');
     assert.equal(r.body.fallback, null);
@@ -90,7 +112,10 @@ describe('POST /api/v1/search/', () => {
     const r = await search(req, a.key, { query: 'markets', collection: colA2.slug, mode: 'text' });
     assert.ok(r.body.results.length >= 1 && r.body.results.every((x: any) => x.collection_slug === colA2.slug));
     const legacy = await search(req, a.key, { query: 'markets', collection_id: colA2.uuid, mode: 'text' });
-    assert.deepEqual(legacy.body.results.map((x: any) => x.chunk_id), r.body.results.map((x: any) => x.chunk_id));
+    assert.deepEqual(
+      legacy.body.results.map((x: any) => x.chunk_id),
+      r.body.results.map((x: any) => x.chunk_id),
+    );
     for (const collection of [colB.slug, 'no-such-collection']) {
       const nf = await search(req, a.key, { query: 'cat', collection });
       assert.equal(nf.status, 404);
@@ -119,7 +144,10 @@ describe('POST /api/v1/search/', () => {
 
   it('accepts any user input: quotes and -exclusions work, odd syntax never errors', async () => {
     const phrase = await search(req, a.key, { query: '"stock markets fell"', mode: 'text' });
-    assert.deepEqual(phrase.body.results.map((x: any) => x.document_id), [ids.stocks]);
+    assert.deepEqual(
+      phrase.body.results.map((x: any) => x.document_id),
+      [ids.stocks],
+    );
     const excl = await search(req, a.key, { query: 'markets -inflation', mode: 'text' });
     assert.ok(excl.body.results.length >= 1);
     assert.ok(!excl.body.results.some((x: any) => x.document_id === ids.stocks));

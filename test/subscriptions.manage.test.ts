@@ -86,7 +86,8 @@ describe('subscriptions', () => {
     for (const slug of ['no-such-collection', priv.slug, gone.slug, priv.uuid]) {
       assertError(await subscribe(reader.key, slug), 404, 'COLLECTION_NOT_FOUND');
     }
-    const rows = await d.deps.sql`select 1 from subscriptions where user_id = ${reader.userId} and collection_id in ${d.deps.sql([priv.uuid, gone.uuid])}`;
+    const rows = await d.deps
+      .sql`select 1 from subscriptions where user_id = ${reader.userId} and collection_id in ${d.deps.sql([priv.uuid, gone.uuid])}`;
     assert.equal(rows.length, 0);
   });
 

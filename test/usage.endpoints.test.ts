@@ -44,7 +44,17 @@ describe('usage endpoints', () => {
     const r = await usage(owner.key, '?days=7');
     assert.equal(r.status, 200, r.text);
     const b = r.body;
-    assert.deepEqual(Object.keys(b).sort(), ['avg_response_time_ms', 'daily', 'days', 'error_count', 'from', 'per_key', 'recent', 'to', 'total_requests']);
+    assert.deepEqual(Object.keys(b).sort(), [
+      'avg_response_time_ms',
+      'daily',
+      'days',
+      'error_count',
+      'from',
+      'per_key',
+      'recent',
+      'to',
+      'total_requests',
+    ]);
     assert.equal(b.days, 7);
     // owner 4 + scoped 3 + member 2 + the key creation and whoami calls of before() (2), none of the stranger's.
     assert.equal(b.total_requests, 11);
@@ -53,7 +63,10 @@ describe('usage endpoints', () => {
     assert.equal(b.daily.length, 7);
     assert.equal(b.daily[6].date, isoDay(Date.now()));
     assert.equal(b.daily[0].date, isoDay(Date.now() - 6 * DAY));
-    assert.deepEqual(b.daily.slice(0, 6).map((x: any) => x.requests), [0, 0, 0, 0, 0, 0]);
+    assert.deepEqual(
+      b.daily.slice(0, 6).map((x: any) => x.requests),
+      [0, 0, 0, 0, 0, 0],
+    );
     assert.equal(b.daily[6].requests, 11);
     assert.equal(b.daily[6].errors, 1);
     const perKey = Object.fromEntries(b.per_key.map((k: any) => [k.key_uuid, k]));
@@ -62,10 +75,23 @@ describe('usage endpoints', () => {
     assert.equal(perKey[scoped.uuid].requests, 3);
     assert.equal(perKey[scoped.uuid].name, 'scoped reader');
     assert.ok(perKey[scoped.uuid].prefix.startsWith('svc_'));
-    assert.equal(b.per_key.reduce((s: number, k: any) => s + k.requests, 0), 11);
+    assert.equal(
+      b.per_key.reduce((s: number, k: any) => s + k.requests, 0),
+      11,
+    );
     assert.equal(b.recent.items.length, 11);
     const item = b.recent.items[0];
-    assert.deepEqual(Object.keys(item).sort(), ['endpoint', 'key_prefix', 'key_uuid', 'method', 'query', 'response_time_ms', 'result_count', 'status', 'timestamp']);
+    assert.deepEqual(Object.keys(item).sort(), [
+      'endpoint',
+      'key_prefix',
+      'key_uuid',
+      'method',
+      'query',
+      'response_time_ms',
+      'result_count',
+      'status',
+      'timestamp',
+    ]);
     assert.equal(b.recent.next_cursor, null);
   });
 
@@ -103,7 +129,10 @@ describe('usage endpoints', () => {
     } while (cursor);
     assert.deepEqual(seen, all);
     const times = seen.map((x) => Date.parse(x.timestamp));
-    assert.deepEqual(times, [...times].sort((a, b) => b - a));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+    );
   });
 
   it('one key: own keys only; scoped keys only themselves; keys/usage is not a key uuid', async () => {

@@ -43,8 +43,7 @@ describe('request log', () => {
   });
   after(async () => d?.close());
 
-  const rowsOf = (keyId: string) =>
-    d.deps.sql<any[]>`select * from request_log where key_id = ${keyId} order by ts, id`;
+  const rowsOf = (keyId: string) => d.deps.sql<any[]>`select * from request_log where key_id = ${keyId} order by ts, id`;
   const keyIdOf = async (key: string) => (await req('GET', '/api/v1/keys/current/', { key })).body.uuid as string;
 
   it('records key, user, organization, route pattern, method, status and time; off the request path', async () => {
@@ -154,7 +153,9 @@ describe('request log', () => {
     assert.equal(deleted, 25);
     const { n } = (await d.deps.sql<{ n: number }[]>`select count(*)::int as n from request_log where endpoint = '/old'`)[0]!;
     assert.equal(n, 0);
-    const { r } = (await d.deps.sql<{ r: number }[]>`select count(*)::int as r from usage_daily where day = ${old.toISOString().slice(0, 10)}::date`)[0]!;
+    const { r } = (
+      await d.deps.sql<{ r: number }[]>`select count(*)::int as r from usage_daily where day = ${old.toISOString().slice(0, 10)}::date`
+    )[0]!;
     assert.equal(r, 1);
     assert.ok((await d.deps.sql`select 1 from request_log limit 1`).length, 'recent rows stay');
   });
@@ -167,10 +168,23 @@ describe('graceful shutdown', () => {
     const sql = postgres(db.url, { max: 2, onnotice: () => {} });
     try {
       const { createUserWithKey } = await import('../daemon/src/services/accounts.js');
-      const u = await createUserWithKey(sql as never, { email: `sigterm-${Date.now()}@example.test`, newOrganization: 'sigterm', now: new Date() });
+      const u = await createUserWithKey(sql as never, {
+        email: `sigterm-${Date.now()}@example.test`,
+        newOrganization: 'sigterm',
+        now: new Date(),
+      });
       const child = spawn(process.execPath, ['--import', 'tsx', 'daemon/src/main.ts', 'serve', '--api-only'], {
         cwd: root,
-        env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', USAGE_FLUSH_MS: '60000', RATE_LIMITS_ENABLED: 'false' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: os.tmpdir(),
+          DATABASE_URL: db.url,
+          DATA_DIR: dataDir,
+          PORT: '0',
+          LOG_LEVEL: 'warn',
+          USAGE_FLUSH_MS: '60000',
+          RATE_LIMITS_ENABLED: 'false',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -191,7 +205,12 @@ describe('graceful shutdown', () => {
       let answered = 0;
       // 60 finished requests, then 40 more in flight while SIGTERM arrives.
       for (let i = 0; i < 60; i++) if ((await req('GET', '/api/v1/collections/', { key: u.key })).status) answered++;
-      const inflight = Array.from({ length: 40 }, () => req('GET', '/api/v1/collections/', { key: u.key }).then((r) => (r.status ? answered++ : 0), () => 0));
+      const inflight = Array.from({ length: 40 }, () =>
+        req('GET', '/api/v1/collections/', { key: u.key }).then(
+          (r) => (r.status ? answered++ : 0),
+          () => 0,
+        ),
+      );
       await new Promise((r) => setTimeout(r, 5));
       child.kill('SIGTERM');
       await Promise.all(inflight);
@@ -199,7 +218,9 @@ describe('graceful shutdown', () => {
       const { n } = (await sql<{ n: number }[]>`select count(*)::int as n from request_log where user_id = ${u.user.id}`)[0]!;
       assert.ok(answered >= 60);
       assert.equal(n, answered, 'one log row per answered request');
-      const { r } = (await sql<{ r: number }[]>`select coalesce(sum(requests), 0)::int as r from usage_daily where user_id = ${u.user.id}`)[0]!;
+      const { r } = (
+        await sql<{ r: number }[]>`select coalesce(sum(requests), 0)::int as r from usage_daily where user_id = ${u.user.id}`
+      )[0]!;
       assert.equal(r, answered);
     } finally {
       await sql.end();

@@ -19,7 +19,10 @@ describe('web UI: sessions', () => {
   let offsetMs = 0;
 
   before(async () => {
-    [d, b] = await Promise.all([startTestDaemon({ label: 'web_auth', clock: { now: () => new Date(Date.now() + offsetMs) } }), launchBrowser()]);
+    [d, b] = await Promise.all([
+      startTestDaemon({ label: 'web_auth', clock: { now: () => new Date(Date.now() + offsetMs) } }),
+      launchBrowser(),
+    ]);
     req = http(d.url);
     owner = await createTenant(d, 'web-owner');
     other = await createTenant(d, 'web-other');
@@ -34,7 +37,8 @@ describe('web UI: sessions', () => {
     await d?.close();
   });
 
-  const sessionRows = async (userId: string) => (await d.deps.sql<{ n: number }[]>`select count(*)::int as n from sessions where user_id = ${userId}`)[0]!.n;
+  const sessionRows = async (userId: string) =>
+    (await d.deps.sql<{ n: number }[]>`select count(*)::int as n from sessions where user_id = ${userId}`)[0]!.n;
 
   it('/ and /app/ lead a signed-out visitor to the sign-in form', async () => {
     const { page, context } = await b.newPage();
@@ -61,7 +65,10 @@ describe('web UI: sessions', () => {
     await page.goto(`${d.url}/app/sign-in`);
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password').fill('not the password');
-    const wrong = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    const wrong = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
     assert.equal(wrong[0].status(), 401);
     const message = await page.getByRole('alert').textContent();
     assert.match(message ?? '', /Email or password is incorrect/);
@@ -91,10 +98,18 @@ describe('web UI: sessions', () => {
   it('marks the cookie Secure behind an https proxy and sends security headers', async () => {
     const r = await fetch(`${d.url}/app/sign-in`, { headers: { 'x-forwarded-proto': 'https' } });
     const token = /name="_csrf" value="([^"]+)"/.exec(await r.text())![1]!;
-    const pre = r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const pre = r.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     assert.match(r.headers.getSetCookie()[0]!, /; Secure/);
     const body = new URLSearchParams({ _csrf: token, email: owner.email, password: PASSWORD, next: '/app/keys' });
-    const signed = await fetch(`${d.url}/app/sign-in`, { method: 'POST', body, headers: { cookie: pre, 'x-forwarded-proto': 'https' }, redirect: 'manual' });
+    const signed = await fetch(`${d.url}/app/sign-in`, {
+      method: 'POST',
+      body,
+      headers: { cookie: pre, 'x-forwarded-proto': 'https' },
+      redirect: 'manual',
+    });
     assert.equal(signed.status, 303);
     assert.equal(signed.headers.get('location'), '/app/keys');
     const set = signed.headers.getSetCookie().find((c) => c.startsWith('docsift_session='))!;
@@ -112,7 +127,10 @@ describe('web UI: sessions', () => {
       await page.goto(`${d.url}/app/sign-in`);
       await page.getByLabel('Email').fill(victim.email);
       await page.getByLabel('Password').fill(password);
-      const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+      const [res] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
       return res;
     };
     for (let i = 0; i < 5; i++) assert.equal((await attempt(`wrong guess ${i}`)).status(), 401);
@@ -130,21 +148,36 @@ describe('web UI: sessions', () => {
     await page.goto(`${d.url}/app/keys`);
     await page.getByLabel('Name', { exact: true }).fill('csrf-less');
     await page.getByLabel('Full access').check();
-    await page.evaluate(() => document.querySelectorAll('form[action="/app/keys"] input[name="_csrf"]').forEach((e) => e.remove()));
-    const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Create key' }).click()]);
+    await page.evaluate(() =>
+      document.querySelectorAll('form[action="/app/keys"] input[name="_csrf"]').forEach((e) => {
+        e.remove();
+      }),
+    );
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Create key' }).click(),
+    ]);
     assert.equal(res.status(), 403);
-    assert.match(await page.locator('main').textContent() ?? '', /CSRF_FAILED/);
+    assert.match((await page.locator('main').textContent()) ?? '', /CSRF_FAILED/);
     await screenshot(page, 'csrf-refused');
     const keys = await req('GET', '/api/v1/keys/', { key: owner.key });
     assert.ok(!keys.body.some((k: { name: string }) => k.name === 'csrf-less'), 'no key was created');
 
     // With the session cookie but a wrong token, and with a cross-site fetch label: both refused.
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-    for (const [token, extra] of [['forged', {}], ['', { 'sec-fetch-site': 'cross-site' }]] as const) {
-      const r = await fetch(`${d.url}/app/sign-out`, { method: 'POST', body: new URLSearchParams({ _csrf: token }), headers: { cookie, ...extra }, redirect: 'manual' });
+    for (const [token, extra] of [
+      ['forged', {}],
+      ['', { 'sec-fetch-site': 'cross-site' }],
+    ] as const) {
+      const r = await fetch(`${d.url}/app/sign-out`, {
+        method: 'POST',
+        body: new URLSearchParams({ _csrf: token }),
+        headers: { cookie, ...extra },
+        redirect: 'manual',
+      });
       assert.equal(r.status, 403);
     }
-    assert.equal(await sessionRows(owner.userId) > 0, true, 'still signed in');
+    assert.equal((await sessionRows(owner.userId)) > 0, true, 'still signed in');
     await context.close();
   });
 
@@ -176,7 +209,10 @@ describe('web UI: sessions', () => {
     assert.equal(foreign.status, 404);
     // A key still works, and an Authorization header is never overridden by the cookie.
     assert.equal((await req('GET', `/api/v1/documents/${docId}/download/`, { key: owner.key })).status, 302);
-    const badKey = await fetch(`${d.url}/api/v1/documents/${docId}/download/`, { headers: { cookie, authorization: 'Bearer svc_nope' }, redirect: 'manual' });
+    const badKey = await fetch(`${d.url}/api/v1/documents/${docId}/download/`, {
+      headers: { cookie, authorization: 'Bearer svc_nope' },
+      redirect: 'manual',
+    });
     assert.equal(badKey.status, 401);
     await o.context.close();
     await context.close();
@@ -192,7 +228,12 @@ describe('web UI: sessions', () => {
     const replay = await fetch(`${d.url}/app/keys`, { headers: { cookie }, redirect: 'manual' });
     assert.equal(replay.status, 303);
     assert.match(replay.headers.get('location') ?? '', /^\/app\/sign-in/);
-    const post = await fetch(`${d.url}/app/keys`, { method: 'POST', body: new URLSearchParams({ name: 'late', access: 'full', expires_in: 'never' }), headers: { cookie }, redirect: 'manual' });
+    const post = await fetch(`${d.url}/app/keys`, {
+      method: 'POST',
+      body: new URLSearchParams({ name: 'late', access: 'full', expires_in: 'never' }),
+      headers: { cookie },
+      redirect: 'manual',
+    });
     assert.equal(post.status, 401, 'a form from an ended session changes nothing');
     await context.close();
   });

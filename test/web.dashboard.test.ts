@@ -52,10 +52,22 @@ describe('web UI: overview and usage dashboard', () => {
     // Three days ago, written through the metering module's own writer: older bars for the chart.
     const old = new Date(Date.now() - 3 * 86_400_000);
     const keyId = (await d.deps.sql<{ id: string }[]>`select id from api_keys where user_id = ${t.userId}`)[0]!.id;
-    await writeRecords(d.deps.sql, Array.from({ length: 40 }, (_, i) => ({
-      ts: old, organizationId: t.orgId, userId: t.userId, keyId, method: 'POST', endpoint: '/api/v1/search', status: i < 6 ? 500 : 200,
-      durationUs: 12_000, query: `older query ${i}`, resultCount: 3, billable: i >= 6,
-    })));
+    await writeRecords(
+      d.deps.sql,
+      Array.from({ length: 40 }, (_, i) => ({
+        ts: old,
+        organizationId: t.orgId,
+        userId: t.userId,
+        keyId,
+        method: 'POST',
+        endpoint: '/api/v1/search',
+        status: i < 6 ? 500 : 200,
+        durationUs: 12_000,
+        query: `older query ${i}`,
+        resultCount: 3,
+        billable: i >= 6,
+      })),
+    );
     const ctx = await b.newPage();
     page = ctx.page;
     await signIn(page, d.url, t.email, PASSWORD);
@@ -94,7 +106,11 @@ describe('web UI: overview and usage dashboard', () => {
     assert.ok((await results.count()) >= 1);
     assert.match((await results.first().textContent()) ?? '', /Cats/);
     const scores = (await page.locator('ol.results .score').allTextContents()).map(num);
-    assert.deepEqual([...scores].sort((x, y) => y - x), scores, 'ranked by score');
+    assert.deepEqual(
+      [...scores].sort((x, y) => y - x),
+      scores,
+      'ranked by score',
+    );
     assert.ok(scores[0]! > 0);
     await screenshot(page, 'overview-search');
     assert.deepEqual(await settledUsage(), before, 'UI searches are not API traffic');
@@ -108,8 +124,10 @@ describe('web UI: overview and usage dashboard', () => {
     const today = page.locator('#volume-chart .col').last();
     const todayBefore = Number(await today.getAttribute('data-requests'));
 
-    for (let i = 0; i < 11; i++) assert.equal((await req('POST', '/api/v1/search/', { key: t.key, json: { query: `tomato stake ${i}`, mode: 'text' } })).status, 200);
-    for (let i = 0; i < 4; i++) assert.equal((await req('GET', `/api/v1/documents/00000000-0000-4000-8000-00000000000${i}/`, { key: t.key })).status, 404);
+    for (let i = 0; i < 11; i++)
+      assert.equal((await req('POST', '/api/v1/search/', { key: t.key, json: { query: `tomato stake ${i}`, mode: 'text' } })).status, 200);
+    for (let i = 0; i < 4; i++)
+      assert.equal((await req('GET', `/api/v1/documents/00000000-0000-4000-8000-00000000000${i}/`, { key: t.key })).status, 404);
     const after = await settledUsage();
     assert.equal(after.requests, base.requests + 15);
 
@@ -147,10 +165,17 @@ describe('web UI: overview and usage dashboard', () => {
   it('pages through the request log and switches periods', async () => {
     await page.goto(`${d.url}/app/usage?days=30`);
     assert.equal(await page.locator('#volume-chart .col').count(), 30);
-    const stamps = async () => (await page.locator('#log tbody tr time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''))).map((t) => Date.parse(t));
+    const stamps = async () =>
+      (await page.locator('#log tbody tr time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''))).map((t) =>
+        Date.parse(t),
+      );
     const first = await stamps();
     assert.equal(first.length, 25);
-    assert.deepEqual([...first].sort((a, b) => b - a), first, 'newest first');
+    assert.deepEqual(
+      [...first].sort((a, b) => b - a),
+      first,
+      'newest first',
+    );
     await page.getByRole('link', { name: /Older requests/ }).click();
     const second = await stamps();
     assert.ok(second.length > 0);
@@ -186,7 +211,10 @@ describe('web UI: overview and usage dashboard', () => {
     assert.notEqual(bg, 'rgb(244, 242, 236)', 'not the light background');
     await screenshot(dark.page, 'overview-dark');
     await dark.page.goto(`${d.url}/app/usage?days=7`);
-    const bar = await dark.page.locator('#volume-chart .bar-requests').first().evaluate((e) => getComputedStyle(e).fill);
+    const bar = await dark.page
+      .locator('#volume-chart .bar-requests')
+      .first()
+      .evaluate((e) => getComputedStyle(e).fill);
     assert.equal(bar, 'rgb(63, 208, 173)', 'chart colours follow the scheme');
     await screenshot(dark.page, 'usage-dark');
     await dark.page.goto(`${d.url}/app/keys`);

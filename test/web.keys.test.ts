@@ -37,8 +37,10 @@ describe('web UI: API Keys page', () => {
   });
 
   const row = (name: string) => page.locator('tbody tr', { has: page.locator('strong', { hasText: name }) }).first();
-  const visibleSlugs = async (key: string) => ((await req('GET', '/api/v1/collections/', { key })).body as { slug: string }[]).map((c) => c.slug).sort();
-  const upload = (key: string, col: { uuid: string }) => req('POST', `/api/v1/collections/${col.uuid}/documents/`, { key, json: { source_type: 'text', title: 'note', content: 'hello' } });
+  const visibleSlugs = async (key: string) =>
+    ((await req('GET', '/api/v1/collections/', { key })).body as { slug: string }[]).map((c) => c.slug).sort();
+  const upload = (key: string, col: { uuid: string }) =>
+    req('POST', `/api/v1/collections/${col.uuid}/documents/`, { key, json: { source_type: 'text', title: 'note', content: 'hello' } });
 
   it('lists the keys with their attributes', async () => {
     await page.goto(`${d.url}/app/keys`);
@@ -52,7 +54,10 @@ describe('web UI: API Keys page', () => {
   it('refuses a scoped key without collections, keeping what was typed', async () => {
     await page.goto(`${d.url}/app/keys`);
     await page.getByLabel('Name', { exact: true }).fill('nothing granted');
-    const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Create key' }).click()]);
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Create key' }).click(),
+    ]);
     assert.equal(res.status(), 400);
     assert.match((await page.locator('#grants-error').textContent()) ?? '', /at least one collection/);
     assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'nothing granted');
@@ -76,7 +81,8 @@ describe('web UI: API Keys page', () => {
     await page.getByRole('link', { name: /back to the keys/ }).click();
     assert.ok(!(await page.content()).includes(secret), 'the list never shows the secret');
     const text = (await row('ci-bot').textContent()) ?? '';
-    for (const s of ['scoped', `${handbook.slug} write`, `${finance.slug} read`, 'active', 'in 30 days', 'never']) assert.ok(text.includes(s), `${s} in ${text}`);
+    for (const s of ['scoped', `${handbook.slug} write`, `${finance.slug} read`, 'active', 'in 30 days', 'never'])
+      assert.ok(text.includes(s), `${s} in ${text}`);
     assert.ok(text.includes(secret.slice(0, 12)), 'prefix shown');
     const stored = await d.deps.sql`select 1 from api_keys where key_hash = sha256(${secret}::bytea)`;
     assert.equal(stored.length, 1, 'stored as its SHA-256 only');
@@ -92,7 +98,9 @@ describe('web UI: API Keys page', () => {
 
   it('rotates after a confirmation: new secret once, old one refused, grants kept', async () => {
     await page.goto(`${d.url}/app/keys`);
-    await row('ci-bot').getByRole('link', { name: /Rotate/ }).click();
+    await row('ci-bot')
+      .getByRole('link', { name: /Rotate/ })
+      .click();
     assert.match((await page.getByRole('heading', { level: 1 }).textContent()) ?? '', /Rotate “ci-bot”\?/);
     await screenshot(page, 'key-rotate-confirm');
     await page.getByRole('button', { name: 'Rotate key' }).click();
@@ -109,7 +117,9 @@ describe('web UI: API Keys page', () => {
 
   it('edits grants', async () => {
     await page.goto(`${d.url}/app/keys`);
-    await row('ci-bot').getByRole('link', { name: /Manage/ }).click();
+    await row('ci-bot')
+      .getByRole('link', { name: /Manage/ })
+      .click();
     await screenshot(page, 'key-manage');
     await page.getByLabel(/^Finance/).selectOption('none');
     await page.getByLabel(/^Handbook/).selectOption('read');
@@ -124,19 +134,25 @@ describe('web UI: API Keys page', () => {
     assert.equal(expired.body.code, 'API_KEY_EXPIRED');
     await page.goto(`${d.url}/app/keys`);
     assert.ok(((await row('ci-bot').textContent()) ?? '').includes('expired'));
-    await row('ci-bot').getByRole('link', { name: /Manage/ }).click();
+    await row('ci-bot')
+      .getByRole('link', { name: /Manage/ })
+      .click();
     await page.getByLabel(/Renew expiry/).selectOption('1y');
     assert.equal(await page.getByLabel(/Apply the expiry/).isChecked(), true, 'pre-ticked for an expired key');
     await Promise.all([page.waitForURL(/done=updated/), page.getByRole('button', { name: 'Save', exact: true }).click()]);
     assert.equal((await req('GET', '/api/v1/collections/', { key: secret })).status, 200);
-    const [k] = await d.deps.sql<{ expires_in: string; expires_at: Date }[]>`select expires_in, expires_at from api_keys where key_hash = sha256(${secret}::bytea)`;
+    const [k] = await d.deps.sql<
+      { expires_in: string; expires_at: Date }[]
+    >`select expires_in, expires_at from api_keys where key_hash = sha256(${secret}::bytea)`;
     assert.equal(k!.expires_in, '1y');
     assert.ok(k!.expires_at.getTime() > Date.now() + 360 * 86_400_000);
   });
 
   it('revokes a key after a confirmation', async () => {
     await page.goto(`${d.url}/app/keys`);
-    await row('ci-bot').getByRole('link', { name: /Revoke/ }).click();
+    await row('ci-bot')
+      .getByRole('link', { name: /Revoke/ })
+      .click();
     await Promise.all([page.waitForURL(/done=revoked/), page.getByRole('button', { name: 'Revoke key' }).click()]);
     assert.match((await page.getByRole('status').first().textContent()) ?? '', /revoked/i);
     assert.ok(((await row('ci-bot').textContent()) ?? '').includes('revoked'));
@@ -150,7 +166,11 @@ describe('web UI: API Keys page', () => {
     await page.getByLabel('Name', { exact: true }).fill('admin tool');
     await page.getByLabel('Expires').selectOption('never');
     await page.getByLabel('Full access').check();
-    assert.equal(await page.locator('[data-scope-grants]').evaluate((e) => (e as HTMLFieldSetElement).disabled), true, 'grants greyed out for full access (page script)');
+    assert.equal(
+      await page.locator('[data-scope-grants]').evaluate((e) => (e as HTMLFieldSetElement).disabled),
+      true,
+      'grants greyed out for full access (page script)',
+    );
     assert.equal(await page.getByLabel(/^Handbook/).isDisabled(), true);
     await page.getByRole('button', { name: 'Create key' }).click();
     const full = ((await page.locator('#new-secret').textContent()) ?? '').trim();
@@ -165,11 +185,12 @@ describe('web UI: API Keys page', () => {
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
     // Every form control has an accessible name.
-    const unlabelled = await page.evaluate(() =>
-      Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea')).filter((el) => {
-        const id = el.id;
-        return !(id && document.querySelector(`label[for="${id}"]`)) && !el.closest('label') && !el.getAttribute('aria-label');
-      }).length,
+    const unlabelled = await page.evaluate(
+      () =>
+        Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea')).filter((el) => {
+          const id = el.id;
+          return !(id && document.querySelector(`label[for="${id}"]`)) && !el.closest('label') && !el.getAttribute('aria-label');
+        }).length,
     );
     assert.equal(unlabelled, 0);
   });

@@ -158,8 +158,17 @@ describe('webhook configuration', () => {
   });
 
   it('URL validation: missing, too long, non-http(s), credentials → 400 VALIDATION_FAILED on fields.url', async () => {
-    const bad: unknown[] = [undefined, '', 42, 'not a url', 'ftp://example.com/hook', 'file:///etc/passwd', 'https://user:pass@example.com/hook',
-      'https://user@example.com/hook', `https://example.com/${'a'.repeat(2049 - 'https://example.com/'.length)}`];
+    const bad: unknown[] = [
+      undefined,
+      '',
+      42,
+      'not a url',
+      'ftp://example.com/hook',
+      'file:///etc/passwd',
+      'https://user:pass@example.com/hook',
+      'https://user@example.com/hook',
+      `https://example.com/${'a'.repeat(2049 - 'https://example.com/'.length)}`,
+    ];
     for (const url of bad) {
       const r = await req('POST', '/api/v1/webhooks/', { key: b.key, json: url === undefined ? {} : { url } });
       assertError(r, 400, 'VALIDATION_FAILED');
@@ -179,9 +188,25 @@ describe('webhook configuration', () => {
     });
 
     it('refuses loopback, private, link-local and metadata targets at configuration time', async () => {
-      const refused = ['http://127.0.0.1/hook', `http://127.0.0.1:${rx.port}/hook`, 'http://10.1.2.3/hook', 'http://192.168.0.10/hook', 'http://172.16.5.4/hook',
-        'http://169.254.169.254/latest/meta-data/', 'http://localhost/hook', 'http://LOCALHOST:8080/', 'http://api.localhost/', 'http://[::1]/hook',
-        'http://[::ffff:127.0.0.1]/hook', 'http://[fe80::1]/', 'http://[fd00::1]/', 'http://0.0.0.0/', 'http://2130706433/', 'http://0x7f.1/', 'http://100.64.0.1/'];
+      const refused = [
+        'http://127.0.0.1/hook',
+        `http://127.0.0.1:${rx.port}/hook`,
+        'http://10.1.2.3/hook',
+        'http://192.168.0.10/hook',
+        'http://172.16.5.4/hook',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://localhost/hook',
+        'http://LOCALHOST:8080/',
+        'http://api.localhost/',
+        'http://[::1]/hook',
+        'http://[::ffff:127.0.0.1]/hook',
+        'http://[fe80::1]/',
+        'http://[fd00::1]/',
+        'http://0.0.0.0/',
+        'http://2130706433/',
+        'http://0x7f.1/',
+        'http://100.64.0.1/',
+      ];
       for (const url of refused) {
         const r = await sreq('POST', '/api/v1/webhooks/', { key: s.key, json: { url } });
         assertError(r, 400, 'VALIDATION_FAILED');
@@ -193,7 +218,8 @@ describe('webhook configuration', () => {
     it('refuses a host name whose DNS answer is private', async (t) => {
       const host = os.hostname();
       const addrs = await lookup(host, { all: true }).catch(() => []);
-      if (!addrs.length || !addrs.every((x) => isPrivateAddress(x.address))) return t.skip(`${host} does not resolve to a private address here`);
+      if (!addrs.length || !addrs.every((x) => isPrivateAddress(x.address)))
+        return t.skip(`${host} does not resolve to a private address here`);
       const r = await sreq('POST', '/api/v1/webhooks/', { key: s.key, json: { url: `http://${host}:${rx.port}/hook` } });
       assertError(r, 400, 'VALIDATION_FAILED');
       assert.match(r.body.fields.url[0], /resolves to a private address/);
@@ -231,9 +257,14 @@ describe('webhook configuration', () => {
     assert.equal(k.status, 201, k.text);
     const scoped = k.body.key as string;
     const calls: [string, string, unknown?][] = [
-      ['GET', '/api/v1/webhooks/'], ['POST', '/api/v1/webhooks/', { url: rx.url }], ['PATCH', '/api/v1/webhooks/', { is_active: false }],
-      ['DELETE', '/api/v1/webhooks/'], ['POST', '/api/v1/webhooks/rotate-secret/'], ['POST', '/api/v1/webhooks/test/'],
-      ['GET', '/api/v1/webhooks/deliveries/'], ['POST', '/api/v1/webhooks/deliveries/00000000-0000-4000-8000-000000000000/redeliver/'],
+      ['GET', '/api/v1/webhooks/'],
+      ['POST', '/api/v1/webhooks/', { url: rx.url }],
+      ['PATCH', '/api/v1/webhooks/', { is_active: false }],
+      ['DELETE', '/api/v1/webhooks/'],
+      ['POST', '/api/v1/webhooks/rotate-secret/'],
+      ['POST', '/api/v1/webhooks/test/'],
+      ['GET', '/api/v1/webhooks/deliveries/'],
+      ['POST', '/api/v1/webhooks/deliveries/00000000-0000-4000-8000-000000000000/redeliver/'],
     ];
     for (const [method, p, json] of calls) {
       const r = await req(method, p, json === undefined ? { key: scoped } : { key: scoped, json });
@@ -272,7 +303,11 @@ describe('webhook configuration', () => {
     // The log survives the webhook; redelivery needs a webhook.
     const log = await req('GET', '/api/v1/webhooks/deliveries/', { key: a.key });
     assert.ok(log.body.length > 0);
-    assertError(await req('POST', `/api/v1/webhooks/deliveries/${log.body[0].id}/redeliver/`, { key: a.key }), 404, 'WEBHOOK_NOT_CONFIGURED');
+    assertError(
+      await req('POST', `/api/v1/webhooks/deliveries/${log.body[0].id}/redeliver/`, { key: a.key }),
+      404,
+      'WEBHOOK_NOT_CONFIGURED',
+    );
   });
 
   describe('receiver-side verification (as the specification tells receivers)', () => {
@@ -288,7 +323,11 @@ describe('webhook configuration', () => {
       assert.ok(Math.abs(ts - Date.now() / 1000) < 5, 'timestamp is current unix seconds');
 
       assert.equal(await rx.replay(original), 200, 'an immediate replay verifies (receivers dedupe on the event id)');
-      assert.equal(await rx.replay(original, (b) => Buffer.from(b.toString().replace('webhook.test', 'webhook.tesT'))), 401, 'tampered body');
+      assert.equal(
+        await rx.replay(original, (b) => Buffer.from(b.toString().replace('webhook.test', 'webhook.tesT'))),
+        401,
+        'tampered body',
+      );
 
       rx.now = () => (ts + TOLERANCE_SECONDS - 1) * 1000;
       assert.equal(await rx.replay(original), 200, 'just inside the 5-minute window');
@@ -302,7 +341,10 @@ describe('webhook configuration', () => {
     });
 
     it('a sender whose clock is 6 minutes behind is rejected by the receiver', async () => {
-      const late = await startTestDaemon({ label: 'webhooks_late', env: { ALLOW_PRIVATE_URLS: 'true', CLOCK_OFFSET_MS: String(-6 * 60_000) } });
+      const late = await startTestDaemon({
+        label: 'webhooks_late',
+        env: { ALLOW_PRIVATE_URLS: 'true', CLOCK_OFFSET_MS: String(-6 * 60_000) },
+      });
       try {
         const t = await createTenant(late, 'wh-late');
         const created = await http(late.url)('POST', '/api/v1/webhooks/', { key: t.key, json: { url: rx.url } });

@@ -11,7 +11,19 @@ import { startWebhookReceiver, verifyWebhook, type Received, type Reply, type We
 // schedule is 50, 100, 200, 400, 800 ms (±20 %); graphile-worker picks up future jobs on its 1 s poll.
 
 const BASE_MS = 50;
-const EVENT_DATA_FIELDS = ['chunks_count', 'collection_name', 'collection_uuid', 'error_message', 'file_size', 'original_filename', 'source_type', 'status', 'tags', 'title', 'uuid'];
+const EVENT_DATA_FIELDS = [
+  'chunks_count',
+  'collection_name',
+  'collection_uuid',
+  'error_message',
+  'file_size',
+  'original_filename',
+  'source_type',
+  'status',
+  'tags',
+  'title',
+  'uuid',
+];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Scenarios use separate tenants and receivers, so they run concurrently to keep the file fast.
@@ -21,7 +33,11 @@ describe('webhook delivery', { concurrency: true }, () => {
   const receivers: WebhookReceiver[] = [];
 
   before(async () => {
-    d = await startTestDaemon({ label: 'webhooks_dlv', worker: true, env: { ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: String(BASE_MS), WEBHOOK_TIMEOUT_MS: '500', WORKER_CONCURRENCY: '4' } });
+    d = await startTestDaemon({
+      label: 'webhooks_dlv',
+      worker: true,
+      env: { ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: String(BASE_MS), WEBHOOK_TIMEOUT_MS: '500', WORKER_CONCURRENCY: '4' },
+    });
     req = http(d.url);
   });
   after(async () => {
@@ -44,9 +60,17 @@ describe('webhook delivery', { concurrency: true }, () => {
   /** A synthetic document event through the daemon's own emitEvent (the call processing makes), for delivery-path tests. */
   async function emit(t: Tenant, type: 'document.indexed' | 'document.failed' = 'document.indexed'): Promise<string> {
     const data: DocumentEventData = {
-      uuid: randomUUID(), status: type === 'document.indexed' ? 'indexed' : 'failed', title: 'Synthetic', source_type: 'txt', collection_uuid: randomUUID(),
-      collection_name: 'Synthetic', chunks_count: type === 'document.indexed' ? 1 : 0, tags: 'a,b', error_message: type === 'document.indexed' ? null : 'boom',
-      original_filename: 'synthetic.txt', file_size: 10,
+      uuid: randomUUID(),
+      status: type === 'document.indexed' ? 'indexed' : 'failed',
+      title: 'Synthetic',
+      source_type: 'txt',
+      collection_uuid: randomUUID(),
+      collection_name: 'Synthetic',
+      chunks_count: type === 'document.indexed' ? 1 : 0,
+      tags: 'a,b',
+      error_message: type === 'document.indexed' ? null : 'boom',
+      original_filename: 'synthetic.txt',
+      file_size: 10,
     };
     return d.deps.sql.begin((tx) => emitEvent(tx, t.orgId, type, data, d.deps.clock.now()));
   }
@@ -76,7 +100,10 @@ describe('webhook delivery', { concurrency: true }, () => {
       assert.equal(r.body.id, eventId);
       assert.ok(r.rawBody.equals(reqs[0]!.rawBody), 'the body is byte-identical on every attempt');
     }
-    assert.deepEqual(reqs.map((r) => r.headers['x-service-attempt']), reqs.map((_, i) => String(i + 1)));
+    assert.deepEqual(
+      reqs.map((r) => r.headers['x-service-attempt']),
+      reqs.map((_, i) => String(i + 1)),
+    );
   }
 
   it('document.indexed and document.failed from real uploads carry the spec payload, signed', async () => {
@@ -134,7 +161,9 @@ describe('webhook delivery', { concurrency: true }, () => {
     assert.ok(failedDoc.error_message.length > 0);
     const rows = await log(t);
     assert.equal(rows.length, 2);
-    assert.ok(rows.every((x) => x.success && x.status_code === 200 && x.attempt === 1 && x.trigger === 'automatic' && x.next_retry_at === null));
+    assert.ok(
+      rows.every((x) => x.success && x.status_code === 200 && x.attempt === 1 && x.trigger === 'automatic' && x.next_retry_at === null),
+    );
   });
 
   it('retries 5xx, timeouts and 408 with backoff, then succeeds; the event id and body repeat', async () => {
@@ -146,9 +175,18 @@ describe('webhook delivery', { concurrency: true }, () => {
     assert.equal(rx.requests.length, 4);
     assertSameEvent(rx.requests, eventId);
     const rows = (await log(t, `?event_id=${eventId}`)).reverse();
-    assert.deepEqual(rows.map((r) => r.attempt), [1, 2, 3, 4]);
-    assert.deepEqual(rows.map((r) => r.status_code), [500, null, 408, 204]);
-    assert.deepEqual(rows.map((r) => r.success), [false, false, false, true]);
+    assert.deepEqual(
+      rows.map((r) => r.attempt),
+      [1, 2, 3, 4],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.status_code),
+      [500, null, 408, 204],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.success),
+      [false, false, false, true],
+    );
     assert.match(rows[0].error, /HTTP 500/);
     assert.match(rows[1].error, /Timed out/);
     assert.ok(rows.slice(0, 3).every((r) => r.next_retry_at !== null));
@@ -167,7 +205,10 @@ describe('webhook delivery', { concurrency: true }, () => {
     assert.equal(rx.requests.length, 6, 'no seventh attempt');
     assertSameEvent(rx.requests, eventId);
     const rows = (await log(t)).reverse();
-    assert.deepEqual(rows.map((r) => r.attempt), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      rows.map((r) => r.attempt),
+      [1, 2, 3, 4, 5, 6],
+    );
     assert.ok(rows.every((r) => r.status_code === 503 && !r.success));
     assert.equal(rows[5].next_retry_at, null);
     rows.slice(0, 5).forEach((r, i) => {
@@ -181,7 +222,10 @@ describe('webhook delivery', { concurrency: true }, () => {
 
   it('4xx other than 408/429 is final, and so is a redirect', async () => {
     for (const status of [400, 410, 302]) {
-      const { t, rx } = await setup(`dlv-final-${status}`, (): Reply => (status === 302 ? { status, headers: { location: 'http://127.0.0.1:1/' } } : { status }));
+      const { t, rx } = await setup(
+        `dlv-final-${status}`,
+        (): Reply => (status === 302 ? { status, headers: { location: 'http://127.0.0.1:1/' } } : { status }),
+      );
       const eventId = await emit(t, 'document.failed');
       await rx.waitFor((reqs) => reqs.length >= 1);
       await sleep(1500);
@@ -282,13 +326,32 @@ describe('webhook delivery', { concurrency: true }, () => {
     }
     const p1 = await req('GET', '/api/v1/webhooks/deliveries/?limit=2', { key: t.key });
     assert.equal(p1.status, 200);
-    assert.deepEqual(p1.body.map((r: any) => r.event_id), [ids[2], ids[1]]);
-    assert.deepEqual(Object.keys(p1.body[0]).sort(), ['attempt', 'created_at', 'duration_ms', 'error', 'event_id', 'event_type', 'id', 'next_retry_at', 'status_code', 'success', 'trigger', 'url']);
+    assert.deepEqual(
+      p1.body.map((r: any) => r.event_id),
+      [ids[2], ids[1]],
+    );
+    assert.deepEqual(Object.keys(p1.body[0]).sort(), [
+      'attempt',
+      'created_at',
+      'duration_ms',
+      'error',
+      'event_id',
+      'event_type',
+      'id',
+      'next_retry_at',
+      'status_code',
+      'success',
+      'trigger',
+      'url',
+    ]);
     const link = p1.headers.get('link') ?? '';
     const m = /^<([^>]+)>; rel="next"$/.exec(link);
     assert.ok(m, link);
     const p2 = await req('GET', m[1]!, { key: t.key });
-    assert.deepEqual(p2.body.map((r: any) => r.event_id), [ids[0]]);
+    assert.deepEqual(
+      p2.body.map((r: any) => r.event_id),
+      [ids[0]],
+    );
     assert.equal(p2.headers.get('link'), null);
     assert.equal((await req('GET', '/api/v1/webhooks/deliveries/?cursor=garbage', { key: t.key })).status, 400);
 

@@ -47,18 +47,30 @@ describe('worker killed mid-job', () => {
     const req = http(d.url);
     const col = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Crash' } })).body;
     const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} about resilient workers and idempotent jobs.`).join('\n\n');
-    const up = await req('POST', `/api/v1/collections/${col.uuid}/documents/`, { key: t.key, json: { source_type: 'text', content: text, title: 'crash' } });
+    const up = await req('POST', `/api/v1/collections/${col.uuid}/documents/`, {
+      key: t.key,
+      json: { source_type: 'text', content: text, title: 'crash' },
+    });
     assert.equal(up.status, 201);
     const env = {
-      DATABASE_URL: d.db.url, EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, LOG_LEVEL: 'warn', DATA_DIR: d.dataDir,
-      SIGNING_SECRET: d.config.SIGNING_SECRET!, WORKER_HEARTBEAT_MS: '300', WORKER_STALE_MS: '1500', NODE_ENV: 'test',
+      DATABASE_URL: d.db.url,
+      EMBEDDING_PROVIDER: 'ollama',
+      OLLAMA_HOST: ollama.url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: d.dataDir,
+      SIGNING_SECRET: d.config.SIGNING_SECRET!,
+      WORKER_HEARTBEAT_MS: '300',
+      WORKER_STALE_MS: '1500',
+      NODE_ENV: 'test',
     };
 
     // First worker takes the job and hangs inside embedding (the stand-in delays its answer).
     const first = startWorkerProcess(env);
     children.push(first);
     await until(async () => (ollama.requests > 0 ? true : undefined), 30_000, 'the first embed request');
-    const locked = await d.deps.sql<{ locked_by: string | null; attempts: number }[]>`select locked_by, attempts from graphile_worker._private_jobs`;
+    const locked = await d.deps.sql<
+      { locked_by: string | null; attempts: number }[]
+    >`select locked_by, attempts from graphile_worker._private_jobs`;
     assert.equal(locked.length, 1);
     assert.ok(locked[0]!.locked_by, 'job is locked by the first worker');
     first.kill('SIGKILL');
@@ -68,10 +80,14 @@ describe('worker killed mid-job', () => {
     ollama.setDelay(0);
     const second = startWorkerProcess(env);
     children.push(second);
-    const doc = await until(async () => {
-      const r = await req('GET', `/api/v1/documents/${up.body.uuid}/`, { key: t.key });
-      return r.body.status === 'indexed' ? r.body : undefined;
-    }, 45_000, 'indexed');
+    const doc = await until(
+      async () => {
+        const r = await req('GET', `/api/v1/documents/${up.body.uuid}/`, { key: t.key });
+        return r.body.status === 'indexed' ? r.body : undefined;
+      },
+      45_000,
+      'indexed',
+    );
     const rows = await d.deps.sql<{ n: number; distinct_idx: number }[]>`
       select count(*)::int as n, count(distinct chunk_index)::int as distinct_idx from chunks where document_id = ${up.body.uuid}`;
     assert.equal(rows[0]!.n, doc.chunks_count);

@@ -9,9 +9,12 @@ if (existsSync(source)) {
   const { register: registerTsx } = await import('tsx/esm/api');
   registerTsx();
   // Registered after tsx, so it runs first: adds the export condition that maps @docsift/sdk to src/.
-  register('data:text/javascript,' + encodeURIComponent(
-    'export async function resolve(s, c, next) { return next(s, { ...c, conditions: [...new Set([...(c.conditions ?? []), "docsift:source"])] }); }',
-  ));
+  register(
+    'data:text/javascript,' +
+      encodeURIComponent(
+        'export async function resolve(s, c, next) { return next(s, { ...c, conditions: [...new Set([...(c.conditions ?? []), "docsift:source"])] }); }',
+      ),
+  );
   await import(source.href);
 } else {
   await import('../dist/main.js');

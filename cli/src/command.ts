@@ -17,6 +17,7 @@ export interface CommandDef<O> {
   options?: (cmd: Command) => void;
   parse: (args: string[], flags: Record<string, unknown>) => O;
   /** Returns the exit code (default 0). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets commands that always succeed return nothing
   run: (ctx: Context, opts: O) => Promise<number | void>;
 }
 
@@ -29,7 +30,8 @@ export function defineCommand<O>(def: CommandDef<O>): CommandDef<O> {
 export function intFlag(value: unknown, name: string, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be a whole number between ${min} and ${max} (got "${String(value)}").`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${name} must be a whole number between ${min} and ${max} (got "${String(value)}").`);
   return n;
 }
 
@@ -45,5 +47,11 @@ export function stringFlag(value: unknown): string | undefined {
 
 /** Repeatable option collector for commander: `--tag a --tag b`, commas also split. */
 export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ];
 }

@@ -70,7 +70,12 @@ export class Context {
     const profileName = explicit ?? config.default_profile ?? 'default';
     const profile = config.profiles[profileName];
     if (explicit && !profile) {
-      throw new CliError(`No profile named "${profileName}" in ${this.configFile}.`, ExitCode.AUTH, `Create it with \`docsift login --profile ${profileName}\`.`, 'PROFILE_NOT_FOUND');
+      throw new CliError(
+        `No profile named "${profileName}" in ${this.configFile}.`,
+        ExitCode.AUTH,
+        `Create it with \`docsift login --profile ${profileName}\`.`,
+        'PROFILE_NOT_FOUND',
+      );
     }
     const envKey = this.env.DOCSIFT_API_KEY || undefined;
     const envUrl = this.env.DOCSIFT_URL || undefined;
@@ -85,7 +90,13 @@ export class Context {
   async client(): Promise<DocsiftClient> {
     if (this.clientInstance) return this.clientInstance;
     const c = await this.credentials();
-    if (!c.apiKey) throw new CliError('Not logged in: no API key configured.', ExitCode.AUTH, 'Run `docsift login`, or set DOCSIFT_API_KEY (and DOCSIFT_URL).', 'NOT_LOGGED_IN');
+    if (!c.apiKey)
+      throw new CliError(
+        'Not logged in: no API key configured.',
+        ExitCode.AUTH,
+        'Run `docsift login`, or set DOCSIFT_API_KEY (and DOCSIFT_URL).',
+        'NOT_LOGGED_IN',
+      );
     this.clientInstance = this.makeClient(c.url, c.apiKey);
     return this.clientInstance;
   }

@@ -33,7 +33,10 @@ function hintFor(err: ApiError, baseUrl?: string): string | undefined {
     case 'USER_ACCOUNT_DISABLED':
       return 'The account that owns this key is disabled; ask an administrator.';
     case 'RATE_LIMIT_EXCEEDED': {
-      const wait = err instanceof RateLimitError && err.retryAfter !== undefined ? `Wait ${formatWait(err.retryAfter)} (Retry-After) and try again.` : 'Wait a moment and try again.';
+      const wait =
+        err instanceof RateLimitError && err.retryAfter !== undefined
+          ? `Wait ${formatWait(err.retryAfter)} (Retry-After) and try again.`
+          : 'Wait a moment and try again.';
       return `${wait} All keys of one user share the per-minute, per-day and per-month limits of the key's tier; ask an administrator for a higher tier.`;
     }
     case 'WRITE_ACCESS_REQUIRED':
@@ -55,7 +58,8 @@ function hintFor(err: ApiError, baseUrl?: string): string | undefined {
     case 'UNSUPPORTED_FILE_TYPE':
       return 'Supported: pdf, docx, pptx, xlsx, odt, odp, ods, rtf, epub, html, md, txt, csv, json.';
     default:
-      if (err.status >= 500) return `Server error${err.requestId ? `; quote request id ${err.requestId} when reporting it` : ''}${baseUrl ? ` (${baseUrl})` : ''}.`;
+      if (err.status >= 500)
+        return `Server error${err.requestId ? `; quote request id ${err.requestId} when reporting it` : ''}${baseUrl ? ` (${baseUrl})` : ''}.`;
       return undefined;
   }
 }
@@ -79,7 +83,13 @@ export interface ErrorReport {
 
 /** Turns anything thrown into what is printed and the exit code. */
 export function describeError(err: unknown, baseUrl?: string): ErrorReport {
-  if (err instanceof CliError) return { message: err.message, ...(err.code ? { code: err.code } : {}), ...(err.hint ? { hint: err.hint } : {}), exitCode: err.exitCode };
+  if (err instanceof CliError)
+    return {
+      message: err.message,
+      ...(err.code ? { code: err.code } : {}),
+      ...(err.hint ? { hint: err.hint } : {}),
+      exitCode: err.exitCode,
+    };
   if (err instanceof ApiError) {
     const hint = hintFor(err, baseUrl);
     return {
@@ -93,11 +103,23 @@ export function describeError(err: unknown, baseUrl?: string): ErrorReport {
       exitCode: err instanceof AuthenticationError ? ExitCode.AUTH : ExitCode.ERROR,
     };
   }
-  if (err instanceof TimeoutError) return { message: err.message, code: 'TIMEOUT', hint: 'The server is slow or unreachable; try again, or raise --timeout where the command has one.', exitCode: ExitCode.ERROR };
+  if (err instanceof TimeoutError)
+    return {
+      message: err.message,
+      code: 'TIMEOUT',
+      hint: 'The server is slow or unreachable; try again, or raise --timeout where the command has one.',
+      exitCode: ExitCode.ERROR,
+    };
   if (err instanceof ConnectionError) {
-    return { message: err.message, code: 'CONNECTION_FAILED', hint: `Is the server running${baseUrl ? ` at ${baseUrl}` : ''}? Set the address with --url, DOCSIFT_URL or \`docsift login --url <url>\`.`, exitCode: ExitCode.ERROR };
+    return {
+      message: err.message,
+      code: 'CONNECTION_FAILED',
+      hint: `Is the server running${baseUrl ? ` at ${baseUrl}` : ''}? Set the address with --url, DOCSIFT_URL or \`docsift login --url <url>\`.`,
+      exitCode: ExitCode.ERROR,
+    };
   }
   if (err instanceof DocsiftError) return { message: err.message, code: err.name, exitCode: ExitCode.ERROR };
-  if (err && typeof err === 'object' && (err as { name?: string }).name === 'ExitPromptError') return { message: 'Cancelled.', code: 'CANCELLED', exitCode: ExitCode.ERROR };
+  if (err && typeof err === 'object' && (err as { name?: string }).name === 'ExitPromptError')
+    return { message: 'Cancelled.', code: 'CANCELLED', exitCode: ExitCode.ERROR };
   return { message: err instanceof Error ? err.message : String(err), exitCode: ExitCode.ERROR };
 }

@@ -76,19 +76,30 @@ export class Output {
       const gap = ' '.repeat(Math.max(0, widths[i]! - visibleLength(text)));
       return columns[i]!.align === 'right' ? gap + text : text + gap;
     };
-    this.line(columns.map((c, i) => this.bold(pad(c.header, i))).join('  ').trimEnd());
+    this.line(
+      columns
+        .map((c, i) => this.bold(pad(c.header, i)))
+        .join('  ')
+        .trimEnd(),
+    );
     rows.forEach((row, r) => {
-      this.line(columns.map((c, i) => {
-        const text = pad(cells[r]![i]!, i);
-        return c.style ? c.style(text, row) : text;
-      }).join('  ').trimEnd());
+      this.line(
+        columns
+          .map((c, i) => {
+            const text = pad(cells[r]![i]!, i);
+            return c.style ? c.style(text, row) : text;
+          })
+          .join('  ')
+          .trimEnd(),
+      );
     });
   }
 
   /** Aligned "label  value" lines. */
   fields(pairs: [string, string | number | boolean | null | undefined][]): void {
     const width = Math.max(...pairs.map(([k]) => k.length));
-    for (const [k, v] of pairs) this.line(`${this.dim(k.padEnd(width))}  ${v === null || v === undefined || v === '' ? this.dim('—') : String(v)}`);
+    for (const [k, v] of pairs)
+      this.line(`${this.dim(k.padEnd(width))}  ${v === null || v === undefined || v === '' ? this.dim('—') : String(v)}`);
   }
 }
 
@@ -118,7 +129,11 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
   if (!iso) return '';
   const diff = new Date(iso).getTime() - now;
   const abs = Math.abs(diff);
-  const steps: [number, string][] = [[86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute']];
+  const steps: [number, string][] = [
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+  ];
   for (const [ms, unit] of steps) {
     if (abs >= ms) {
       const n = Math.round(abs / ms);

@@ -2,7 +2,16 @@ import { Command } from 'commander';
 import type { CommandDef } from './command.js';
 import { Context } from './context.js';
 import { reportError } from './report.js';
-import { authCommands, billingCommands, collectionCommands, docCommands, keyCommands, mcpCommands, topLevelCommands, webhookCommands } from './commands/index.js';
+import {
+  authCommands,
+  billingCommands,
+  collectionCommands,
+  docCommands,
+  keyCommands,
+  mcpCommands,
+  topLevelCommands,
+  webhookCommands,
+} from './commands/index.js';
 
 export const VERSION = '0.1.0';
 

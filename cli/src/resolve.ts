@@ -13,11 +13,20 @@ export async function resolveCollection(ctx: Context, ref: string | undefined, f
     if (!all.length) throw new CliError('There are no collections yet.', 1, 'Create one: `docsift collections create <name>`.');
     return ctx.prompt('collection', flag, async () => {
       const { select } = await import('@inquirer/prompts');
-      return select({ message: 'Collection', choices: all.map((c) => ({ name: `${c.name} (${c.slug}, ${c.document_count} docs)`, value: c })) });
+      return select({
+        message: 'Collection',
+        choices: all.map((c) => ({ name: `${c.name} (${c.slug}, ${c.document_count} docs)`, value: c })),
+      });
     });
   }
   const found = await client.collections.find(ref);
-  if (!found) throw new CliError(`No visible collection matches "${ref}".`, 1, 'See `docsift collections list` (uuid, slug or exact name).', 'COLLECTION_NOT_FOUND');
+  if (!found)
+    throw new CliError(
+      `No visible collection matches "${ref}".`,
+      1,
+      'See `docsift collections list` (uuid, slug or exact name).',
+      'COLLECTION_NOT_FOUND',
+    );
   return found;
 }
 
@@ -28,7 +37,10 @@ export async function resolveKey(ctx: Context, ref: string | undefined, what = '
   if (ref === undefined) {
     return ctx.prompt(what, `<${what}> (uuid, prefix or name)`, async () => {
       const { select } = await import('@inquirer/prompts');
-      return select({ message: 'Key', choices: keys.filter((k) => k.is_active).map((k) => ({ name: `${k.name} (${k.prefix}…)`, value: k })) });
+      return select({
+        message: 'Key',
+        choices: keys.filter((k) => k.is_active).map((k) => ({ name: `${k.name} (${k.prefix}…)`, value: k })),
+      });
     });
   }
   const exact = keys.find((k) => k.uuid === ref || k.prefix === ref);
@@ -37,8 +49,12 @@ export async function resolveKey(ctx: Context, ref: string | undefined, what = '
   const active = matches.filter((k) => k.is_active);
   const pick = active.length === 1 ? active : matches;
   if (pick.length === 1) return pick[0]!;
-  if (!pick.length) throw new CliError(`No key matches "${ref}".`, 1, 'See `docsift keys list` (uuid, prefix or name).', 'API_KEY_NOT_FOUND');
-  throw new UsageError(`"${ref}" matches ${pick.length} keys: ${pick.map((k) => `${k.name} ${k.prefix} ${k.uuid}`).join('; ')}.`, 'Use the uuid.');
+  if (!pick.length)
+    throw new CliError(`No key matches "${ref}".`, 1, 'See `docsift keys list` (uuid, prefix or name).', 'API_KEY_NOT_FOUND');
+  throw new UsageError(
+    `"${ref}" matches ${pick.length} keys: ${pick.map((k) => `${k.name} ${k.prefix} ${k.uuid}`).join('; ')}.`,
+    'Use the uuid.',
+  );
 }
 
 /** Asks before destroying something; without a TTY, --yes is required (exit 2 otherwise). */

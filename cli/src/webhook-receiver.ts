@@ -30,7 +30,15 @@ export interface ReceiverOptions {
   onEvent: (e: ReceivedEvent) => void;
 }
 
-const FORWARDED_HEADERS = ['content-type', 'user-agent', 'x-service-signature', 'x-service-timestamp', 'x-service-event-id', 'x-service-event', 'x-service-attempt'];
+const FORWARDED_HEADERS = [
+  'content-type',
+  'user-agent',
+  'x-service-signature',
+  'x-service-timestamp',
+  'x-service-event-id',
+  'x-service-event',
+  'x-service-attempt',
+];
 const MAX_BODY = 5 * 1024 * 1024;
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -69,10 +77,17 @@ export async function startReceiver(opts: ReceiverOptions): Promise<{ server: Se
     if (Number.isFinite(attempt)) received.attempt = attempt;
     try {
       if (opts.skipVerify) received.payload = JSON.parse(raw.toString('utf8')) as WebhookEvent;
-      else received.payload = await verifyWebhook({ secret: opts.secrets, headers: req.headers, rawBody: raw, toleranceSeconds: opts.toleranceSeconds });
+      else
+        received.payload = await verifyWebhook({
+          secret: opts.secrets,
+          headers: req.headers,
+          rawBody: raw,
+          toleranceSeconds: opts.toleranceSeconds,
+        });
       received.verified = !opts.skipVerify;
     } catch (err) {
-      received.reason = err instanceof WebhookVerificationError ? `${err.reason}: ${err.message}` : `invalid JSON: ${(err as Error).message}`;
+      received.reason =
+        err instanceof WebhookVerificationError ? `${err.reason}: ${err.message}` : `invalid JSON: ${(err as Error).message}`;
       opts.onEvent(received);
       return reply(400, { error: received.reason });
     }
@@ -90,7 +105,13 @@ export async function startReceiver(opts: ReceiverOptions): Promise<{ server: Se
       if (v !== undefined) headers[h] = v;
     }
     try {
-      const r = await fetch(opts.forwardTo, { method: 'POST', headers, body: new Uint8Array(raw), redirect: 'manual', signal: AbortSignal.timeout(opts.forwardTimeoutMs ?? 10_000) });
+      const r = await fetch(opts.forwardTo, {
+        method: 'POST',
+        headers,
+        body: new Uint8Array(raw),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(opts.forwardTimeoutMs ?? 10_000),
+      });
       const text = await r.text();
       received.forward = { url: opts.forwardTo, status: r.status, duration_ms: Date.now() - started };
       opts.onEvent(received);

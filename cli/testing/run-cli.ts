@@ -76,10 +76,17 @@ export async function cliEnv(extra: Record<string, string> = {}): Promise<CliEnv
   return { configDir, env };
 }
 
-export async function runCli(args: string[], opts: { env: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number; viaBin?: boolean }): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  opts: { env: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number; viaBin?: boolean },
+): Promise<CliResult> {
   const script = opts.viaBin || process.env.DOCSIFT_TEST_CLI === 'bin' ? BIN : await cliEntry();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: opts.env, cwd: opts.cwd ?? process.cwd(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      env: opts.env,
+      cwd: opts.cwd ?? process.cwd(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -107,7 +114,11 @@ export async function runCli(args: string[], opts: { env: Record<string, string>
 
 /** Starts the CLI without waiting for it (for long-running commands such as `webhooks listen`). */
 export async function spawnCli(args: string[], opts: { env: Record<string, string>; cwd?: string }) {
-  const child = spawn(process.execPath, [await cliEntry(), ...args], { env: opts.env, cwd: opts.cwd ?? process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [await cliEntry(), ...args], {
+    env: opts.env,
+    cwd: opts.cwd ?? process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   const lines: string[] = [];
@@ -116,7 +127,7 @@ export async function spawnCli(args: string[], opts: { env: Record<string, strin
   const waiters: { test: (l: string) => boolean; resolve: (l: string) => void }[] = [];
   child.stdout.on('data', (d: string) => {
     buffer += d;
-    let i;
+    let i: number;
     while ((i = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, i);
       buffer = buffer.slice(i + 1);
@@ -136,7 +147,10 @@ export async function spawnCli(args: string[], opts: { env: Record<string, strin
       const seen = lines.find(test);
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching line in ${timeoutMs} ms; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no matching line in ${timeoutMs} ms; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`)),
+          timeoutMs,
+        );
         waiters.push({ test, resolve: (l) => (clearTimeout(timer), resolve(l)) });
       });
     },

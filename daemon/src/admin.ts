@@ -69,7 +69,8 @@ async function promptHidden(question: string, out: NodeJS.WritableStream): Promi
 /** The new password: all of stdin (one trailing newline dropped) or two hidden prompts. */
 async function readNewPassword(ctx: AdminContext, fromStdin: boolean): Promise<string> {
   if (fromStdin) return (await readAll(ctx.in ?? process.stdin)).replace(/\r?\n$/, '');
-  if (!process.stdin.isTTY) throw new AppError('VALIDATION_FAILED', 'No terminal to prompt on: pass --password-stdin and pipe the password in.');
+  if (!process.stdin.isTTY)
+    throw new AppError('VALIDATION_FAILED', 'No terminal to prompt on: pass --password-stdin and pipe the password in.');
   const first = await promptHidden('New password: ', ctx.err);
   const second = await promptHidden('Repeat it: ', ctx.err);
   if (first !== second) throw new AppError('VALIDATION_FAILED', 'The two passwords differ.');
@@ -125,7 +126,13 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
         });
         print(
           `Created user ${r.user.email} (${r.user.id}) in organization "${r.organization.name}" (${r.organization.id}).\nFirst API key (shown once):\n\n  ${r.key}\n`,
-          { user_id: r.user.id, email: r.user.email, organization_id: r.organization.id, organization_name: r.organization.name, key: r.key },
+          {
+            user_id: r.user.id,
+            email: r.user.email,
+            organization_id: r.organization.id,
+            organization_name: r.organization.name,
+            key: r.key,
+          },
         );
         return 0;
       }
@@ -133,7 +140,12 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
         const rows = await ctx.sql<{ id: string; email: string; name: string; org: string; is_active: boolean; is_admin: boolean }[]>`
           select u.id, u.email, u.name, o.name as org, u.is_active, u.is_admin
             from users u join organizations o on o.id = u.organization_id order by u.created_at`;
-        print(rows.map((r) => `${r.id}  ${r.email}  org=${r.org}  ${r.is_active ? 'active' : 'disabled'}${r.is_admin ? '  admin' : ''}`).join('\n'), rows);
+        print(
+          rows
+            .map((r) => `${r.id}  ${r.email}  org=${r.org}  ${r.is_active ? 'active' : 'disabled'}${r.is_admin ? '  admin' : ''}`)
+            .join('\n'),
+          rows,
+        );
         return 0;
       }
       case 'set-tier': {
@@ -162,7 +174,11 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
         if (!isPlanId(plan)) return usage(`--plan must be one of ${PLAN_IDS.join(', ')}.`);
         const customer = values['no-stripe-customer'] === true ? null : str('stripe-customer');
         const r = await setPlan(ctx.sql, org, plan, ctx.clock.now(), customer === undefined ? {} : { stripeCustomerId: customer });
-        print(`Organization "${r.name}" (${r.id}) is now on the ${plan} plan (was ${r.from}).`, { organization_id: r.id, plan, previous_plan: r.from });
+        print(`Organization "${r.name}" (${r.id}) is now on the ${plan} plan (was ${r.from}).`, {
+          organization_id: r.id,
+          plan,
+          previous_plan: r.from,
+        });
         return 0;
       }
       case 'invoices': {
@@ -171,7 +187,10 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
         print(
           rows.length
             ? rows
-                .map((i) => `${i.uuid}  org=${i.organization_uuid}  ${i.period_start.slice(0, 10)}..${i.period_end.slice(0, 10)}  ${i.plan}  used=${i.used_queries}  overage=${i.overage_queries}  total=${money(i.total_cents)}  ${i.status}${i.external_id ? ` ${i.external_id}` : ''}`)
+                .map(
+                  (i) =>
+                    `${i.uuid}  org=${i.organization_uuid}  ${i.period_start.slice(0, 10)}..${i.period_end.slice(0, 10)}  ${i.plan}  used=${i.used_queries}  overage=${i.overage_queries}  total=${money(i.total_cents)}  ${i.status}${i.external_id ? ` ${i.external_id}` : ''}`,
+                )
                 .join('\n')
             : 'No invoices.',
           rows,
@@ -179,7 +198,10 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
         return 0;
       }
       case 'close-invoices': {
-        const r = await closeInvoices({ sql: ctx.sql, clock: ctx.clock, logger: createLogger('warn', ctx.err), stripe: stripeClient(ctx.config) }, { orgId: str('org') });
+        const r = await closeInvoices(
+          { sql: ctx.sql, clock: ctx.clock, logger: createLogger('warn', ctx.err), stripe: stripeClient(ctx.config) },
+          { orgId: str('org') },
+        );
         print(`Created ${r.created} invoice(s); submitted ${r.submitted}; failed ${r.failed}.`, r);
         return r.failed ? 1 : 0;
       }
@@ -202,9 +224,15 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
         if (!user) throw new AppError('VALIDATION_FAILED', `No user with email ${email}: create it first with create-user.`);
         if (!user.is_active) throw new AppError('USER_ACCOUNT_DISABLED', `User ${email} is disabled: activate-user first.`);
         const { token, expiresAt } = await createInvite(ctx.sql, user.id, ctx.clock.now());
-        const base = (ctx.config.PUBLIC_URL ?? `http://${ctx.config.HOST === '0.0.0.0' ? '127.0.0.1' : ctx.config.HOST}:${ctx.config.PORT}`).replace(/\/+$/, '');
+        const base = (
+          ctx.config.PUBLIC_URL ?? `http://${ctx.config.HOST === '0.0.0.0' ? '127.0.0.1' : ctx.config.HOST}:${ctx.config.PORT}`
+        ).replace(/\/+$/, '');
         const link = `${base}/app/invite/${token}`;
-        print(`One-time invite link for ${user.email} (valid until ${expiresAt.toISOString()}):\n\n  ${link}\n`, { email: user.email, link, expires_at: expiresAt.toISOString() });
+        print(`One-time invite link for ${user.email} (valid until ${expiresAt.toISOString()}):\n\n  ${link}\n`, {
+          email: user.email,
+          link,
+          expires_at: expiresAt.toISOString(),
+        });
         return 0;
       }
       default:

@@ -49,7 +49,8 @@ function respondError(c: Context<AppEnv>, err: AppError): Response {
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) {
-    if (err.status === 400) return new AppError('VALIDATION_FAILED', 'Malformed request body: expected valid JSON.', { _body: [err.message] });
+    if (err.status === 400)
+      return new AppError('VALIDATION_FAILED', 'Malformed request body: expected valid JSON.', { _body: [err.message] });
     if (err.status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large.');
     if (err.status === 401) return new AppError('AUTHENTICATION_REQUIRED', 'Authentication required.');
     if (err.status === 404) return new AppError('NOT_FOUND', 'Not found.');
@@ -67,7 +68,11 @@ export function toAppError(err: unknown): AppError {
     return new AppError('VALIDATION_FAILED', 'The request contains characters or values that cannot be stored (for example NUL bytes).');
   }
   if (err && typeof err === 'object' && 'name' in err && (err as Error).name === 'ZodError') {
-    return new AppError('VALIDATION_FAILED', 'One or more fields failed validation.', fieldsFromIssues((err as unknown as { issues: never[] }).issues));
+    return new AppError(
+      'VALIDATION_FAILED',
+      'One or more fields failed validation.',
+      fieldsFromIssues((err as unknown as { issues: never[] }).issues),
+    );
   }
   return new AppError('INTERNAL_ERROR', 'Internal server error. Quote the X-Request-Id header when reporting this.');
 }

@@ -14,10 +14,7 @@ const envBoolDefaultTrue = z
   .optional()
   .transform((v) => v === undefined || v === '' || v === 'true' || v === '1' || v === 'yes');
 
-const defaultDataDir = path.join(
-  process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'),
-  'docsift',
-);
+const defaultDataDir = path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'docsift');
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -50,7 +47,10 @@ export const configSchema = z.object({
   CHUNK_OVERLAP: z.coerce.number().min(0).max(0.5).default(0.15),
   /** HNSW search breadth: higher is more accurate and slower (recall measured by npm run bench:search). */
   HNSW_EF_SEARCH: z.coerce.number().int().min(10).max(1000).default(100),
-  TEXT_SEARCH_CONFIG: z.string().regex(/^[a-z_]+$/).default('english'),
+  TEXT_SEARCH_CONFIG: z
+    .string()
+    .regex(/^[a-z_]+$/)
+    .default('english'),
 
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),

@@ -71,7 +71,9 @@ export function validationError(fields: FieldErrors, message = 'One or more fiel
 }
 
 /** Converts zod issues into the envelope's `fields` map (field path → messages). */
-export function fieldsFromIssues(issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: string[] }[]): FieldErrors {
+export function fieldsFromIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: string[] }[],
+): FieldErrors {
   const fields: FieldErrors = {};
   for (const issue of issues) {
     // Unknown keys are reported under each offending key so clients can point at them.

@@ -66,8 +66,19 @@ async function serveCommand(config: Config, logger: Logger, args: string[]): Pro
   const signingSecret = await resolveSigningSecret(config);
   const full = { ...config, DATABASE_URL: databaseUrl, SIGNING_SECRET: signingSecret };
   const daemon = await startDaemon(full, logger, { api: true, worker: !values['api-only'] });
-  const boot = await bootstrap(daemon.deps.sql, { email: process.env.DOCSIFT_ADMIN_EMAIL ?? 'admin@localhost', orgName: 'Default', now: daemon.deps.clock.now() });
-  const lines = [``, `docsift is running at ${daemon.url}`, `  API:     ${daemon.url}/api/v1/`, `  Schema:  ${daemon.url}/api/v1/schema/`, `  MCP:     ${daemon.url}/mcp`, `  Web UI:  ${daemon.url}/app/`];
+  const boot = await bootstrap(daemon.deps.sql, {
+    email: process.env.DOCSIFT_ADMIN_EMAIL ?? 'admin@localhost',
+    orgName: 'Default',
+    now: daemon.deps.clock.now(),
+  });
+  const lines = [
+    ``,
+    `docsift is running at ${daemon.url}`,
+    `  API:     ${daemon.url}/api/v1/`,
+    `  Schema:  ${daemon.url}/api/v1/schema/`,
+    `  MCP:     ${daemon.url}/mcp`,
+    `  Web UI:  ${daemon.url}/app/`,
+  ];
   if (boot.created && boot.key) {
     lines.push(
       ``,
@@ -87,7 +98,10 @@ async function serveCommand(config: Config, logger: Logger, args: string[]): Pro
 async function workerCommand(config: Config, logger: Logger): Promise<void> {
   const databaseUrl = await resolveDatabaseUrl(config, logger);
   const signingSecret = await resolveSigningSecret(config);
-  const daemon = await startDaemon({ ...config, DATABASE_URL: databaseUrl, SIGNING_SECRET: signingSecret }, logger, { api: false, worker: true });
+  const daemon = await startDaemon({ ...config, DATABASE_URL: databaseUrl, SIGNING_SECRET: signingSecret }, logger, {
+    api: false,
+    worker: true,
+  });
   logger.info('worker running');
   stopDaemon = daemon.stop;
 }
@@ -150,12 +164,19 @@ async function main(argv: string[]): Promise<void> {
     case 'reembed': {
       const databaseUrl = await resolveDatabaseUrl(config, logger);
       const sql = createSql(databaseUrl, { max: 2 });
-      const embedder = createEmbeddingProvider({ provider: config.EMBEDDING_PROVIDER, ollamaHost: config.OLLAMA_HOST, ollamaModel: config.OLLAMA_MODEL, batchSize: config.EMBEDDING_BATCH_SIZE });
+      const embedder = createEmbeddingProvider({
+        provider: config.EMBEDDING_PROVIDER,
+        ollamaHost: config.OLLAMA_HOST,
+        ollamaModel: config.OLLAMA_MODEL,
+        batchSize: config.EMBEDDING_BATCH_SIZE,
+      });
       try {
         await migrate(sql, (m) => logger.info(m));
         await migrateWorkerSchema(databaseUrl, logger);
         const r = await reembedAll(sql, embedder, config.PROCESS_MAX_ATTEMPTS);
-        process.stdout.write(`Queued ${r.documents} document(s) for re-embedding with ${r.model} (${r.dimension} dimensions). A running worker processes them now.\n`);
+        process.stdout.write(
+          `Queued ${r.documents} document(s) for re-embedding with ${r.model} (${r.dimension} dimensions). A running worker processes them now.\n`,
+        );
       } finally {
         await embedder.close();
         await sql.end();
@@ -171,7 +192,10 @@ async function main(argv: string[]): Promise<void> {
       const sql = createSql(databaseUrl, { max: 2 });
       try {
         await migrate(sql, (m) => logger.info(m));
-        process.exitCode = await runAdmin({ sql, config, clock: systemClock(config.CLOCK_OFFSET_MS), out: process.stdout, err: process.stderr }, rest);
+        process.exitCode = await runAdmin(
+          { sql, config, clock: systemClock(config.CLOCK_OFFSET_MS), out: process.stdout, err: process.stderr },
+          rest,
+        );
       } finally {
         await sql.end();
       }

@@ -11,9 +11,20 @@ import { createEmbeddingProvider } from './embeddings/index.js';
  * postgres.js connects lazily, and building the document issues no query.
  */
 export async function renderOpenApiDocument(): Promise<string> {
-  const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused', SIGNING_SECRET: 'x'.repeat(32) });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
+    SIGNING_SECRET: 'x'.repeat(32),
+  });
   const sql = createSql(config.DATABASE_URL!, { max: 1 });
-  const app = createApp({ config, sql, logger: createLogger('silent'), clock: systemClock(), blobs: createBlobStore(config), embedder: createEmbeddingProvider({ provider: 'builtin' }) });
+  const app = createApp({
+    config,
+    sql,
+    logger: createLogger('silent'),
+    clock: systemClock(),
+    blobs: createBlobStore(config),
+    embedder: createEmbeddingProvider({ provider: 'builtin' }),
+  });
   const res = await app.request('/api/v1/schema/');
   const text = JSON.stringify(JSON.parse(await res.text()), null, 2) + '\n';
   await sql.end({ timeout: 0 });

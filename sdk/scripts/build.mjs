@@ -17,7 +17,18 @@ const outFlag = process.argv.indexOf('--out');
 const out = path.resolve(root, outFlag > 0 ? process.argv[outFlag + 1] : 'dist');
 
 rmSync(out, { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--emitDeclarationOnly', '--outDir', path.join(out, 'esm')], { stdio: 'inherit', cwd: root });
+execFileSync(
+  process.execPath,
+  [
+    require.resolve('typescript/bin/tsc'),
+    '-p',
+    path.join(root, 'tsconfig.build.json'),
+    '--emitDeclarationOnly',
+    '--outDir',
+    path.join(out, 'esm'),
+  ],
+  { stdio: 'inherit', cwd: root },
+);
 
 const sources = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -31,7 +42,10 @@ for (const file of sources(src)) {
   const rel = path.relative(src, file).replace(/\.ts$/, '.js');
   const text = readFileSync(file, 'utf8');
   for (const [flavour, module] of Object.entries(formats)) {
-    const { outputText } = ts.transpileModule(text, { fileName: file, compilerOptions: { target: ts.ScriptTarget.ES2022, module, esModuleInterop: true, verbatimModuleSyntax: false } });
+    const { outputText } = ts.transpileModule(text, {
+      fileName: file,
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module, esModuleInterop: true, verbatimModuleSyntax: false },
+    });
     mkdirSync(path.dirname(path.join(out, flavour, rel)), { recursive: true });
     writeFileSync(path.join(out, flavour, rel), outputText);
   }

@@ -22,7 +22,14 @@ export class ApiError extends DocsiftError {
   /** The `X-Request-Id` of the failed request: quote it when reporting a problem. */
   readonly requestId: string | undefined;
   readonly headers: Headers;
-  constructor(init: { status: number; code: string; message: string; fields?: Record<string, string[]> | undefined; requestId?: string | undefined; headers?: Headers }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    fields?: Record<string, string[]> | undefined;
+    requestId?: string | undefined;
+    headers?: Headers;
+  }) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;
@@ -94,7 +101,12 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 }
 
 function isEnvelope(body: unknown): body is ErrorEnvelope {
-  return !!body && typeof body === 'object' && typeof (body as ErrorEnvelope).error === 'string' && typeof (body as ErrorEnvelope).code === 'string';
+  return (
+    !!body &&
+    typeof body === 'object' &&
+    typeof (body as ErrorEnvelope).error === 'string' &&
+    typeof (body as ErrorEnvelope).code === 'string'
+  );
 }
 
 /** Builds the typed error for a non-2xx answer from its status, headers and (parsed or raw) body. */

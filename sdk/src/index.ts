@@ -15,7 +15,14 @@ export {
   parseRetryAfter,
 } from './errors.js';
 export { PagePromise, type Page } from './pagination.js';
-export { verifyWebhook, signWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER, type VerifyWebhookOptions, type HeaderSource } from './webhook-verify.js';
+export {
+  verifyWebhook,
+  signWebhook,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  type VerifyWebhookOptions,
+  type HeaderSource,
+} from './webhook-verify.js';
 export { MAX_FILE_BYTES, MAX_BATCH_FILES, type UploadSource, type FileLoader, type NamedBlob } from './upload.js';
 export type { UploadManyOptions, UploadManyResult, UploadOutcome, UploadProgress } from './upload-many.js';
 export type { WaitOptions, WaitProgress, SettledResult, DocumentState } from './wait.js';

@@ -16,7 +16,11 @@ test('X-Next-Cursor wins; the Link cursor parameter is the fallback', () => {
 });
 
 test('a PagePromise awaits to the first page and iterates every page lazily', async () => {
-  const pages: Record<string, { items: number[]; next?: string }> = { start: { items: [1, 2], next: 'b' }, b: { items: [3, 4], next: 'c' }, c: { items: [5] } };
+  const pages: Record<string, { items: number[]; next?: string }> = {
+    start: { items: [1, 2], next: 'b' },
+    b: { items: [3, 4], next: 'c' },
+    c: { items: [5] },
+  };
   const calls: (string | undefined)[] = [];
   const make = () =>
     new PagePromise<number>(async (cursor) => {

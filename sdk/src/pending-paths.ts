@@ -4,10 +4,8 @@
 // Webhooks, usage and billing started here; all are generated now, so both lists are empty.
 import type { components, paths } from './generated/schema.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface PendingSchemas {}
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface PendingPaths {}
+export type PendingSchemas = Record<never, never>;
+export type PendingPaths = Record<never, never>;
 
 /** Every path the client can call: the generated ones, plus stand-ins for those not generated yet. */
 export type Paths = paths & Omit<PendingPaths, keyof paths>;

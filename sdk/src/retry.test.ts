@@ -28,7 +28,15 @@ test('connection errors are "before send" only for refusal and name resolution f
   const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
   assert.equal(connectionErrorFrom(refused, 'http://127.0.0.1:1').beforeSend, true);
   // Happy eyeballs: an AggregateError holding one refusal per address family.
-  const both = new TypeError('fetch failed', { cause: Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' }), Object.assign(new Error('b'), { code: 'ECONNREFUSED' })]), { code: 'ECONNREFUSED' }) });
+  const both = new TypeError('fetch failed', {
+    cause: Object.assign(
+      new AggregateError([
+        Object.assign(new Error('a'), { code: 'ECONNREFUSED' }),
+        Object.assign(new Error('b'), { code: 'ECONNREFUSED' }),
+      ]),
+      { code: 'ECONNREFUSED' },
+    ),
+  });
   assert.equal(connectionErrorFrom(both, 'http://localhost:1').beforeSend, true);
   const reset = new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
   assert.equal(connectionErrorFrom(reset, 'http://127.0.0.1:1').beforeSend, false);
@@ -37,12 +45,30 @@ test('connection errors are "before send" only for refusal and name resolution f
 
 test('backoff doubles with jitter, is capped, and Retry-After wins', () => {
   const cfg = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000 };
-  assert.equal(retryDelayMs(0, cfg, undefined, () => 0), 50);
-  assert.equal(retryDelayMs(0, cfg, undefined, () => 1), 100);
-  assert.equal(retryDelayMs(3, cfg, undefined, () => 1), 800);
-  assert.equal(retryDelayMs(10, cfg, undefined, () => 1), 1000);
-  assert.equal(retryDelayMs(0, cfg, 3, () => 0), 3000);
-  assert.equal(retryDelayMs(0, cfg, 3, () => 1), 3300);
+  assert.equal(
+    retryDelayMs(0, cfg, undefined, () => 0),
+    50,
+  );
+  assert.equal(
+    retryDelayMs(0, cfg, undefined, () => 1),
+    100,
+  );
+  assert.equal(
+    retryDelayMs(3, cfg, undefined, () => 1),
+    800,
+  );
+  assert.equal(
+    retryDelayMs(10, cfg, undefined, () => 1),
+    1000,
+  );
+  assert.equal(
+    retryDelayMs(0, cfg, 3, () => 0),
+    3000,
+  );
+  assert.equal(
+    retryDelayMs(0, cfg, 3, () => 1),
+    3300,
+  );
 });
 
 test('Retry-After parses seconds and HTTP dates', () => {
@@ -56,7 +82,10 @@ test('error classes follow the status; the envelope fills code, message, fields 
   const res = new Response('', { status: 400, headers: { 'x-request-id': 'req-1' } });
   const e = errorFromResponse(res, { error: 'Bad', code: 'VALIDATION_FAILED', fields: { name: ['Required'] } });
   assert.equal(e.constructor.name, 'ValidationError');
-  assert.deepEqual([e.status, e.code, e.message, e.fields, e.requestId], [400, 'VALIDATION_FAILED', 'Bad', { name: ['Required'] }, 'req-1']);
+  assert.deepEqual(
+    [e.status, e.code, e.message, e.fields, e.requestId],
+    [400, 'VALIDATION_FAILED', 'Bad', { name: ['Required'] }, 'req-1'],
+  );
   const names = [401, 403, 404, 429, 500].map((s) => apiError(s).constructor.name);
   assert.deepEqual(names, ['AuthenticationError', 'PermissionError', 'NotFoundError', 'RateLimitError', 'ApiError']);
   const limited = apiError(429, { 'retry-after': '7' });

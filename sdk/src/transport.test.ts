@@ -37,7 +37,11 @@ const fresh = (s: Script) => {
 const fast = { baseUrl: '', apiKey: 'svc_' + 'a'.repeat(40), maxRetries: 3 };
 
 test('GET retries 503 and 429 (honouring Retry-After) then returns parsed data with the bearer key', async () => {
-  fresh([{ status: 503, body: envelope('SERVICE_UNAVAILABLE') }, { status: 429, headers: { 'retry-after': '0' }, body: envelope('RATE_LIMIT_EXCEEDED') }, { status: 200, body: [{ uuid: 'c1' }] }]);
+  fresh([
+    { status: 503, body: envelope('SERVICE_UNAVAILABLE') },
+    { status: 429, headers: { 'retry-after': '0' }, body: envelope('RATE_LIMIT_EXCEEDED') },
+    { status: 200, body: [{ uuid: 'c1' }] },
+  ]);
   const retries: number[] = [];
   const client = createClient({ ...fast, baseUrl, onRetry: (i) => retries.push(i.attempt) });
   const list = await client.collections.list();
@@ -51,15 +55,24 @@ test('GET retries 503 and 429 (honouring Retry-After) then returns parsed data w
 test('a non-idempotent POST is not repeated after a 500, but is after a 429', async () => {
   fresh([{ status: 500, body: envelope('INTERNAL_ERROR') }]);
   const client = createClient({ ...fast, baseUrl });
-  await assert.rejects(client.collections.create({ name: 'x' }), (e: unknown) => e instanceof ApiError && e.status === 500 && e.code === 'INTERNAL_ERROR');
+  await assert.rejects(
+    client.collections.create({ name: 'x' }),
+    (e: unknown) => e instanceof ApiError && e.status === 500 && e.code === 'INTERNAL_ERROR',
+  );
   assert.equal(seen.length, 1);
-  fresh([{ status: 429, headers: { 'retry-after': '0' }, body: envelope('RATE_LIMIT_EXCEEDED') }, { status: 201, body: { uuid: 'new' } }]);
+  fresh([
+    { status: 429, headers: { 'retry-after': '0' }, body: envelope('RATE_LIMIT_EXCEEDED') },
+    { status: 201, body: { uuid: 'new' } },
+  ]);
   assert.deepEqual(await client.collections.create({ name: 'x' }), { uuid: 'new' });
   assert.equal(seen.length, 2);
 });
 
 test('search is a POST but read-only, so it is retried after a 502', async () => {
-  fresh([{ status: 502, body: 'bad gateway' }, { status: 200, body: { query: 'q', count: 0, results: [] } }]);
+  fresh([
+    { status: 502, body: 'bad gateway' },
+    { status: 200, body: { query: 'q', count: 0, results: [] } },
+  ]);
   const r = await createClient({ ...fast, baseUrl }).search('q');
   assert.equal(r.count, 0);
   assert.equal(seen.length, 2);
@@ -67,21 +80,33 @@ test('search is a POST but read-only, so it is retried after a 502', async () =>
 
 test('gives up after maxRetries, and a Retry-After beyond the cap is not waited out', async () => {
   fresh(Array.from({ length: 5 }, () => ({ status: 503, body: envelope('SERVICE_UNAVAILABLE') })));
-  await assert.rejects(createClient({ ...fast, baseUrl, maxRetries: 1 }).keys.list(), (e: unknown) => e instanceof ApiError && e.status === 503);
+  await assert.rejects(
+    createClient({ ...fast, baseUrl, maxRetries: 1 }).keys.list(),
+    (e: unknown) => e instanceof ApiError && e.status === 503,
+  );
   assert.equal(seen.length, 2);
   fresh([{ status: 429, headers: { 'retry-after': '3600' }, body: envelope('RATE_LIMIT_EXCEEDED') }]);
-  await assert.rejects(createClient({ ...fast, baseUrl }).keys.list(), (e: unknown) => e instanceof RateLimitError && e.retryAfter === 3600 && e.code === 'RATE_LIMIT_EXCEEDED');
+  await assert.rejects(
+    createClient({ ...fast, baseUrl }).keys.list(),
+    (e: unknown) => e instanceof RateLimitError && e.retryAfter === 3600 && e.code === 'RATE_LIMIT_EXCEEDED',
+  );
   assert.equal(seen.length, 1);
 });
 
 test('4xx errors are typed and never retried', async () => {
   fresh([{ status: 404, headers: { 'x-request-id': 'r-42' }, body: envelope('COLLECTION_NOT_FOUND') }]);
-  await assert.rejects(createClient({ ...fast, baseUrl }).collections.get('nope'), (e: unknown) => e instanceof NotFoundError && e.code === 'COLLECTION_NOT_FOUND' && e.requestId === 'r-42');
+  await assert.rejects(
+    createClient({ ...fast, baseUrl }).collections.get('nope'),
+    (e: unknown) => e instanceof NotFoundError && e.code === 'COLLECTION_NOT_FOUND' && e.requestId === 'r-42',
+  );
   assert.equal(seen.length, 1);
 });
 
 test('timeouts become TimeoutError; idempotent calls retry them', async () => {
-  fresh([{ status: 200, body: [], delayMs: 400 }, { status: 200, body: [{ uuid: 'late' }] }]);
+  fresh([
+    { status: 200, body: [], delayMs: 400 },
+    { status: 200, body: [{ uuid: 'late' }] },
+  ]);
   assert.deepEqual(await createClient({ ...fast, baseUrl, timeoutMs: 150 }).collections.list(), [{ uuid: 'late' }]);
   fresh([{ status: 201, body: {}, delayMs: 400 }]);
   await assert.rejects(createClient({ ...fast, baseUrl, timeoutMs: 150 }).collections.create({ name: 'slow' }), TimeoutError);
@@ -94,7 +119,10 @@ test('a refused connection is retried even for a POST, then reported as Connecti
   await new Promise<void>((r) => closed.close(() => r()));
   const retries: string[] = [];
   const client = createClient({ ...fast, baseUrl: `http://127.0.0.1:${port}`, maxRetries: 2, onRetry: (i) => retries.push(i.method) });
-  await assert.rejects(client.collections.create({ name: 'x' }), (e: unknown) => e instanceof ConnectionError && e.beforeSend && /ECONNREFUSED/.test(e.message));
+  await assert.rejects(
+    client.collections.create({ name: 'x' }),
+    (e: unknown) => e instanceof ConnectionError && e.beforeSend && /ECONNREFUSED/.test(e.message),
+  );
   assert.deepEqual(retries, ['POST', 'POST']);
 });
 

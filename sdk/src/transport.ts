@@ -54,7 +54,11 @@ export class Transport {
   constructor(opts: ClientOptions) {
     if (!opts.baseUrl) throw new TypeError('createClient: baseUrl is required, e.g. "http://localhost:8080".');
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
-    this.retry = { ...DEFAULT_RETRY, maxRetries: opts.maxRetries ?? DEFAULT_RETRY.maxRetries, maxRetryAfterMs: opts.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs };
+    this.retry = {
+      ...DEFAULT_RETRY,
+      maxRetries: opts.maxRetries ?? DEFAULT_RETRY.maxRetries,
+      maxRetryAfterMs: opts.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs,
+    };
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.uploadTimeoutMs = opts.uploadTimeoutMs ?? 600_000;
     // Resolved per call rather than captured, so a fetch patched after createClient (tests, polyfills) is honoured.
@@ -94,7 +98,8 @@ export class Transport {
         if (opts.signal?.aborted) throw opts.signal.reason;
         if (controller.signal.aborted && controller.signal.reason instanceof TimeoutError) error = controller.signal.reason;
         else if (err instanceof DocsiftError) throw err;
-        else if (err instanceof SyntaxError) throw new DocsiftError(`${method} ${path}: the server sent a body that is not valid JSON`, { cause: err });
+        else if (err instanceof SyntaxError)
+          throw new DocsiftError(`${method} ${path}: the server sent a body that is not valid JSON`, { cause: err });
         else error = connectionErrorFrom(err, this.baseUrl);
       } finally {
         clearTimeout(timer);

@@ -70,7 +70,15 @@ export async function uploadMany(
   const batchSize = Math.min(MAX_BATCH_FILES, Math.max(1, opts.batchSize ?? 20));
   const named = await Promise.all(sources.map((s, index) => toNamedBlob(s, loader).then((file) => ({ index, file }))));
   const outcomes: (UploadOutcome | undefined)[] = new Array(sources.length);
-  const progress: UploadProgress = { filesTotal: named.length, filesDone: 0, bytesTotal: 0, bytesDone: 0, uploaded: 0, skipped: 0, failed: 0 };
+  const progress: UploadProgress = {
+    filesTotal: named.length,
+    filesDone: 0,
+    bytesTotal: 0,
+    bytesDone: 0,
+    uploaded: 0,
+    skipped: 0,
+    failed: 0,
+  };
   const record = (o: UploadOutcome) => {
     outcomes[o.index] = o;
     progress.filesDone++;
@@ -82,7 +90,14 @@ export async function uploadMany(
   for (const item of named) {
     progress.bytesTotal += item.file.blob.size;
     if (item.file.blob.size > MAX_FILE_BYTES) {
-      record({ index: item.index, filename: item.file.name, size: item.file.blob.size, status: 'skipped', code: 'FILE_TOO_LARGE', reason: 'File exceeds the 50 MB limit.' });
+      record({
+        index: item.index,
+        filename: item.file.name,
+        size: item.file.blob.size,
+        status: 'skipped',
+        code: 'FILE_TOO_LARGE',
+        reason: 'File exceeds the 50 MB limit.',
+      });
     } else sendable.push(item);
   }
   opts.onProgress?.({ ...progress });
@@ -93,12 +108,23 @@ export async function uploadMany(
   const sendOne = async (item: BatchPlanItem) => {
     const size = item.file.blob.size;
     try {
-      const { data } = await t.call('POST', '/api/v1/collections/{uuid}/documents/', (init) =>
-        t.raw.POST('/api/v1/collections/{uuid}/documents/', { ...init, params: { path: { uuid: collectionUuid } }, body: uploadForm('file', [item.file], fields) as never, bodySerializer: (b: unknown) => b as FormData }), call);
+      const { data } = await t.call(
+        'POST',
+        '/api/v1/collections/{uuid}/documents/',
+        (init) =>
+          t.raw.POST('/api/v1/collections/{uuid}/documents/', {
+            ...init,
+            params: { path: { uuid: collectionUuid } },
+            body: uploadForm('file', [item.file], fields) as never,
+            bodySerializer: (b: unknown) => b as FormData,
+          }),
+        call,
+      );
       record({ index: item.index, filename: item.file.name, size, status: 'uploaded', document: data as UploadedDocument });
     } catch (err) {
       if (isFatal(err) || !(err instanceof DocsiftError)) throw err;
-      if (err instanceof ApiError && err.status === 400) record({ index: item.index, filename: item.file.name, size, status: 'skipped', reason: err.message, code: err.code });
+      if (err instanceof ApiError && err.status === 400)
+        record({ index: item.index, filename: item.file.name, size, status: 'skipped', reason: err.message, code: err.code });
       else record({ index: item.index, filename: item.file.name, size, status: 'failed', error: err });
     }
   };
@@ -107,8 +133,24 @@ export async function uploadMany(
     if (batch.length === 1) return sendOne(batch[0]!);
     let data: BatchUpload;
     try {
-      data = (await t.call('POST', '/api/v1/collections/{uuid}/documents/', (init) =>
-        t.raw.POST('/api/v1/collections/{uuid}/documents/', { ...init, params: { path: { uuid: collectionUuid } }, body: uploadForm('files', batch.map((b) => b.file), fields) as never, bodySerializer: (b: unknown) => b as FormData }), call)).data as BatchUpload;
+      data = (
+        await t.call(
+          'POST',
+          '/api/v1/collections/{uuid}/documents/',
+          (init) =>
+            t.raw.POST('/api/v1/collections/{uuid}/documents/', {
+              ...init,
+              params: { path: { uuid: collectionUuid } },
+              body: uploadForm(
+                'files',
+                batch.map((b) => b.file),
+                fields,
+              ) as never,
+              bodySerializer: (b: unknown) => b as FormData,
+            }),
+          call,
+        )
+      ).data as BatchUpload;
     } catch (err) {
       if (isFatal(err) || !(err instanceof DocsiftError)) throw err;
       // A whole-request 400 says nothing about which file was at fault: send them one by one to find out.
@@ -116,7 +158,8 @@ export async function uploadMany(
         for (const item of batch) await sendOne(item);
         return;
       }
-      for (const item of batch) record({ index: item.index, filename: item.file.name, size: item.file.blob.size, status: 'failed', error: err });
+      for (const item of batch)
+        record({ index: item.index, filename: item.file.name, size: item.file.blob.size, status: 'failed', error: err });
       return;
     }
     // The response names files, not positions: match them back in order, per file name.
@@ -133,7 +176,14 @@ export async function uploadMany(
     }
     // Anything unmatched (a name the server rewrote) gets an honest answer rather than silence.
     for (const rest of byName.values()) {
-      for (const item of rest) record({ index: item.index, filename: item.file.name, size: item.file.blob.size, status: 'failed', error: new DocsiftError('The service did not report on this file.') });
+      for (const item of rest)
+        record({
+          index: item.index,
+          filename: item.file.name,
+          size: item.file.blob.size,
+          status: 'failed',
+          error: new DocsiftError('The service did not report on this file.'),
+        });
     }
   };
 
@@ -146,7 +196,9 @@ export async function uploadMany(
   return {
     results,
     uploaded: results.flatMap((o) => (o.status === 'uploaded' ? [o.document] : [])),
-    skipped: results.flatMap((o) => (o.status === 'skipped' ? [{ index: o.index, filename: o.filename, reason: o.reason, ...(o.code ? { code: o.code } : {}) }] : [])),
+    skipped: results.flatMap((o) =>
+      o.status === 'skipped' ? [{ index: o.index, filename: o.filename, reason: o.reason, ...(o.code ? { code: o.code } : {}) }] : [],
+    ),
     failed: results.flatMap((o) => (o.status === 'failed' ? [{ index: o.index, filename: o.filename, error: o.error }] : [])),
   };
 }

@@ -27,7 +27,9 @@ function baseName(p: string): string {
 export async function toNamedBlob(source: UploadSource, loader: FileLoader | undefined, filename?: string): Promise<NamedBlob> {
   if (typeof source === 'string') {
     if (!loader) {
-      throw new DocsiftError('Uploading by file path needs the Node entry: import { createClient } from "@docsift/sdk/node". In browsers pass a File or Blob.');
+      throw new DocsiftError(
+        'Uploading by file path needs the Node entry: import { createClient } from "@docsift/sdk/node". In browsers pass a File or Blob.',
+      );
     }
     const loaded = await loader(source);
     return { name: filename ?? loaded.name, blob: loaded.blob };
@@ -35,7 +37,10 @@ export async function toNamedBlob(source: UploadSource, loader: FileLoader | und
   if (source instanceof Blob) {
     const own = (source as { name?: unknown }).name;
     const name = filename ?? (typeof own === 'string' && own ? baseName(own) : undefined);
-    if (!name) throw new DocsiftError('A Blob has no file name, and the service detects the type from the extension: pass { filename } or { name, data }.');
+    if (!name)
+      throw new DocsiftError(
+        'A Blob has no file name, and the service detects the type from the extension: pass { filename } or { name, data }.',
+      );
     return { name, blob: source };
   }
   const data = source.data;

@@ -53,19 +53,36 @@ function stateOf(d: DocumentListItem | DocumentDetail): DocumentState {
 
 async function getDetail(t: Transport, uuid: string, signal?: AbortSignal): Promise<DocumentDetail | undefined> {
   try {
-    return (await t.call('GET', '/api/v1/documents/{uuid}/', (init) => t.raw.GET('/api/v1/documents/{uuid}/', { ...init, params: { path: { uuid } } }), { signal })).data;
+    return (
+      await t.call(
+        'GET',
+        '/api/v1/documents/{uuid}/',
+        (init) => t.raw.GET('/api/v1/documents/{uuid}/', { ...init, params: { path: { uuid } } }),
+        { signal },
+      )
+    ).data;
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
   }
 }
 
-async function uuidsWithStatus(t: Transport, status: DocumentStatus, collection: string | undefined, signal?: AbortSignal): Promise<Set<string>> {
+async function uuidsWithStatus(
+  t: Transport,
+  status: DocumentStatus,
+  collection: string | undefined,
+  signal?: AbortSignal,
+): Promise<Set<string>> {
   const out = new Set<string>();
   let cursor: string | undefined;
   do {
     const query: ListDocumentsQuery = { status, limit: 500, ...(collection ? { collection } : {}), ...(cursor ? { cursor } : {}) };
-    const { data, response } = await t.call('GET', '/api/v1/documents/', (init) => t.raw.GET('/api/v1/documents/', { ...init, params: { query } }), { signal });
+    const { data, response } = await t.call(
+      'GET',
+      '/api/v1/documents/',
+      (init) => t.raw.GET('/api/v1/documents/', { ...init, params: { query } }),
+      { signal },
+    );
     for (const d of data) out.add(d.uuid);
     cursor = nextCursorOf(response) ?? undefined;
   } while (cursor);
@@ -83,9 +100,18 @@ export async function waitForSettled(t: Transport, uuids: string[], opts: WaitOp
   const pendingIds = () => [...states.values()].filter((s) => s.status === 'pending').map((s) => s.uuid);
   const report = () => {
     const all = [...states.values()];
-    opts.onProgress?.({ total: all.length, pending: all.filter((s) => s.status === 'pending').length, indexed: all.filter((s) => s.status === 'indexed').length, failed: all.filter((s) => s.status === 'failed').length });
+    opts.onProgress?.({
+      total: all.length,
+      pending: all.filter((s) => s.status === 'pending').length,
+      indexed: all.filter((s) => s.status === 'indexed').length,
+      failed: all.filter((s) => s.status === 'failed').length,
+    });
   };
-  const gone = (uuid: string): DocumentState => ({ uuid, status: 'failed', error_message: 'The document no longer exists (deleted, or not visible to this key).' });
+  const gone = (uuid: string): DocumentState => ({
+    uuid,
+    status: 'failed',
+    error_message: 'The document no longer exists (deleted, or not visible to this key).',
+  });
   let interval = opts.pollIntervalMs ?? 500;
   let timedOut = false;
 

@@ -17,7 +17,12 @@ test('accepts a correct signature over the raw body and returns the parsed event
   const event = await verifyWebhook({ secret, headers: { 'X-Service-Signature': sig, 'X-Service-Timestamp': ts }, rawBody: body, now });
   assert.equal(event.event, 'document.indexed');
   // Headers object, bytes body, Node-style lowercase record with array values.
-  await verifyWebhook({ secret, headers: new Headers({ 'x-service-signature': sig, 'x-service-timestamp': ts }), rawBody: new TextEncoder().encode(body), now });
+  await verifyWebhook({
+    secret,
+    headers: new Headers({ 'x-service-signature': sig, 'x-service-timestamp': ts }),
+    rawBody: new TextEncoder().encode(body),
+    now,
+  });
   await verifyWebhook({ secret, headers: { 'x-service-signature': [sig], 'x-service-timestamp': ts }, rawBody: Buffer.from(body), now });
 });
 
@@ -31,10 +36,19 @@ test('refuses tampered bodies, wrong secrets and malformed headers', async () =>
   await assert.rejects(verifyWebhook({ secret, headers, rawBody: body.replace('d1', 'd2'), now }), reason('signature_mismatch'));
   await assert.rejects(verifyWebhook({ secret: 'whsec_other', headers, rawBody: body, now }), reason('signature_mismatch'));
   await assert.rejects(verifyWebhook({ secret, headers: { 'X-Service-Timestamp': ts }, rawBody: body, now }), reason('missing_header'));
-  await assert.rejects(verifyWebhook({ secret, headers: { ...headers, 'X-Service-Signature': 'md5=abc' }, rawBody: body, now }), reason('malformed_header'));
-  await assert.rejects(verifyWebhook({ secret, headers: { ...headers, 'X-Service-Timestamp': 'yesterday' }, rawBody: body, now }), reason('malformed_header'));
+  await assert.rejects(
+    verifyWebhook({ secret, headers: { ...headers, 'X-Service-Signature': 'md5=abc' }, rawBody: body, now }),
+    reason('malformed_header'),
+  );
+  await assert.rejects(
+    verifyWebhook({ secret, headers: { ...headers, 'X-Service-Timestamp': 'yesterday' }, rawBody: body, now }),
+    reason('malformed_header'),
+  );
   // The signature covers the timestamp: shifting it breaks the signature even within tolerance.
-  await assert.rejects(verifyWebhook({ secret, headers: { ...headers, 'X-Service-Timestamp': String(Number(ts) - 1) }, rawBody: body, now }), reason('signature_mismatch'));
+  await assert.rejects(
+    verifyWebhook({ secret, headers: { ...headers, 'X-Service-Timestamp': String(Number(ts) - 1) }, rawBody: body, now }),
+    reason('signature_mismatch'),
+  );
 });
 
 test('rejects timestamps more than the tolerance old (default 5 minutes) or ahead', async () => {
@@ -46,7 +60,12 @@ test('rejects timestamps more than the tolerance old (default 5 minutes) or ahea
 });
 
 test('any of several secrets (rotation) or signatures may match', async () => {
-  await verifyWebhook({ secret: ['whsec_old', secret], headers: { 'X-Service-Signature': sig, 'X-Service-Timestamp': ts }, rawBody: body, now });
+  await verifyWebhook({
+    secret: ['whsec_old', secret],
+    headers: { 'X-Service-Signature': sig, 'X-Service-Timestamp': ts },
+    rawBody: body,
+    now,
+  });
   const other = 'sha256=' + createHmac('sha256', 'whsec_old').update(`${ts}.${body}`).digest('hex');
   await verifyWebhook({ secret, headers: { 'X-Service-Signature': `${other}, ${sig}`, 'X-Service-Timestamp': ts }, rawBody: body, now });
 });

@@ -57,7 +57,11 @@ export function timingSafeEqualHex(a: string, b: string): boolean {
 }
 
 /** Signature headers for a body, as the service sends them; for tests and local tooling. */
-export async function signWebhook(opts: { secret: string; rawBody: string | Uint8Array | ArrayBuffer; timestamp?: number }): Promise<Record<string, string>> {
+export async function signWebhook(opts: {
+  secret: string;
+  rawBody: string | Uint8Array | ArrayBuffer;
+  timestamp?: number;
+}): Promise<Record<string, string>> {
   const ts = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
   return { 'X-Service-Timestamp': ts, 'X-Service-Signature': `sha256=${await hmacHex(opts.secret, ts, bytesOf(opts.rawBody))}` };
 }
@@ -70,18 +74,23 @@ export async function signWebhook(opts: { secret: string; rawBody: string | Uint
 export async function verifyWebhook(opts: VerifyWebhookOptions): Promise<WebhookEvent> {
   const signatureHeader = header(opts.headers, SIGNATURE_HEADER);
   const timestamp = header(opts.headers, TIMESTAMP_HEADER)?.trim();
-  if (!signatureHeader || !timestamp) throw new WebhookVerificationError('Missing X-Service-Signature or X-Service-Timestamp header.', 'missing_header');
+  if (!signatureHeader || !timestamp)
+    throw new WebhookVerificationError('Missing X-Service-Signature or X-Service-Timestamp header.', 'missing_header');
   if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('X-Service-Timestamp is not a unix timestamp.', 'malformed_header');
   const tolerance = opts.toleranceSeconds ?? 300;
   const ageSeconds = Math.floor((opts.now ?? Date.now()) / 1000) - Number(timestamp);
   if (Math.abs(ageSeconds) > tolerance) {
-    throw new WebhookVerificationError(`X-Service-Timestamp is ${ageSeconds > 0 ? `${ageSeconds} s old` : `${-ageSeconds} s in the future`}; the tolerance is ${tolerance} s.`, 'timestamp_out_of_range');
+    throw new WebhookVerificationError(
+      `X-Service-Timestamp is ${ageSeconds > 0 ? `${ageSeconds} s old` : `${-ageSeconds} s in the future`}; the tolerance is ${tolerance} s.`,
+      'timestamp_out_of_range',
+    );
   }
   const given = signatureHeader
     .split(/[,\s]+/)
     .map((s) => /^sha256=([0-9a-fA-F]{64})$/.exec(s.trim())?.[1]?.toLowerCase())
     .filter((s): s is string => !!s);
-  if (!given.length) throw new WebhookVerificationError('X-Service-Signature is not of the form sha256=<64 hex digits>.', 'malformed_header');
+  if (!given.length)
+    throw new WebhookVerificationError('X-Service-Signature is not of the form sha256=<64 hex digits>.', 'malformed_header');
   const body = bytesOf(opts.rawBody);
   const secrets = Array.isArray(opts.secret) ? opts.secret : [opts.secret];
   let ok = false;
@@ -90,7 +99,11 @@ export async function verifyWebhook(opts: VerifyWebhookOptions): Promise<Webhook
     // Check every candidate rather than stopping early, so timing does not tell which one matched.
     for (const g of given) ok = timingSafeEqualHex(expected, g) || ok;
   }
-  if (!ok) throw new WebhookVerificationError('Signature mismatch: wrong secret, or the body was altered (verify the raw bytes, before JSON parsing).', 'signature_mismatch');
+  if (!ok)
+    throw new WebhookVerificationError(
+      'Signature mismatch: wrong secret, or the body was altered (verify the raw bytes, before JSON parsing).',
+      'signature_mismatch',
+    );
   try {
     return JSON.parse(new TextDecoder().decode(body)) as WebhookEvent;
   } catch {

@@ -34,7 +34,16 @@ const KEEP = Boolean(process.env.BENCH_KEEP);
 const BATCH_SIZE = 100;
 const UPLOAD_CONCURRENCY = 3;
 const FAKE_DIMENSION = 512;
-const QUERIES = ['quarterly budget audit', 'database migration rollback plan', 'clinical trial dosage', 'tenancy agreement clause', 'night train itinerary', 'sourdough starter fermentation', 'overdue invoice', 'incident latency budget'];
+const QUERIES = [
+  'quarterly budget audit',
+  'database migration rollback plan',
+  'clinical trial dosage',
+  'tenancy agreement clause',
+  'night train itinerary',
+  'sourdough starter fermentation',
+  'overdue invoice',
+  'incident latency budget',
+];
 
 const cleanups: (() => Promise<unknown>)[] = [];
 const log = (m: string) => process.stderr.write(`[bench:ingest] ${m}\n`);
@@ -46,7 +55,15 @@ interface RunResult {
   worker_concurrency: number;
   documents: { uploaded: number; skipped: number; indexed: number; failed: number; pending: number; chunks: number; retried: number };
   upload: { seconds: number; docs_per_s: number; mb_per_s: number; requests: number; request_ms: unknown };
-  indexing: { timed_out: boolean; seconds_from_upload_start: number; seconds_from_first_indexed: number; docs_per_s: number; chunks_per_s: number; docs_per_s_from_first: number; chunks_per_s_from_first: number };
+  indexing: {
+    timed_out: boolean;
+    seconds_from_upload_start: number;
+    seconds_from_first_indexed: number;
+    docs_per_s: number;
+    chunks_per_s: number;
+    docs_per_s_from_first: number;
+    chunks_per_s_from_first: number;
+  };
   latency: Record<'idle_before' | 'during_ingestion' | 'idle_after', Record<string, ProbeStats>>;
   memory_mb: { api: Omit<RssTrace, 'samples'>; worker: Omit<RssTrace, 'samples'> };
   rss_samples: { api: RssTrace['samples']; worker: RssTrace['samples'] };
@@ -58,7 +75,11 @@ function probes(api: ApiCall): Probe[] {
   let q = 0;
   return [
     { name: 'GET /collections/', run: async () => (await api('GET', '/api/v1/collections/')).status === 200 },
-    { name: 'POST /search/ (text)', run: async () => (await api('POST', '/api/v1/search/', { json: { query: QUERIES[q++ % QUERIES.length], mode: 'text', limit: 5 } })).status === 200 },
+    {
+      name: 'POST /search/ (text)',
+      run: async () =>
+        (await api('POST', '/api/v1/search/', { json: { query: QUERIES[q++ % QUERIES.length], mode: 'text', limit: 5 } })).status === 200,
+    },
   ];
 }
 
@@ -87,17 +108,28 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     const sql = createSql(db.url, { max: 2 });
     defer(() => sql.end());
     const env: Record<string, string> = {
-      DATABASE_URL: db.url, DATA_DIR: path.join(tmp.dir, 'data'), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      SIGNING_SECRET: 'bench-signing-secret-0123456789abcdef0123456789', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
-      EMBEDDING_PROVIDER: 'builtin', NODE_ENV: 'production',
-      RATE_LIMITS_ENABLED: 'false', METERING_ENABLED: 'false',
+      DATABASE_URL: db.url,
+      DATA_DIR: path.join(tmp.dir, 'data'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      SIGNING_SECRET: 'bench-signing-secret-0123456789abcdef0123456789',
+      WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+      EMBEDDING_PROVIDER: 'builtin',
+      NODE_ENV: 'production',
+      RATE_LIMITS_ENABLED: 'false',
+      METERING_ENABLED: 'false',
     };
     if (instant) {
       const fake = await startFakeOllama({ dimension: FAKE_DIMENSION });
       defer(() => fake.close());
       Object.assign(env, { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: fake.url });
     }
-    const { key } = await createUserWithKey(sql, { email: `bench-${id.toLowerCase()}@example.test`, newOrganization: 'Bench', now: new Date() });
+    const { key } = await createUserWithKey(sql, {
+      email: `bench-${id.toLowerCase()}@example.test`,
+      newOrganization: 'Bench',
+      now: new Date(),
+    });
     const apiProc = await startDaemonProcess({ env, args: ['serve', '--api-only'], logFile: path.join(tmp.dir, 'api.log') });
     defer(() => apiProc.stop());
     const workerProc = await startDaemonProcess({ env, args: ['worker'], logFile: path.join(tmp.dir, 'worker.log') });
@@ -106,20 +138,34 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     const apiRss = sampleRss(apiProc.pid);
     const workerRss = sampleRss(workerProc.pid);
     const api = apiClient(apiProc.url!, key);
-    const coll = expectStatus(await api<{ uuid: string }>('POST', '/api/v1/collections/', { json: { name: `Bench ingest ${id}` } }), 201, 'create collection');
+    const coll = expectStatus(
+      await api<{ uuid: string }>('POST', '/api/v1/collections/', { json: { name: `Bench ingest ${id}` } }),
+      201,
+      'create collection',
+    );
 
     log(`run ${id}: idle latency for ${IDLE_MS / 1000} s`);
     const idleBefore = await measureLatency(probes(api), IDLE_MS);
     log(`run ${id}: uploading ${corpus.length} documents`);
     const probe = startLatencyProbe(probes(api));
-    const upload = await uploadCorpus(api, coll.body.uuid, corpus, { batchSize: BATCH_SIZE, concurrency: UPLOAD_CONCURRENCY, tags: 'bench' });
-    log(`run ${id}: uploaded ${upload.uploaded} (skipped ${upload.skipped.length}) in ${((upload.finishedAt - upload.startedAt) / 1000).toFixed(1)} s; waiting for indexing`);
+    const upload = await uploadCorpus(api, coll.body.uuid, corpus, {
+      batchSize: BATCH_SIZE,
+      concurrency: UPLOAD_CONCURRENCY,
+      tags: 'bench',
+    });
+    log(
+      `run ${id}: uploaded ${upload.uploaded} (skipped ${upload.skipped.length}) in ${((upload.finishedAt - upload.startedAt) / 1000).toFixed(1)} s; waiting for indexing`,
+    );
     const waited = await waitForIndexed(api, sql, {
       timeoutMs: TIMEOUT_MS,
       check: async () => {
-        for (const proc of [apiProc, workerProc]) if (!proc.running) throw new Error(`a daemon process exited during ingestion:\n${await proc.logTail()}`);
+        for (const proc of [apiProc, workerProc])
+          if (!proc.running) throw new Error(`a daemon process exited during ingestion:\n${await proc.logTail()}`);
       },
-      onProgress: (p: IndexProgress, ms) => log(`run ${id}: +${Math.round(ms / 1000)} s indexed ${p.indexed}, failed ${p.failed}, pending ${p.pending}, chunks ${p.chunks}; RSS api ${Math.round(rssMb(apiProc.pid) ?? 0)} MB, worker ${Math.round(rssMb(workerProc.pid) ?? 0)} MB`),
+      onProgress: (p: IndexProgress, ms) =>
+        log(
+          `run ${id}: +${Math.round(ms / 1000)} s indexed ${p.indexed}, failed ${p.failed}, pending ${p.pending}, chunks ${p.chunks}; RSS api ${Math.round(rssMb(apiProc.pid) ?? 0)} MB, worker ${Math.round(rssMb(workerProc.pid) ?? 0)} MB`,
+        ),
     });
     const during = await probe.stop();
     log(`run ${id}: ${waited.timedOut ? 'TIMED OUT' : 'all processed'}; idle latency on the full index`);
@@ -141,9 +187,19 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     return {
       run: id,
       embedder,
-      note: instant ? 'instant embedder: measures extraction, chunking, queueing and indexing overhead only' : 'real offline model: end-to-end throughput',
+      note: instant
+        ? 'instant embedder: measures extraction, chunking, queueing and indexing overhead only'
+        : 'real offline model: end-to-end throughput',
       worker_concurrency: WORKER_CONCURRENCY,
-      documents: { uploaded: upload.uploaded, skipped: upload.skipped.length, indexed: p.indexed, failed: p.failed, pending: p.pending, chunks: p.chunks, retried: extra!.retried },
+      documents: {
+        uploaded: upload.uploaded,
+        skipped: upload.skipped.length,
+        indexed: p.indexed,
+        failed: p.failed,
+        pending: p.pending,
+        chunks: p.chunks,
+        retried: extra!.retried,
+      },
       upload: {
         seconds: round((upload.finishedAt - upload.startedAt) / 1000, 2),
         docs_per_s: rate(upload.uploaded, (upload.finishedAt - upload.startedAt) / 1000),
@@ -182,19 +238,66 @@ function report(results: RunResult[], corpus: CorpusFile[], code: ReturnType<typ
   const out = process.stdout;
   out.write(`\nCorpus: ${small.length} small documents (${kb(small.reduce((s, f) => s + f.data.byteLength, 0))} KB; ${types})\n`);
   out.write(`        + ${large.length} large: ${large.map((f) => `${f.name} ${kb(f.data.byteLength)} KB`).join(', ')}\n`);
-  out.write(`Uploads: batches of ${BATCH_SIZE} files, ${UPLOAD_CONCURRENCY} requests at once. WORKER_CONCURRENCY=${WORKER_CONCURRENCY}. Daemon as 2 processes (serve --api-only, worker); RATE_LIMITS_ENABLED=false, METERING_ENABLED=false.\n`);
+  out.write(
+    `Uploads: batches of ${BATCH_SIZE} files, ${UPLOAD_CONCURRENCY} requests at once. WORKER_CONCURRENCY=${WORKER_CONCURRENCY}. Daemon as 2 processes (serve --api-only, worker); RATE_LIMITS_ENABLED=false, METERING_ENABLED=false.\n`,
+  );
   out.write(`Machine: ${JSON.stringify(machineInfo())}; code at start ${JSON.stringify(code)}\n`);
   for (const r of results) out.write(`Run ${r.run}: ${r.embedder} — ${r.note}\n`);
-  printTable('Throughput (rates to the last document indexed; "first" = from the first document indexed)',
-    ['run', 'docs', 'chunks', 'failed', 'retried', 'upload s', 'index s', 'docs/s', 'chunks/s', 'docs/s first', 'chunks/s first', 'timed out'],
-    results.map((r) => [r.run, r.documents.indexed, r.documents.chunks, r.documents.failed, r.documents.retried, r.upload.seconds, r.indexing.seconds_from_upload_start, r.indexing.docs_per_s, r.indexing.chunks_per_s, r.indexing.docs_per_s_from_first, r.indexing.chunks_per_s_from_first, r.indexing.timed_out ? 'YES' : 'no']));
-  printTable('Memory (MB): RSS after startup, peak (VmHWM), RSS at the end', ['run', 'process', 'start', 'peak', 'end'],
-    results.flatMap((r) => (['api', 'worker'] as const).map((p): Cell[] => [r.run, p, r.memory_mb[p].first, r.memory_mb[p].peak, r.memory_mb[p].last])));
-  printTable('API latency (ms): idle_before = empty index, during_ingestion, idle_after = full index; one call of each every 50 ms', ['run', 'phase', 'endpoint', 'n', 'p50', 'p95', 'p99', 'max', 'errors'],
-    results.flatMap((r) => (['idle_before', 'during_ingestion', 'idle_after'] as const).flatMap((phase) =>
-      Object.entries(r.latency[phase]).map(([name, s]): Cell[] => [r.run, phase, name, s.n, s.p50, s.p95, s.p99, s.max, s.errors]))));
+  printTable(
+    'Throughput (rates to the last document indexed; "first" = from the first document indexed)',
+    [
+      'run',
+      'docs',
+      'chunks',
+      'failed',
+      'retried',
+      'upload s',
+      'index s',
+      'docs/s',
+      'chunks/s',
+      'docs/s first',
+      'chunks/s first',
+      'timed out',
+    ],
+    results.map((r) => [
+      r.run,
+      r.documents.indexed,
+      r.documents.chunks,
+      r.documents.failed,
+      r.documents.retried,
+      r.upload.seconds,
+      r.indexing.seconds_from_upload_start,
+      r.indexing.docs_per_s,
+      r.indexing.chunks_per_s,
+      r.indexing.docs_per_s_from_first,
+      r.indexing.chunks_per_s_from_first,
+      r.indexing.timed_out ? 'YES' : 'no',
+    ]),
+  );
+  printTable(
+    'Memory (MB): RSS after startup, peak (VmHWM), RSS at the end',
+    ['run', 'process', 'start', 'peak', 'end'],
+    results.flatMap((r) =>
+      (['api', 'worker'] as const).map((p): Cell[] => [r.run, p, r.memory_mb[p].first, r.memory_mb[p].peak, r.memory_mb[p].last]),
+    ),
+  );
+  printTable(
+    'API latency (ms): idle_before = empty index, during_ingestion, idle_after = full index; one call of each every 50 ms',
+    ['run', 'phase', 'endpoint', 'n', 'p50', 'p95', 'p99', 'max', 'errors'],
+    results.flatMap((r) =>
+      (['idle_before', 'during_ingestion', 'idle_after'] as const).flatMap((phase) =>
+        Object.entries(r.latency[phase]).map(([name, s]): Cell[] => [r.run, phase, name, s.n, s.p50, s.p95, s.p99, s.max, s.errors]),
+      ),
+    ),
+  );
   for (const r of results) {
-    if (r.failures.length) out.write(`\nRun ${r.run} failures:\n${r.failures.slice(0, 20).map((f) => `  ${f.title}: ${f.error_message}`).join('\n')}\n`);
+    if (r.failures.length)
+      out.write(
+        `\nRun ${r.run} failures:\n${r.failures
+          .slice(0, 20)
+          .map((f) => `  ${f.title}: ${f.error_message}`)
+          .join('\n')}\n`,
+      );
   }
 }
 
@@ -210,7 +313,14 @@ async function main(): Promise<void> {
     results.push(await runOnce(id, corpus));
   }
   report(results, corpus, code);
-  const file = writeResults('ingest', { benchmark: 'ingest', started_at: new Date(t0).toISOString(), machine: machineInfo(), code, corpus: { small_docs: SMALL_DOCS, large_kb: LARGE_KB, files: corpus.length, bytes: corpus.reduce((s, f) => s + f.data.byteLength, 0) }, results });
+  const file = writeResults('ingest', {
+    benchmark: 'ingest',
+    started_at: new Date(t0).toISOString(),
+    machine: machineInfo(),
+    code,
+    corpus: { small_docs: SMALL_DOCS, large_kb: LARGE_KB, files: corpus.length, bytes: corpus.reduce((s, f) => s + f.data.byteLength, 0) },
+    results,
+  });
   process.stdout.write(`\nResults written to ${path.relative(process.cwd(), file)} (total ${Math.round((Date.now() - t0) / 1000)} s)\n`);
   // Figures of a run cut short are printed but must not pass for a complete benchmark.
   if (results.some((r) => r.indexing.timed_out)) process.exitCode = 1;
@@ -221,10 +331,13 @@ async function cleanupAll(): Promise<void> {
 }
 
 // Bounded: a run can never hold the machine longer than its timeout plus setup and idle phases.
-const watchdog = setTimeout(() => {
-  log('overall time limit reached; cleaning up');
-  void cleanupAll().then(() => process.exit(1));
-}, RUNS.length * (TIMEOUT_MS + 4 * IDLE_MS + 180_000));
+const watchdog = setTimeout(
+  () => {
+    log('overall time limit reached; cleaning up');
+    void cleanupAll().then(() => process.exit(1));
+  },
+  RUNS.length * (TIMEOUT_MS + 4 * IDLE_MS + 180_000),
+);
 watchdog.unref();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {

@@ -55,7 +55,20 @@ const modes: Mode[] = [
   { name: 'rate limits', limits: true, metering: false },
   { name: 'metering', limits: false, metering: true },
   { name: 'limits + metering', limits: true, metering: true },
-].map((m) => ({ ...m, keys: [], userIds: [], next: 0, seq: [], conc: [], concWallMs: 0, burstRps: [], cpuMs: 0, answered: 0, refused: 0, errors: 0 }));
+].map((m) => ({
+  ...m,
+  keys: [],
+  userIds: [],
+  next: 0,
+  seq: [],
+  conc: [],
+  concWallMs: 0,
+  burstRps: [],
+  cpuMs: 0,
+  answered: 0,
+  refused: 0,
+  errors: 0,
+}));
 
 async function hit(m: Mode, into?: number[]): Promise<number> {
   const key = m.keys[m.next++ % m.keys.length]!;
@@ -86,7 +99,8 @@ function cpuOf(pid: number): number {
   try {
     // The main thread's figure would miss the daemon's worker threads (libuv, GC): sum all tasks.
     let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
     return ns / 1e6;
   } catch {
     return 0;
@@ -124,7 +138,9 @@ function readlinkSafe(p: string): string {
  */
 async function cpuSnapshot(sql: Sql, m: Mode): Promise<Map<number, number>> {
   const ports = localPorts(m.daemon!.pid);
-  const rows = await sql<{ pid: number; client_port: number | null }[]>`select pid, client_port from pg_stat_activity where datname = current_database()`;
+  const rows = await sql<
+    { pid: number; client_port: number | null }[]
+  >`select pid, client_port from pg_stat_activity where datname = current_database()`;
   const pids = rows.filter((r) => r.client_port !== null && ports.has(r.client_port)).map((r) => r.pid);
   return new Map([m.daemon!.pid, ...pids].map((p) => [p, cpuOf(p)]));
 }
@@ -158,7 +174,12 @@ async function main(): Promise<void> {
   try {
     for (const m of modes) {
       for (let i = 0; i < USERS_PER_MODE; i++) {
-        const u = await createUserWithKey(sql, { email: `bench-${m.name.replace(/\W+/g, '-')}-${i}@example.test`, newOrganization: `bench ${m.name} ${i}`, tier: 'pro', now: new Date() });
+        const u = await createUserWithKey(sql, {
+          email: `bench-${m.name.replace(/\W+/g, '-')}-${i}@example.test`,
+          newOrganization: `bench ${m.name} ${i}`,
+          tier: 'pro',
+          now: new Date(),
+        });
         m.keys.push(u.key);
         m.userIds.push(u.user.id);
       }
@@ -179,7 +200,9 @@ async function main(): Promise<void> {
       });
     }
     loadBefore = os.loadavg().map((x) => round(x, 2));
-    process.stderr.write(`[bench] 4 daemons up; per mode ${SEQ} sequential requests, then ${BURSTS} bursts of ${BURST} at concurrency ${CONCURRENCY}\n`);
+    process.stderr.write(
+      `[bench] 4 daemons up; per mode ${SEQ} sequential requests, then ${BURSTS} bursts of ${BURST} at concurrency ${CONCURRENCY}\n`,
+    );
     for (let i = 0; i < WARMUP; i++) for (const m of modes) await hit(m);
     const paired = new Map<Mode, number[]>(modes.map((m) => [m, []]));
     for (let i = 0; i < SEQ; i++) {
@@ -234,8 +257,40 @@ async function main(): Promise<void> {
     const addedConc = pct(modes[3]!.conc, 50) - pct(base.conc, 50);
     printTable(
       `Rate limiting + metering cost: GET /api/v1/collections/ (${machineInfo().cpus} CPUs; sequential and at concurrency ${CONCURRENCY})`,
-      ['mode', 'req/s', 'vs off %', 'CPU ms/req', '+CPU ms', 'p50 seq ms', 'p99 seq ms', '+ms seq (paired p50)', 'p50 load ms', 'p99 load ms', '+p50 load', '429s', 'errors', 'answered', 'logged'],
-      rows.map((r) => [r.mode, r.rps, r.rps_vs_off_pct, r.cpu_ms_per_req, r.added_cpu_ms, r.seq_p50, r.seq_p99, r.added_seq_p50, r.conc_p50, r.conc_p99, r.added_conc_p50, r.refused, r.errors, r.answered, r.logged]),
+      [
+        'mode',
+        'req/s',
+        'vs off %',
+        'CPU ms/req',
+        '+CPU ms',
+        'p50 seq ms',
+        'p99 seq ms',
+        '+ms seq (paired p50)',
+        'p50 load ms',
+        'p99 load ms',
+        '+p50 load',
+        '429s',
+        'errors',
+        'answered',
+        'logged',
+      ],
+      rows.map((r) => [
+        r.mode,
+        r.rps,
+        r.rps_vs_off_pct,
+        r.cpu_ms_per_req,
+        r.added_cpu_ms,
+        r.seq_p50,
+        r.seq_p99,
+        r.added_seq_p50,
+        r.conc_p50,
+        r.conc_p99,
+        r.added_conc_p50,
+        r.refused,
+        r.errors,
+        r.answered,
+        r.logged,
+      ]),
     );
     const d = percentiles(direct.map((x) => x * 1000));
     process.stdout.write(
@@ -243,11 +298,23 @@ async function main(): Promise<void> {
         `Added latency of limits + metering at p50: ${round(addedSeq, 3)} ms sequential, ${round(addedConc, 3)} ms under load (target < 1 ms): ${addedSeq < 1 ? 'met' : 'NOT met'}\n` +
         `Added CPU per request (daemon + PostgreSQL): ${rows[3]!.added_cpu_ms} ms with both, ${rows[1]!.added_cpu_ms} ms limits only, ${rows[2]!.added_cpu_ms} ms metering only\n` +
         `Throughput at concurrency ${CONCURRENCY}: ${rows[0]!.rps} req/s off, ${rows[3]!.rps} req/s with both (paired median ${rows[3]!.rps_vs_off_pct} %)\n` +
-        `Load average during the run: ${loadBefore.join(' ')} → ${os.loadavg().map((x) => round(x, 2)).join(' ')} (figures on a busy machine include scheduling delays of the extra database round trip)\n`,
+        `Load average during the run: ${loadBefore.join(' ')} → ${os
+          .loadavg()
+          .map((x) => round(x, 2))
+          .join(' ')} (figures on a busy machine include scheduling delays of the extra database round trip)\n`,
     );
     const lost = rows.filter((r) => r.logged !== null && r.logged !== r.answered);
-    if (lost.length) process.stdout.write(`WARNING: request log rows differ from answered requests: ${lost.map((r) => `${r.mode} ${r.logged}/${r.answered}`).join(', ')}\n`);
-    const file = writeResults('limits', { machine: machineInfo(), settings: { SEQ, BURSTS, BURST, CONCURRENCY, WARMUP, USERS_PER_MODE }, rows, limiter_statement_us: d, added_p50_ms: { sequential: addedSeq, load: addedConc } });
+    if (lost.length)
+      process.stdout.write(
+        `WARNING: request log rows differ from answered requests: ${lost.map((r) => `${r.mode} ${r.logged}/${r.answered}`).join(', ')}\n`,
+      );
+    const file = writeResults('limits', {
+      machine: machineInfo(),
+      settings: { SEQ, BURSTS, BURST, CONCURRENCY, WARMUP, USERS_PER_MODE },
+      rows,
+      limiter_statement_us: d,
+      added_p50_ms: { sequential: addedSeq, load: addedConc },
+    });
     process.stdout.write(`\nresults: ${path.relative(process.cwd(), file)}\n`);
   } finally {
     for (const m of modes) await m.daemon?.stop().catch(() => {});

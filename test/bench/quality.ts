@@ -74,7 +74,15 @@ async function main(): Promise<number> {
       if (reuseUrl) {
         collection = await findCollection(api);
         const indexing = await waitForIndexing(sql, collection.uuid, { log });
-        const ids = new Set((await sql<{ tags: string[] }[]>`select tags from documents where collection_id = ${collection.uuid} and status = 'indexed' and deleted_at is null`).map((r) => beirIdFromTags(r.tags)!).filter(Boolean));
+        const ids = new Set(
+          (
+            await sql<
+              { tags: string[] }[]
+            >`select tags from documents where collection_id = ${collection.uuid} and status = 'indexed' and deleted_at is null`
+          )
+            .map((r) => beirIdFromTags(r.tags)!)
+            .filter(Boolean),
+        );
         ({ docs, queries } = restrictTo(fullCorpus, allQueries, ids));
         Object.assign(ingest, { indexed: indexing.indexed, failed: indexing.failed, chunks: indexing.chunks });
         log(`reusing ${ids.size} indexed documents (${indexing.chunks} chunks) in "${collection.slug}"`);
@@ -84,9 +92,18 @@ async function main(): Promise<number> {
         const uploadMs = await uploadCorpus(api, collection.uuid, docs, { log, titleInContent: args['title-in-content'] });
         log(`uploaded in ${ms(uploadMs)}; waiting for the worker to extract, chunk and embed …`);
         const indexing = await waitForIndexing(sql, collection.uuid, { log });
-        log(`indexed ${indexing.indexed} documents, ${indexing.chunks} chunks, ${indexing.failed} failed, in ${ms(indexing.ms)} after upload`);
+        log(
+          `indexed ${indexing.indexed} documents, ${indexing.chunks} chunks, ${indexing.failed} failed, in ${ms(indexing.ms)} after upload`,
+        );
         if (indexing.failed) log(`WARNING: ${indexing.failed} documents failed to index; their queries still count`);
-        Object.assign(ingest, { upload_ms: Math.round(uploadMs), indexing_ms: Math.round(indexing.ms), indexed: indexing.indexed, failed: indexing.failed, chunks: indexing.chunks, chunks_per_s: Math.round((indexing.chunks / (indexing.ms / 1000)) * 10) / 10 });
+        Object.assign(ingest, {
+          upload_ms: Math.round(uploadMs),
+          indexing_ms: Math.round(indexing.ms),
+          indexed: indexing.indexed,
+          failed: indexing.failed,
+          chunks: indexing.chunks,
+          chunks_per_s: Math.round((indexing.chunks / (indexing.ms / 1000)) * 10) / 10,
+        });
       }
     } catch (err) {
       process.stderr.write(`daemon log tail:\n${await serve.logTail(40)}\n`);
@@ -114,18 +131,39 @@ async function main(): Promise<number> {
       const s100 = scoreRun(deep.runs, queries, 100);
       fallbacks += http.fallbacks + deep.fallbacks;
       inprocNdcg[cfg.mode] = s100.ndcg10;
-      rows.push({ system: 'docsift', mode: cfg.mode, label: cfg.label, ndcg10: s50.ndcg10, recall50: s50.recall, recall100: s100.recall, p50Ms: percentiles(http.latenciesMs).p50, primary: true });
-      log(`  docsift ${cfg.label}: nDCG@10 ${s50.ndcg10.toFixed(3)} (in-process ${s100.ndcg10.toFixed(3)}), R@100 ${s100.recall.toFixed(3)}`);
+      rows.push({
+        system: 'docsift',
+        mode: cfg.mode,
+        label: cfg.label,
+        ndcg10: s50.ndcg10,
+        recall50: s50.recall,
+        recall100: s100.recall,
+        p50Ms: percentiles(http.latenciesMs).p50,
+        primary: true,
+      });
+      log(
+        `  docsift ${cfg.label}: nDCG@10 ${s50.ndcg10.toFixed(3)} (in-process ${s100.ndcg10.toFixed(3)}), R@100 ${s100.recall.toFixed(3)}`,
+      );
     }
     if (fallbacks) log(`WARNING: ${fallbacks} hybrid responses fell back to text only (embedding provider unavailable)`);
 
     const sweep: { label: string; ndcg10: number; recall50: number; method: string; ratio: number | null; p50Ms: number }[] = [];
     if (!args['no-sweep']) {
-      const configs: OurConfig[] = [{ label: 'rrf (k=60)', mode: 'hybrid', fusion: 'rrf' }, ...SWEEP_RATIOS.map((r) => ({ label: `weighted ${r}`, mode: 'hybrid' as const, fusion: 'weighted' as const, semanticRatio: r }))];
+      const configs: OurConfig[] = [
+        { label: 'rrf (k=60)', mode: 'hybrid', fusion: 'rrf' },
+        ...SWEEP_RATIOS.map((r) => ({ label: `weighted ${r}`, mode: 'hybrid' as const, fusion: 'weighted' as const, semanticRatio: r })),
+      ];
       for (const cfg of configs) {
         const http = await runHttp(api, collection.slug, queries, cfg, searchConcurrency);
         const s = scoreRun(http.runs, queries, 50);
-        sweep.push({ label: cfg.label, ndcg10: s.ndcg10, recall50: s.recall, method: http.fusion?.method ?? '?', ratio: http.fusion?.method === 'weighted' ? http.fusion.semantic_ratio : null, p50Ms: percentiles(http.latenciesMs).p50 });
+        sweep.push({
+          label: cfg.label,
+          ndcg10: s.ndcg10,
+          recall50: s.recall,
+          method: http.fusion?.method ?? '?',
+          ratio: http.fusion?.method === 'weighted' ? http.fusion.semantic_ratio : null,
+          p50Ms: percentiles(http.latenciesMs).p50,
+        });
         log(`  sweep ${cfg.label}: nDCG@10 ${s.ndcg10.toFixed(3)}`);
       }
     }
@@ -134,7 +172,12 @@ async function main(): Promise<number> {
     const peerInfo: Record<string, unknown>[] = [];
     if (!args['no-peers']) {
       const exported = await exportChunks(sql, collection.uuid);
-      const chunks: PeerChunk[] = exported.map((c) => ({ chunkId: c.chunkId, doc: c.doc, text: args['title-in-content'] ? c.content : `${c.title}\n${c.content}`, vector: c.vector }));
+      const chunks: PeerChunk[] = exported.map((c) => ({
+        chunkId: c.chunkId,
+        doc: c.doc,
+        text: args['title-in-content'] ? c.content : `${c.title}\n${c.content}`,
+        vector: c.vector,
+      }));
       const qvecs = await inproc.daemon.deps.embedder.embed(queries.map((q) => q.text.trim()));
       const { lancePeer } = await import('./quality/peers/lancedb.js');
       const { oramaPeer } = await import('./quality/peers/orama.js');
@@ -147,7 +190,15 @@ async function main(): Promise<number> {
         for (const v of peer.variants) {
           const run = await runPeer(v.run, queries, qvecs);
           const s10 = scoreRun(run.runs, queries, 100);
-          rows.push({ system: peer.name, mode: v.mode, label: v.label, ndcg10: s10.ndcg10, recall100: s10.recall, p50Ms: percentiles(run.latenciesMs).p50, primary: !seen.has(v.mode) });
+          rows.push({
+            system: peer.name,
+            mode: v.mode,
+            label: v.label,
+            ndcg10: s10.ndcg10,
+            recall100: s10.recall,
+            p50Ms: percentiles(run.latenciesMs).p50,
+            primary: !seen.has(v.mode),
+          });
           seen.add(v.mode);
           log(`  ${peer.name} ${v.label}: nDCG@10 ${s10.ndcg10.toFixed(3)}, R@100 ${s10.recall.toFixed(3)}`);
         }
@@ -155,7 +206,10 @@ async function main(): Promise<number> {
     }
     await sql.end();
 
-    rows.sort((a, b) => order(a.mode) - order(b.mode) || (a.system === 'docsift' ? -1 : b.system === 'docsift' ? 1 : a.system.localeCompare(b.system)));
+    rows.sort(
+      (a, b) =>
+        order(a.mode) - order(b.mode) || (a.system === 'docsift' ? -1 : b.system === 'docsift' ? 1 : a.system.localeCompare(b.system)),
+    );
     printResults(rows, queries.length, docs.length);
     if (sweep.length) printSweep(sweep, defaultLabel);
     const targets = evaluateTargets(rows);
@@ -168,7 +222,10 @@ async function main(): Promise<number> {
     await serve.stop();
     serve = undefined;
     if (args.keep && db) {
-      kept = await keepDatabase(db.url, `quality_scifact_${provider}_${docs.length}_${new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').toLowerCase()}`);
+      kept = await keepDatabase(
+        db.url,
+        `quality_scifact_${provider}_${docs.length}_${new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').toLowerCase()}`,
+      );
       db = undefined;
       log(`\nkept the ingested database; rerun without ingesting:\n  QUALITY_DB_URL='${kept}' QUALITY_KEY='${key}' npm run bench:quality`);
     }
@@ -179,7 +236,17 @@ async function main(): Promise<number> {
       duration_s: Math.round((performance.now() - t0) / 1000),
       git_commit: gitCommit(),
       machine: machineInfo(),
-      config: { provider, model, limit_docs: limitDocs ?? null, documents: docs.length, queries: queries.length, default_fusion: def, http_limit: 50, search_concurrency: searchConcurrency, worker_concurrency: envOpts.workerConcurrency },
+      config: {
+        provider,
+        model,
+        limit_docs: limitDocs ?? null,
+        documents: docs.length,
+        queries: queries.length,
+        default_fusion: def,
+        http_limit: 50,
+        search_concurrency: searchConcurrency,
+        worker_concurrency: envOpts.workerConcurrency,
+      },
       ingest,
       results: rows.map((r) => ({ ...r, ndcg10_in_process: r.system === 'docsift' ? inprocNdcg[r.mode] : undefined })),
       fusion_sweep: sweep,

@@ -9,7 +9,16 @@ import { parseArgs } from 'node:util';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
 import { benchDatabase, benchTempDir, type BenchDatabase, type DaemonProcess } from './lib/env.js';
 import { machineInfo, printTable, writeResults } from './lib/report.js';
-import { CorpusLoader, createTenant, databaseSizeMb, dropVectorIndex, finishLoad, planDocuments, type PlannedDoc, type Tenant } from './search/corpus.js';
+import {
+  CorpusLoader,
+  createTenant,
+  databaseSizeMb,
+  dropVectorIndex,
+  finishLoad,
+  planDocuments,
+  type PlannedDoc,
+  type Tenant,
+} from './search/corpus.js';
 import { startSearchDaemon } from './search/daemon.js';
 import { startEmbedStandIn, type EmbedStandIn } from './search/embed-server.js';
 import { withMetering, withQueryEmbedding } from './search/extras.js';
@@ -44,12 +53,14 @@ const log = (line: string) => process.stdout.write(line + '\n');
 function slice(plan: PlannedDoc[], from: number, chunks: number): PlannedDoc[] {
   const out: PlannedDoc[] = [];
   let n = 0;
-  for (let i = from; i < plan.length && n < chunks; i++) (out.push(plan[i]!), (n += plan[i]!.chunks));
+  for (let i = from; i < plan.length && n < chunks; i++) out.push(plan[i]!), (n += plan[i]!.chunks);
   return out;
 }
 
 async function scopesOf(sql: Sql, tenant: Tenant, planned: number, size: number): Promise<Scope[]> {
-  const counts = new Map((await sql<{ id: string; n: number }[]>`select collection_id as id, count(*)::int as n from chunks group by 1`).map((r) => [r.id, r.n]));
+  const counts = new Map(
+    (await sql<{ id: string; n: number }[]>`select collection_id as id, count(*)::int as n from chunks group by 1`).map((r) => [r.id, r.n]),
+  );
   const all = tenant.collections.map((c) => c.id);
   const big = tenant.collections[0]!;
   // The small tenant: the collection nearest 500 chunks at the full size (as in the BM25 prototype).
@@ -69,7 +80,9 @@ async function main(): Promise<number> {
   const plannedTotal = Math.max(FULL, MILLION);
   const plan = planDocuments(plannedTotal);
   const mixture = createMixture();
-  const queries = testQueries().slice(0, Number(args.queries)).map((text) => ({ text, vector: queryVector(mixture, text) }));
+  const queries = testQueries()
+    .slice(0, Number(args.queries))
+    .map((text) => ({ text, vector: queryVector(mixture, text) }));
   const efs = args.ef.split(',').map(Number);
   const requests16 = Number(args.requests);
 
@@ -101,20 +114,42 @@ async function main(): Promise<number> {
       const loaded = await loader.load({ tenant, docs, mixture, model: BENCH_MODEL, log });
       const fin = await finishLoad(sql, BENCH_MODEL);
       const disk = await databaseSizeMb(sql);
-      const build = { chunks: loader.loadedChunks, added: loaded.chunks, load_ms: Math.round(loaded.ms), chunks_per_s: Math.round(loaded.chunks / (loaded.ms / 1000)), fold_ms: Math.round(fin.foldMs), vacuum_ms: Math.round(fin.vacuumMs), hnsw_ms: Math.round(fin.hnswMs), db_mb: disk.total };
-      log(`  built: +${loaded.chunks} chunks in ${(loaded.ms / 1000).toFixed(0)} s (${build.chunks_per_s}/s, postings by the triggers), fold ${(fin.foldMs / 1000).toFixed(1)} s, vacuum analyze ${(fin.vacuumMs / 1000).toFixed(1)} s, HNSW ${(fin.hnswMs / 1000).toFixed(1)} s; database ${disk.total} MB`);
+      const build = {
+        chunks: loader.loadedChunks,
+        added: loaded.chunks,
+        load_ms: Math.round(loaded.ms),
+        chunks_per_s: Math.round(loaded.chunks / (loaded.ms / 1000)),
+        fold_ms: Math.round(fin.foldMs),
+        vacuum_ms: Math.round(fin.vacuumMs),
+        hnsw_ms: Math.round(fin.hnswMs),
+        db_mb: disk.total,
+      };
+      log(
+        `  built: +${loaded.chunks} chunks in ${(loaded.ms / 1000).toFixed(0)} s (${build.chunks_per_s}/s, postings by the triggers), fold ${(fin.foldMs / 1000).toFixed(1)} s, vacuum analyze ${(fin.vacuumMs / 1000).toFixed(1)} s, HNSW ${(fin.hnswMs / 1000).toFixed(1)} s; database ${disk.total} MB`,
+      );
       lastBuild = { chunks: loaded.chunks, ms: loaded.ms + fin.foldMs + fin.vacuumMs, hnswMs: fin.hnswMs, dbMb: disk.total };
       const allScopes = await scopesOf(sql, tenant, plannedTotal, loader.loadedChunks);
       const full = size === FULL;
       // The growth point skips the big-collection scope (its curve is the all-collections one).
       const scopes = full ? allScopes : allScopes.filter((s) => s.name !== 'big');
-      log(`  scopes: all ${allScopes[0]!.chunks} chunks in ${tenant.collections.length} collections; big ${allScopes[1]!.chunks}; small ${allScopes[2]!.chunks}`);
+      log(
+        `  scopes: all ${allScopes[0]!.chunks} chunks in ${tenant.collections.length} collections; big ${allScopes[1]!.chunks}; small ${allScopes[2]!.chunks}`,
+      );
 
       daemon = await startSearchDaemon({ ...base, provider: { kind: 'ollama', host: standIn.url, model: BENCH_MODEL }, label: `p${size}` });
       const rows = await benchPhase({
-        sql, baseUrl: daemon.url!, key: tenant.key, daemonCpu: cpuProbe(sql, 'docsift', daemon.pid), floorCpu: cpuProbe(sql, FLOOR_APP), queries, scopes, requests16,
-        c16: full ? { all: ['text', 'hybrid', 'vector'], small: ['hybrid'] } : { all: ['hybrid'] }, openLoopRate: full ? Number(args['open-rate']) : 0,
-        embeddedSoFar: () => standIn!.texts, log,
+        sql,
+        baseUrl: daemon.url!,
+        key: tenant.key,
+        daemonCpu: cpuProbe(sql, 'docsift', daemon.pid),
+        floorCpu: cpuProbe(sql, FLOOR_APP),
+        queries,
+        scopes,
+        requests16,
+        c16: full ? { all: ['text', 'hybrid', 'vector'], small: ['hybrid'] } : { all: ['hybrid'] },
+        openLoopRate: full ? Number(args['open-rate']) : 0,
+        embeddedSoFar: () => standIn!.texts,
+        log,
       });
       await daemon.stop();
       daemon = undefined;
@@ -124,10 +159,25 @@ async function main(): Promise<number> {
       const recall = await measureRecall(db.url, rq, allScopes[0]!.collectionIds, full ? efs : [100], log);
       log('  vector channel vs exact (small collection):');
       const recallSmall = await measureRecall(db.url, queries, allScopes[2]!.collectionIds, [100], log);
-      printPhase(`Latency at ${size.toLocaleString('en-US')} chunks (ms; c = concurrency; SQL = the same functions on a direct pool; cpu = server CPU ms per search: PostgreSQL backends, plus the daemon for HTTP)`, rows);
+      printPhase(
+        `Latency at ${size.toLocaleString('en-US')} chunks (ms; c = concurrency; SQL = the same functions on a direct pool; cpu = server CPU ms per search: PostgreSQL backends, plus the daemon for HTTP)`,
+        rows,
+      );
       printRecall(`HNSW recall, all collections, ${size.toLocaleString('en-US')} chunks`, recall.rows, recall.exactP50Ms);
-      printRecall(`Vector channel recall, small collection (${allScopes[2]!.chunks} chunks; answered by the exact branch)`, recallSmall.rows, recallSmall.exactP50Ms);
-      (result.phases as unknown[]).push({ size, build, sizes_mb: disk.relations, scopes: scopes.map((s) => ({ name: s.name, chunks: s.chunks, collections: s.collectionIds.length })), rows, recall, recall_small: recallSmall });
+      printRecall(
+        `Vector channel recall, small collection (${allScopes[2]!.chunks} chunks; answered by the exact branch)`,
+        recallSmall.rows,
+        recallSmall.exactP50Ms,
+      );
+      (result.phases as unknown[]).push({
+        size,
+        build,
+        sizes_mb: disk.relations,
+        scopes: scopes.map((s) => ({ name: s.name, chunks: s.chunks, collections: s.collectionIds.length })),
+        rows,
+        recall,
+        recall_small: recallSmall,
+      });
       if (full) (fullRows = rows), (fullScopes = scopes);
     }
 
@@ -144,8 +194,15 @@ async function main(): Promise<number> {
           : estDiskMb > freeMb * 0.8
             ? `estimated ${Math.round(estDiskMb / 1024)} GB on disk exceeds 80% of the ${Math.round(freeMb / 1024)} GB free`
             : undefined;
-      result.million = { estimated_build_min: Math.round(estMin), estimated_disk_gb: Math.round(estDiskMb / 1024), free_disk_gb: Math.round(freeMb / 1024), skipped: reason ?? null };
-      log(`\n1,000,000 chunks: ${reason ? `skipped: ${reason}; estimated ${Math.round(estDiskMb / 1024)} GB on disk` : 'within budget, but this run does not grow past --chunks; pass --chunks 1000000'}`);
+      result.million = {
+        estimated_build_min: Math.round(estMin),
+        estimated_disk_gb: Math.round(estDiskMb / 1024),
+        free_disk_gb: Math.round(freeMb / 1024),
+        skipped: reason ?? null,
+      };
+      log(
+        `\n1,000,000 chunks: ${reason ? `skipped: ${reason}; estimated ${Math.round(estDiskMb / 1024)} GB on disk` : 'within budget, but this run does not grow past --chunks; pass --chunks 1000000'}`,
+      );
     }
 
     if (!args['skip-extras'] && fullScopes.length) {
@@ -159,11 +216,27 @@ async function main(): Promise<number> {
     const phases = result.phases as { size: number; rows: Row[]; recall: { rows: { efSearch: number; recall10: number }[] } }[];
     printTable(
       'Growth (all collections, concurrency 1; ms)',
-      ['chunks', 'text-channel SQL p50', 'vector-channel SQL p50', 'hybrid SQL p50', 'hybrid HTTP p50', 'text HTTP p50', 'vector HTTP p50', 'hybrid HTTP c16 p50', 'recall@10 ef=100'],
+      [
+        'chunks',
+        'text-channel SQL p50',
+        'vector-channel SQL p50',
+        'hybrid SQL p50',
+        'hybrid HTTP p50',
+        'text HTTP p50',
+        'vector HTTP p50',
+        'hybrid HTTP c16 p50',
+        'recall@10 ef=100',
+      ],
       phases.map((p) => [
-        p.size, find(p.rows, 'all', 'sql', 'text-channel', 1)?.p50, find(p.rows, 'all', 'sql', 'vector-channel', 1)?.p50, find(p.rows, 'all', 'sql', 'hybrid', 1)?.p50,
-        find(p.rows, 'all', 'http', 'hybrid', 1)?.p50, find(p.rows, 'all', 'http', 'text', 1)?.p50, find(p.rows, 'all', 'http', 'vector', 1)?.p50,
-        find(p.rows, 'all', 'http', 'hybrid', 16)?.p50, p.recall.rows.find((r) => r.efSearch === 100)?.recall10,
+        p.size,
+        find(p.rows, 'all', 'sql', 'text-channel', 1)?.p50,
+        find(p.rows, 'all', 'sql', 'vector-channel', 1)?.p50,
+        find(p.rows, 'all', 'sql', 'hybrid', 1)?.p50,
+        find(p.rows, 'all', 'http', 'hybrid', 1)?.p50,
+        find(p.rows, 'all', 'http', 'text', 1)?.p50,
+        find(p.rows, 'all', 'http', 'vector', 1)?.p50,
+        find(p.rows, 'all', 'http', 'hybrid', 16)?.p50,
+        p.recall.rows.find((r) => r.efSearch === 100)?.recall10,
       ]),
     );
 
@@ -177,15 +250,58 @@ async function main(): Promise<number> {
           const okEf = fullPhase.recall.rows.find((x) => x.recall10 >= 0.95)?.efSearch;
           return [
             target('text-channel SQL p50, all 50 collections', find(r, 'all', 'sql', 'text-channel', 1)?.p50, '<=', 20, 'ms'),
-            target('text-channel SQL p50, big collection (70%)', find(r, 'big', 'sql', 'text-channel', 1)?.p50, '<=', 20, 'ms', 'informative'),
+            target(
+              'text-channel SQL p50, big collection (70%)',
+              find(r, 'big', 'sql', 'text-channel', 1)?.p50,
+              '<=',
+              20,
+              'ms',
+              'informative',
+            ),
             target('hybrid HTTP p50 at c=16', h16?.p50, '<=', 30, 'ms', 'closed loop: p50 ≈ 16 / throughput'),
             target('hybrid HTTP p99 at c=16', h16?.p99, '<=', 100, 'ms'),
             target('hybrid HTTP throughput at c=16', h16?.throughput, '>=', 100, '/s'),
-            target(`hybrid HTTP p50, open loop offered ${args['open-rate']}/s`, open?.p50, '<=', 30, 'ms', `informative; achieved ${open?.throughput ?? '?'}/s`),
-            target(`hybrid HTTP p99, open loop offered ${args['open-rate']}/s`, open?.p99, '<=', 100, 'ms', `informative; achieved ${open?.throughput ?? '?'}/s`),
-            ...(['text', 'hybrid', 'vector'] as const).map((m) => target(`HTTP p50 / SQL p50, ${m}, c=1`, ratio(find(r, 'all', 'http', m, 1)?.p50, find(r, 'all', 'sql', m, 1)?.p50), '<=', 1.3, '×')),
-            target('idle-box capacity estimate, hybrid (2 cores / server CPU per search)', h16?.cpuMsPerRequest ? Math.round(2000 / h16.cpuMsPerRequest) : undefined, '>=', 100, '/s', 'informative: excludes the load generator'),
-            target('HNSW recall@10 at ef_search 100', rec, '>=', 0.95, '', okEf === undefined ? 'no swept ef_search reaches 0.95' : `lowest swept ef_search reaching 0.95: ${okEf}`),
+            target(
+              `hybrid HTTP p50, open loop offered ${args['open-rate']}/s`,
+              open?.p50,
+              '<=',
+              30,
+              'ms',
+              `informative; achieved ${open?.throughput ?? '?'}/s`,
+            ),
+            target(
+              `hybrid HTTP p99, open loop offered ${args['open-rate']}/s`,
+              open?.p99,
+              '<=',
+              100,
+              'ms',
+              `informative; achieved ${open?.throughput ?? '?'}/s`,
+            ),
+            ...(['text', 'hybrid', 'vector'] as const).map((m) =>
+              target(
+                `HTTP p50 / SQL p50, ${m}, c=1`,
+                ratio(find(r, 'all', 'http', m, 1)?.p50, find(r, 'all', 'sql', m, 1)?.p50),
+                '<=',
+                1.3,
+                '×',
+              ),
+            ),
+            target(
+              'idle-box capacity estimate, hybrid (2 cores / server CPU per search)',
+              h16?.cpuMsPerRequest ? Math.round(2000 / h16.cpuMsPerRequest) : undefined,
+              '>=',
+              100,
+              '/s',
+              'informative: excludes the load generator',
+            ),
+            target(
+              'HNSW recall@10 at ef_search 100',
+              rec,
+              '>=',
+              0.95,
+              '',
+              okEf === undefined ? 'no swept ef_search reaches 0.95' : `lowest swept ef_search reaching 0.95: ${okEf}`,
+            ),
           ];
         })()
       : [];
@@ -193,7 +309,9 @@ async function main(): Promise<number> {
     result.targets = targets;
     result.load_average_end = machineInfo().load_average;
     result.total_s = Math.round((performance.now() - t0) / 1000);
-    log(`\nresults: ${writeResults('search', result)} (total ${result.total_s} s, load average now ${(result.load_average_end as number[]).join(' ')})`);
+    log(
+      `\nresults: ${writeResults('search', result)} (total ${result.total_s} s, load average now ${(result.load_average_end as number[]).join(' ')})`,
+    );
     return 0;
   } finally {
     await daemon?.stop().catch(() => {});

@@ -93,8 +93,16 @@ async function seed(d: Daemon): Promise<{ email: string; orgId: string; keyId: s
 async function signIn(base: string, email: string): Promise<string> {
   const form = await fetch(`${base}/app/sign-in`);
   const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
-  const pre = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const r = await fetch(`${base}/app/sign-in`, { method: 'POST', body: new URLSearchParams({ _csrf: token, email, password: PASSWORD }), headers: { cookie: pre }, redirect: 'manual' });
+  const pre = form.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const r = await fetch(`${base}/app/sign-in`, {
+    method: 'POST',
+    body: new URLSearchParams({ _csrf: token, email, password: PASSWORD }),
+    headers: { cookie: pre },
+    redirect: 'manual',
+  });
   const session = r.headers.getSetCookie().find((c) => c.startsWith('docsift_session='));
   if (r.status !== 303 || !session) throw new Error(`sign-in failed: ${r.status}`);
   return session.split(';')[0]!;
@@ -107,8 +115,14 @@ async function main(): Promise<void> {
   const db = await benchDatabase('ui_render');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'docsift-bench-ui-'));
   const config = loadConfig({
-    NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: db.url,
-    SIGNING_SECRET: 'bench-signing-secret-0123456789abcdef0123456789', RATE_LIMITS_ENABLED: 'false',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DATABASE_URL: db.url,
+    SIGNING_SECRET: 'bench-signing-secret-0123456789abcdef0123456789',
+    RATE_LIMITS_ENABLED: 'false',
   }) as Config & { DATABASE_URL: string };
   const d = await startDaemon(config, createLogger('warn'), { api: true, worker: false, migrate: false });
   try {
@@ -144,11 +158,22 @@ async function main(): Promise<void> {
         total.push(elapsed);
         bytes = body.length;
       }
-      const row = { page: name, path: p.replace(/cursor=.*/, 'cursor=…'), server_ms_p50: r1(pct(server, 50)), server_ms_p95: r1(pct(server, 95)), http_ms_p50: r1(pct(total, 50)), html_kb: r1(bytes / 1024) };
+      const row = {
+        page: name,
+        path: p.replace(/cursor=.*/, 'cursor=…'),
+        server_ms_p50: r1(pct(server, 50)),
+        server_ms_p95: r1(pct(server, 95)),
+        http_ms_p50: r1(pct(total, 50)),
+        html_kb: r1(bytes / 1024),
+      };
       results.push(row);
       rows.push([row.page, row.server_ms_p50, row.server_ms_p95, row.http_ms_p50, row.html_kb]);
     }
-    printTable(`Server-side render time, ${REQUESTS.toLocaleString('en-US')} logged requests over 90 days, ${DOCS} documents (${RUNS} runs each)`, ['page', 'server p50 ms', 'server p95 ms', 'HTTP p50 ms', 'HTML KB'], rows);
+    printTable(
+      `Server-side render time, ${REQUESTS.toLocaleString('en-US')} logged requests over 90 days, ${DOCS} documents (${RUNS} runs each)`,
+      ['page', 'server p50 ms', 'server p95 ms', 'HTTP p50 ms', 'HTML KB'],
+      rows,
+    );
     const file = writeResults('ui-render', { machine: machineInfo(), requests: REQUESTS, documents: DOCS, runs: RUNS, pages: results });
     log(`results written to ${file}`);
   } finally {

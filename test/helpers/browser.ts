@@ -97,7 +97,10 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.goto(`${baseUrl}/app/sign-in`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith('/app/sign-in')), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await Promise.all([
+    page.waitForURL((u) => !u.pathname.startsWith('/app/sign-in')),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
 }
 
 /** Runs `docsift-daemon admin …` in-process against the test daemon's database; returns exit code and output. */
@@ -106,7 +109,14 @@ export async function admin(d: TestDaemon, argv: string[], stdin?: string): Prom
   let err = '';
   const sink = (add: (s: string) => void) => new Writable({ write: (chunk, _enc, cb) => (add(String(chunk)), cb()) });
   const code = await runAdmin(
-    { sql: d.deps.sql, config: { ...d.config, PUBLIC_URL: d.config.PUBLIC_URL ?? d.url }, clock: d.deps.clock, out: sink((s) => (out += s)), err: sink((s) => (err += s)), in: Readable.from([stdin ?? '']) },
+    {
+      sql: d.deps.sql,
+      config: { ...d.config, PUBLIC_URL: d.config.PUBLIC_URL ?? d.url },
+      clock: d.deps.clock,
+      out: sink((s) => (out += s)),
+      err: sink((s) => (err += s)),
+      in: Readable.from([stdin ?? '']),
+    },
     argv,
   );
   return { code, out, err };

@@ -18,7 +18,14 @@ export interface TestDaemon extends Daemon {
 
 /** A real daemon listening on 127.0.0.1 with its own fresh database (copied from the migrated template). */
 export async function startTestDaemon(
-  opts: { label?: string; env?: Record<string, string>; worker?: boolean; api?: boolean; clock?: Clock; /** Reuse a database (e.g. to restart on the same data); close() then leaves it alone. */ db?: TestDatabase } = {},
+  opts: {
+    label?: string;
+    env?: Record<string, string>;
+    worker?: boolean;
+    api?: boolean;
+    clock?: Clock /** Reuse a database (e.g. to restart on the same data); close() then leaves it alone. */;
+    db?: TestDatabase;
+  } = {},
 ): Promise<TestDaemon> {
   const ownDb = !opts.db;
   const db = opts.db ?? (await createTestDatabase(opts.label ?? 'e2e'));
@@ -40,10 +47,10 @@ export async function startTestDaemon(
   let daemon: Daemon;
   try {
     daemon = await startDaemon(config as Config & { DATABASE_URL: string }, logger, {
-    api: opts.api ?? true,
-    worker: opts.worker ?? false,
-    migrate: false,
-    ...(opts.clock ? { clock: opts.clock } : {}),
+      api: opts.api ?? true,
+      worker: opts.worker ?? false,
+      migrate: false,
+      ...(opts.clock ? { clock: opts.clock } : {}),
     });
   } catch (err) {
     if (ownDb) await db.drop();

@@ -1,5 +1,5 @@
 import type { HttpResult } from './daemon.js';
-import { http } from './daemon.js';
+import type { http } from './daemon.js';
 
 type Req = ReturnType<typeof http>;
 
@@ -12,7 +12,10 @@ export async function makeCollection(req: Req, key: string, name: string, extra:
 
 /** Uploads an inline text document (JSON body). */
 export async function addText(req: Req, key: string, collectionUuid: string, title: string, content: string, tags?: string) {
-  const r = await req('POST', `/api/v1/collections/${collectionUuid}/documents/`, { key, json: { source_type: 'text', title, content, ...(tags ? { tags } : {}) } });
+  const r = await req('POST', `/api/v1/collections/${collectionUuid}/documents/`, {
+    key,
+    json: { source_type: 'text', title, content, ...(tags ? { tags } : {}) },
+  });
   if (r.status !== 201) throw new Error(`text upload failed: ${r.status} ${r.text}`);
   return r.body;
 }

@@ -33,7 +33,10 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(label = 't', opts: { empty?: boolean } = {}): Promise<TestDatabase> {
   // The owning pid is part of the name so a later run can drop databases left by a dead one.
-  const name = `${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 30)}_p${process.pid.toString(36)}_${randomBytes(4).toString('hex')}`;
+  const name = `${label
+    .replace(/[^a-z0-9_]/gi, '_')
+    .toLowerCase()
+    .slice(0, 30)}_p${process.pid.toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
   try {
     // The template may be briefly busy if another file is copying it; retry a few times.

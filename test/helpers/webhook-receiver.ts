@@ -16,7 +16,8 @@ export function verifyWebhook(secret: string, headers: IncomingHttpHeaders, rawB
   const ts = headers['x-service-timestamp'];
   const sig = headers['x-service-signature'];
   if (typeof ts !== 'string' || !/^\d+$/.test(ts)) return { ok: false, reason: 'missing or malformed X-Service-Timestamp' };
-  if (typeof sig !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(sig)) return { ok: false, reason: 'missing or malformed X-Service-Signature' };
+  if (typeof sig !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(sig))
+    return { ok: false, reason: 'missing or malformed X-Service-Signature' };
   const expected = createHmac('sha256', secret).update(`${ts}.`).update(rawBody).digest();
   const given = Buffer.from(sig.slice('sha256='.length), 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature mismatch' };
@@ -50,7 +51,8 @@ export interface Reply {
 export type Responder = (r: { n: number; verdict: Verdict; body: any }) => Reply;
 
 /** Default: 401 on a bad signature or stale timestamp, 200 otherwise. */
-export const acceptVerified: Responder = ({ verdict }) => (verdict.ok ? { status: 200, body: 'ok' } : { status: 401, body: verdict.reason });
+export const acceptVerified: Responder = ({ verdict }) =>
+  verdict.ok ? { status: 200, body: 'ok' } : { status: 401, body: verdict.reason };
 
 export interface WebhookReceiver {
   readonly url: string;
@@ -130,7 +132,10 @@ export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver
     async waitFor(check, timeoutMs = 15_000) {
       const end = Date.now() + timeoutMs;
       while (!check(requests)) {
-        if (Date.now() > end) throw new Error(`webhook receiver: condition not met within ${timeoutMs} ms (${requests.length} requests: ${requests.map((r) => r.status).join(',')})`);
+        if (Date.now() > end)
+          throw new Error(
+            `webhook receiver: condition not met within ${timeoutMs} ms (${requests.length} requests: ${requests.map((r) => r.status).join(',')})`,
+          );
         await new Promise((r) => setTimeout(r, 25));
       }
       return requests;

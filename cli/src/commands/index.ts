@@ -45,9 +45,28 @@ import webhooksTest from './webhooks/test.js';
 type Any = CommandDef<any>;
 export const authCommands: Any[] = [login, logout, whoami];
 export const topLevelCommands: Any[] = [search, usage];
-export const collectionCommands: Any[] = [collectionsList, collectionsCreate, collectionsShow, collectionsUpdate, collectionsDelete, collectionsSubscribe, collectionsUnsubscribe];
+export const collectionCommands: Any[] = [
+  collectionsList,
+  collectionsCreate,
+  collectionsShow,
+  collectionsUpdate,
+  collectionsDelete,
+  collectionsSubscribe,
+  collectionsUnsubscribe,
+];
 export const docCommands: Any[] = [docsUpload, docsList, docsShow, docsReplace, docsDownload, docsWait, docsDelete, docsReprocess];
 export const keyCommands: Any[] = [keysList, keysCreate, keysRotate, keysRevoke, keysExpire, keysGrant, keysUngrant, keysGrants];
-export const webhookCommands: Any[] = [webhooksGet, webhooksSet, webhooksDelete, webhooksTest, webhooksDeliveries, webhooksRedeliver, webhooksRotateSecret, webhooksEnable, webhooksDisable, webhooksListen];
+export const webhookCommands: Any[] = [
+  webhooksGet,
+  webhooksSet,
+  webhooksDelete,
+  webhooksTest,
+  webhooksDeliveries,
+  webhooksRedeliver,
+  webhooksRotateSecret,
+  webhooksEnable,
+  webhooksDisable,
+  webhooksListen,
+];
 export const mcpCommands: Any[] = [mcpConfig];
 export const billingCommands: Any[] = [billingPlan, billingInvoices];

@@ -10,7 +10,13 @@ test('bars scale to the largest value in eighths of a cell', () => {
 });
 
 test('a daily chart has one row per day with counts and errors', () => {
-  const lines = dailyChart([{ date: '2026-11-01', requests: 100, errors: 0 }, { date: '2026-11-02', requests: 50, errors: 3 }], 10);
+  const lines = dailyChart(
+    [
+      { date: '2026-11-01', requests: 100, errors: 0 },
+      { date: '2026-11-02', requests: 50, errors: 3 },
+    ],
+    10,
+  );
   assert.deepEqual(lines, ['2026-11-01 100 ██████████', '2026-11-02  50 █████ 3 err']);
 });
 

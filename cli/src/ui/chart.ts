@@ -21,12 +21,24 @@ export function bucket(points: DayPoint[], maxRows = 31): { label: string; reque
   const out: { label: string; requests: number; errors: number }[] = [];
   for (let i = 0; i < points.length; i += 7) {
     const week = points.slice(i, i + 7);
-    out.push({ label: `${week[0]!.date.slice(0, 10)} +${week.length}d`, requests: week.reduce((n, p) => n + p.requests, 0), errors: week.reduce((n, p) => n + p.errors, 0) });
+    out.push({
+      label: `${week[0]!.date.slice(0, 10)} +${week.length}d`,
+      requests: week.reduce((n, p) => n + p.requests, 0),
+      errors: week.reduce((n, p) => n + p.errors, 0),
+    });
   }
   return out;
 }
 
-export function dailyChart(points: DayPoint[], width = 40, paint: { bar: (s: string) => string; err: (s: string) => string; dim: (s: string) => string } = { bar: (s) => s, err: (s) => s, dim: (s) => s }): string[] {
+export function dailyChart(
+  points: DayPoint[],
+  width = 40,
+  paint: { bar: (s: string) => string; err: (s: string) => string; dim: (s: string) => string } = {
+    bar: (s) => s,
+    err: (s) => s,
+    dim: (s) => s,
+  },
+): string[] {
   const rows = bucket(points);
   const max = Math.max(0, ...rows.map((r) => r.requests));
   const labelWidth = Math.max(...rows.map((r) => r.label.length), 0);

@@ -1,7 +1,29 @@
 // Query-term highlighting for search results: picks the passage around the first match and marks
 // every match. Terms match word prefixes, so "index" also marks "indexed" (the search is stemmed).
 
-const STOP = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'how', 'in', 'is', 'it', 'of', 'on', 'or', 'the', 'to', 'what', 'with']);
+const STOP = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'by',
+  'for',
+  'from',
+  'how',
+  'in',
+  'is',
+  'it',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'what',
+  'with',
+]);
 
 export function queryTerms(query: string): string[] {
   const terms = query
@@ -14,7 +36,7 @@ export function queryTerms(query: string): string[] {
   return [...new Set(terms.map((t) => (t.length > 6 ? t.slice(0, Math.max(5, t.length - 3)) : t)))].sort((a, b) => b.length - a.length);
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface Snippet {
   text: string;
@@ -25,7 +47,7 @@ export interface Snippet {
 export function snippet(content: string, query: string, width = 240): Snippet {
   const text = content.replace(/\s+/g, ' ').trim();
   const terms = queryTerms(query);
-  const re = terms.length ? new RegExp(`(?<![\\p{L}\\p{N}])(${terms.map(escape).join('|')})[\\p{L}\\p{N}]*`, 'giu') : null;
+  const re = terms.length ? new RegExp(`(?<![\\p{L}\\p{N}])(${terms.map(escapeRegExp).join('|')})[\\p{L}\\p{N}]*`, 'giu') : null;
   const first = re ? text.search(re) : -1;
   let start = first > width / 3 ? first - Math.floor(width / 3) : 0;
   if (start > 0) {

@@ -8,19 +8,41 @@ const strip = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, ''
 
 test('the upload view shows a bar, files, bytes, rate and outcome counts', () => {
   const { lastFrame, rerender, unmount } = render(
-    createElement(UploadProgressView, { filesTotal: 20, filesDone: 9, bytesTotal: 2_000_000, bytesDone: 900_000, uploaded: 7, skipped: 2, failed: 0, elapsedMs: 3000 }),
+    createElement(UploadProgressView, {
+      filesTotal: 20,
+      filesDone: 9,
+      bytesTotal: 2_000_000,
+      bytesDone: 900_000,
+      uploaded: 7,
+      skipped: 2,
+      failed: 0,
+      elapsedMs: 3000,
+    }),
   );
   const frame = strip(lastFrame());
   assert.match(frame, /^Uploading █{14}░{16} 45%$/m);
   assert.match(frame, /^9\/20 files · 879 KB \/ 1\.9 MB · 293 KB\/s · 3\.0 s$/m);
   assert.match(frame, /^7 uploaded · 2 skipped · 0 failed$/m);
-  rerender(createElement(UploadProgressView, { filesTotal: 20, filesDone: 20, bytesTotal: 2_000_000, bytesDone: 2_000_000, uploaded: 17, skipped: 3, failed: 0, elapsedMs: 12_500 }));
+  rerender(
+    createElement(UploadProgressView, {
+      filesTotal: 20,
+      filesDone: 20,
+      bytesTotal: 2_000_000,
+      bytesDone: 2_000_000,
+      uploaded: 17,
+      skipped: 3,
+      failed: 0,
+      elapsedMs: 12_500,
+    }),
+  );
   assert.match(strip(lastFrame()), /█{30} 100%[\s\S]*20\/20 files[\s\S]*17 uploaded · 3 skipped/);
   unmount();
 });
 
 test('the wait view counts pending, indexed and failed', () => {
-  const { lastFrame, unmount } = render(createElement(WaitProgressView, { total: 18, pending: 6, indexed: 10, failed: 2, elapsedMs: 1500 }));
+  const { lastFrame, unmount } = render(
+    createElement(WaitProgressView, { total: 18, pending: 6, indexed: 10, failed: 2, elapsedMs: 1500 }),
+  );
   assert.match(strip(lastFrame()), /^Indexing {2}█{20}░{10} 6 pending · 10 indexed · 2 failed · 1\.5 s$/);
   unmount();
 });

@@ -22,22 +22,29 @@ function describe(kind: Kind, s: UploadView | WaitView): string {
   return `indexing: ${w.pending} pending, ${w.indexed} indexed, ${w.failed} failed (of ${w.total})`;
 }
 
-export async function createProgress<K extends Kind>(ctx: Context, kind: K, opts: { quiet?: boolean } = {}): Promise<ProgressSink<StateOf<K>>> {
+export async function createProgress<K extends Kind>(
+  ctx: Context,
+  kind: K,
+  opts: { quiet?: boolean } = {},
+): Promise<ProgressSink<StateOf<K>>> {
   const started = Date.now();
   if (opts.quiet) return { update: () => {}, done: async () => {} };
 
   if (ctx.liveProgress) {
     const [{ render }, { createElement }, views] = await Promise.all([import('ink'), import('react'), import('./progress-view.js')]);
-    const view = (kind === 'upload' ? views.UploadProgressView : views.WaitProgressView) as (p: StateOf<K>) => ReturnType<typeof views.UploadProgressView>;
+    const view = (kind === 'upload' ? views.UploadProgressView : views.WaitProgressView) as (
+      p: StateOf<K>,
+    ) => ReturnType<typeof views.UploadProgressView>;
     let last: StateOf<K> | undefined;
-    const element = (s: StateOf<K>) => createElement(view as (p: object) => import("react").ReactElement, s);
+    const element = (s: StateOf<K>) => createElement(view as (p: object) => import('react').ReactElement, s);
     let instance: ReturnType<typeof render> | undefined;
     // Redraw the elapsed time even when no request completes for a while.
     const ticker = setInterval(() => last && instance?.rerender(element({ ...last, elapsedMs: Date.now() - started })), 250);
     return {
       update(state) {
         last = { ...state, elapsedMs: Date.now() - started } as StateOf<K>;
-        if (!instance) instance = render(element(last), { stdout: process.stderr as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: true });
+        if (!instance)
+          instance = render(element(last), { stdout: process.stderr as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: true });
         else instance.rerender(element(last));
       },
       async done() {

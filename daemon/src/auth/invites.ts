@@ -8,7 +8,12 @@ const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /** A one-time token for the invite link; only its hash is stored. */
-export async function createInvite(sql: Sql, userId: string, now: Date, ttlMs = INVITE_TTL_MS): Promise<{ token: string; expiresAt: Date }> {
+export async function createInvite(
+  sql: Sql,
+  userId: string,
+  now: Date,
+  ttlMs = INVITE_TTL_MS,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + ttlMs);
   await sql`insert into user_invites (token_hash, user_id, created_at, expires_at) values (${sha256(token)}, ${userId}, ${now}, ${expiresAt})`;

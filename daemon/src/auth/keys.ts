@@ -28,7 +28,11 @@ export function hashApiKey(key: string): Buffer {
 }
 
 export function looksLikeApiKey(token: string): boolean {
-  return token.length === KEY_PREFIX.length + KEY_RANDOM_LENGTH && token.startsWith(KEY_PREFIX) && /^[A-Za-z0-9]+$/.test(token.slice(KEY_PREFIX.length));
+  return (
+    token.length === KEY_PREFIX.length + KEY_RANDOM_LENGTH &&
+    token.startsWith(KEY_PREFIX) &&
+    /^[A-Za-z0-9]+$/.test(token.slice(KEY_PREFIX.length))
+  );
 }
 
 export const EXPIRY_CHOICES = ['30d', '90d', '6m', '1y', 'never'] as const;

@@ -39,7 +39,7 @@ export async function authenticateKey(deps: AppDeps, header: string | undefined)
      where k.key_hash = ${hashApiKey(token)}`;
   const row = rows[0];
   // A revoked or rotated key is indistinguishable from an unknown one to the caller.
-  if (!row || !row.key_active) throw new AppError('INVALID_API_KEY', 'Invalid API key.');
+  if (!row?.key_active) throw new AppError('INVALID_API_KEY', 'Invalid API key.');
   if (!row.user_active) throw new AppError('USER_ACCOUNT_DISABLED', 'The account that owns this API key is disabled.');
   const now = deps.clock.now();
   if (row.expires_at && row.expires_at.getTime() <= now.getTime()) {

@@ -23,7 +23,14 @@ describe('passwords (scrypt)', () => {
   });
 
   it('treats malformed or hostile stored values as a mismatch, never an error', async () => {
-    for (const bad of ['', 'plain', 'scrypt$10$8$1$abc', 'bcrypt$10$8$1$a$b', 'scrypt$40$8$1$AAAA$' + 'A'.repeat(43), 'scrypt$x$8$1$AAAA$' + 'A'.repeat(43)]) {
+    for (const bad of [
+      '',
+      'plain',
+      'scrypt$10$8$1$abc',
+      'bcrypt$10$8$1$a$b',
+      'scrypt$40$8$1$AAAA$' + 'A'.repeat(43),
+      'scrypt$x$8$1$AAAA$' + 'A'.repeat(43),
+    ]) {
       assert.equal(await verifyPassword('anything at all', bad), false, bad);
     }
   });

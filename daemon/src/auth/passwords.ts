@@ -17,7 +17,9 @@ function derive(password: string, salt: Buffer, o: { log2N: number; r: number; p
   const N = 2 ** o.log2N;
   // Node refuses scrypt above maxmem (default 32 MiB); 128·N·r is what it needs, plus headroom.
   const opts: ScryptOptions = { N, r: o.r, p: o.p, maxmem: 256 * N * o.r };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LEN, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LEN, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 export async function hashPassword(password: string, o: { log2N: number; r: number; p: number } = SCRYPT_DEFAULTS): Promise<string> {

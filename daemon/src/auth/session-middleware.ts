@@ -27,6 +27,10 @@ export function sessionOrBearer(deps: AppDeps, bearerGuard: MiddlewareHandler<Ap
 /** The caller of a route that accepts a key or a session. */
 export function keyOrSessionCaller(c: Context<AppEnv>): Caller {
   const caller = (c.get('caller') as Caller | undefined) ?? sessionCallers.get(c.req.raw);
-  if (!caller) throw new AppError('AUTHENTICATION_REQUIRED', 'Authentication required: send "Authorization: Bearer <API_KEY>" or sign in to the web UI.');
+  if (!caller)
+    throw new AppError(
+      'AUTHENTICATION_REQUIRED',
+      'Authentication required: send "Authorization: Bearer <API_KEY>" or sign in to the web UI.',
+    );
   return caller;
 }

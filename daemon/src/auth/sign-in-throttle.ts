@@ -23,7 +23,11 @@ export function clientIp(c: Context): string {
     // Not served by @hono/node-server (e.g. app.request() in a benchmark): no peer address.
   }
   if (!peer || PRIVATE_PEER.test(peer)) {
-    const hops = c.req.header('x-forwarded-for')?.split(',').map((s) => s.trim()).filter(Boolean);
+    const hops = c.req
+      .header('x-forwarded-for')
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const last = hops?.at(-1);
     if (last && last.length <= 64) return last;
   }
@@ -46,7 +50,8 @@ export async function signInThrottled(sql: Sql, email: string, ip: string, now: 
       from sign_in_failures
      where ip = ${ip} and at > ${since}`;
   const r = rows[0]!;
-  const retry = (oldest: Date | null) => Math.max(1, Math.ceil(((oldest?.getTime() ?? now.getTime()) + FAILURE_WINDOW_MS - now.getTime()) / 1000));
+  const retry = (oldest: Date | null) =>
+    Math.max(1, Math.ceil(((oldest?.getTime() ?? now.getTime()) + FAILURE_WINDOW_MS - now.getTime()) / 1000));
   if (r.pair >= MAX_FAILURES_PER_EMAIL_IP) return { limited: true, retryAfterSec: retry(r.pair_oldest) };
   if (r.by_ip >= MAX_FAILURES_PER_IP) return { limited: true, retryAfterSec: retry(r.ip_oldest) };
   return { limited: false, retryAfterSec: 0 };

@@ -60,7 +60,12 @@ export function stripeAdapter(client: Stripe): PaymentAdapter {
       if (!customer.stripeCustomerId) throw new Error('organization has no stripe_customer_id');
       const idem = (step: string) => ({ idempotencyKey: `docsift-invoice-${inv.id}-${step}` });
       const period = { start: unix(inv.periodStart), end: unix(inv.periodEnd) };
-      const metadata = { docsift_invoice_id: inv.id, docsift_organization_id: inv.organizationId, period_start: inv.periodStart.toISOString(), period_end: inv.periodEnd.toISOString() };
+      const metadata = {
+        docsift_invoice_id: inv.id,
+        docsift_organization_id: inv.organizationId,
+        period_start: inv.periodStart.toISOString(),
+        period_end: inv.periodEnd.toISOString(),
+      };
       const draft = await client.invoices.create(
         {
           customer: customer.stripeCustomerId,
@@ -76,7 +81,15 @@ export function stripeAdapter(client: Stripe): PaymentAdapter {
       const invoiceId = draft.id!;
       if (inv.planFeeCents > 0) {
         await client.invoiceItems.create(
-          { customer: customer.stripeCustomerId, invoice: invoiceId, currency: inv.currency, amount: inv.planFeeCents, period, description: `${PLANS[inv.plan].name} plan (${inv.includedQueries.toLocaleString('en-US')} searches included)`, metadata },
+          {
+            customer: customer.stripeCustomerId,
+            invoice: invoiceId,
+            currency: inv.currency,
+            amount: inv.planFeeCents,
+            period,
+            description: `${PLANS[inv.plan].name} plan (${inv.includedQueries.toLocaleString('en-US')} searches included)`,
+            metadata,
+          },
           idem('plan-fee'),
         );
       }

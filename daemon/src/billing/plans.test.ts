@@ -7,18 +7,33 @@ const iso = (c: { start: Date; end: Date }) => [c.start.toISOString(), c.end.toI
 
 describe('billing cycles', () => {
   it('start at 00:00 UTC on the anchor day of the month', () => {
-    assert.deepEqual(iso(cycleAt(d('2026-01-15T13:45:00Z'), d('2026-03-20T08:00:00Z'))), ['2026-03-15T00:00:00.000Z', '2026-04-15T00:00:00.000Z']);
-    assert.deepEqual(iso(cycleAt(d('2026-01-15T13:45:00Z'), d('2026-03-14T23:59:59Z'))), ['2026-02-15T00:00:00.000Z', '2026-03-15T00:00:00.000Z']);
-    assert.deepEqual(iso(cycleAt(d('2026-01-15T13:45:00Z'), d('2026-03-15T00:00:00Z'))), ['2026-03-15T00:00:00.000Z', '2026-04-15T00:00:00.000Z']);
+    assert.deepEqual(iso(cycleAt(d('2026-01-15T13:45:00Z'), d('2026-03-20T08:00:00Z'))), [
+      '2026-03-15T00:00:00.000Z',
+      '2026-04-15T00:00:00.000Z',
+    ]);
+    assert.deepEqual(iso(cycleAt(d('2026-01-15T13:45:00Z'), d('2026-03-14T23:59:59Z'))), [
+      '2026-02-15T00:00:00.000Z',
+      '2026-03-15T00:00:00.000Z',
+    ]);
+    assert.deepEqual(iso(cycleAt(d('2026-01-15T13:45:00Z'), d('2026-03-15T00:00:00Z'))), [
+      '2026-03-15T00:00:00.000Z',
+      '2026-04-15T00:00:00.000Z',
+    ]);
     // The anchor instant itself lies in the first cycle, which starts at the anchor day's midnight.
-    assert.deepEqual(iso(cycleAt(d('2026-01-15T13:45:00Z'), d('2026-01-15T13:45:00Z'))), ['2026-01-15T00:00:00.000Z', '2026-02-15T00:00:00.000Z']);
+    assert.deepEqual(iso(cycleAt(d('2026-01-15T13:45:00Z'), d('2026-01-15T13:45:00Z'))), [
+      '2026-01-15T00:00:00.000Z',
+      '2026-02-15T00:00:00.000Z',
+    ]);
   });
 
   it('clamp the 29th–31st to short months and return to the anchor day after', () => {
     const anchor = d('2026-01-31T10:00:00Z');
     assert.deepEqual(iso(cycleAt(anchor, d('2026-02-10T00:00:00Z'))), ['2026-01-31T00:00:00.000Z', '2026-02-28T00:00:00.000Z']);
     assert.deepEqual(iso(cycleAt(anchor, d('2026-03-01T00:00:00Z'))), ['2026-02-28T00:00:00.000Z', '2026-03-31T00:00:00.000Z']);
-    assert.deepEqual(iso(cycleAt(d('2027-12-29T00:00:00Z'), d('2028-02-29T12:00:00Z'))), ['2028-02-29T00:00:00.000Z', '2028-03-29T00:00:00.000Z']);
+    assert.deepEqual(iso(cycleAt(d('2027-12-29T00:00:00Z'), d('2028-02-29T12:00:00Z'))), [
+      '2028-02-29T00:00:00.000Z',
+      '2028-03-29T00:00:00.000Z',
+    ]);
   });
 
   it('tile time without gaps across years', () => {
@@ -35,7 +50,10 @@ describe('billing cycles', () => {
   });
 
   it('handle times before the anchor', () => {
-    assert.deepEqual(iso(cycleAt(d('2026-05-10T00:00:00Z'), d('2026-04-01T00:00:00Z'))), ['2026-03-10T00:00:00.000Z', '2026-04-10T00:00:00.000Z']);
+    assert.deepEqual(iso(cycleAt(d('2026-05-10T00:00:00Z'), d('2026-04-01T00:00:00Z'))), [
+      '2026-03-10T00:00:00.000Z',
+      '2026-04-10T00:00:00.000Z',
+    ]);
   });
 });
 
@@ -53,10 +71,24 @@ describe('charges', () => {
 
   it('plan fee plus overage beyond the included searches; Free never has overage', () => {
     assert.deepEqual(chargesFor(PLANS.starter, 10_507), {
-      planFeeCents: 2900, includedQueries: 10_000, usedQueries: 10_507, overageQueries: 507, overageRateMillicents: 200, overageCents: 101, totalCents: 3001,
+      planFeeCents: 2900,
+      includedQueries: 10_000,
+      usedQueries: 10_507,
+      overageQueries: 507,
+      overageRateMillicents: 200,
+      overageCents: 101,
+      totalCents: 3001,
     });
     assert.equal(chargesFor(PLANS.pro, 100_005).totalCents, 9901);
     assert.equal(chargesFor(PLANS.pro, 99_999).overageQueries, 0);
-    assert.deepEqual(chargesFor(PLANS.free, 5_000), { planFeeCents: 0, includedQueries: 1000, usedQueries: 5000, overageQueries: 0, overageRateMillicents: null, overageCents: 0, totalCents: 0 });
+    assert.deepEqual(chargesFor(PLANS.free, 5_000), {
+      planFeeCents: 0,
+      includedQueries: 1000,
+      usedQueries: 5000,
+      overageQueries: 0,
+      overageRateMillicents: null,
+      overageCents: 0,
+      totalCents: 0,
+    });
   });
 });

@@ -86,7 +86,12 @@ export async function admitSearch(deps: AppDeps, caller: Caller): Promise<{ refu
  * quota, and marks the search billable only once it has produced results. A search that fails
  * (unknown collection, backend down) gives its quota unit back and is not charged.
  */
-export async function meterSearch<T extends { count: number }>(deps: AppDeps, caller: Caller, query: string, run: () => Promise<T>): Promise<T> {
+export async function meterSearch<T extends { count: number }>(
+  deps: AppDeps,
+  caller: Caller,
+  query: string,
+  run: () => Promise<T>,
+): Promise<T> {
   if (!deps.config.METERING_ENABLED) return run();
   const note: SearchNote = { query, resultCount: null, billable: false };
   noteSearch(caller, note);

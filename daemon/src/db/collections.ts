@@ -17,11 +17,7 @@ export interface CollectionRow {
 }
 
 /** Visible collections with the caller-specific and aggregate fields of the Collection resource. */
-export async function queryVisibleCollections(
-  tx: Tx,
-  caller: Caller,
-  filter: { id?: string } = {},
-): Promise<CollectionRow[]> {
+export async function queryVisibleCollections(tx: Tx, caller: Caller, filter: { id?: string } = {}): Promise<CollectionRow[]> {
   return tx<CollectionRow[]>`
     select c.id, c.owner_id, c.organization_id, c.name, c.slug, c.description, c.is_public, c.created_at,
            exists (select 1 from subscriptions s where s.collection_id = c.id and s.user_id = ${caller.userId}) as is_subscribed,

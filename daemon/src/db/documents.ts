@@ -32,7 +32,12 @@ const columns = (tx: Tx) => tx`
   d.blob_key, d.source_url, d.chunks_count, d.generation, d.error_message, d.created_at`;
 
 /** A non-deleted document in a collection the caller can read. */
-export async function findVisibleDocument(tx: Tx, caller: Caller, id: string, opts: { forUpdate?: boolean } = {}): Promise<DocumentRow | undefined> {
+export async function findVisibleDocument(
+  tx: Tx,
+  caller: Caller,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<DocumentRow | undefined> {
   const rows = await tx<DocumentRow[]>`
     select ${columns(tx)}
       from documents d join collections c on c.id = d.collection_id
@@ -41,7 +46,11 @@ export async function findVisibleDocument(tx: Tx, caller: Caller, id: string, op
   return rows[0];
 }
 
-export async function getDocumentById(tx: Tx, id: string, opts: { forUpdate?: boolean } = {}): Promise<(DocumentRow & { deleted_at: Date | null; content_text: string }) | undefined> {
+export async function getDocumentById(
+  tx: Tx,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<(DocumentRow & { deleted_at: Date | null; content_text: string }) | undefined> {
   const rows = await tx<(DocumentRow & { deleted_at: Date | null; content_text: string })[]>`
     select ${columns(tx)}, d.deleted_at, d.content_text
       from documents d join collections c on c.id = d.collection_id
@@ -74,7 +83,12 @@ export async function listVisibleDocuments(tx: Tx, caller: Caller, f: ListFilter
 }
 
 /** Documents carrying exactly `tag` (case-insensitive) in the caller's visible collections. */
-export async function documentsByTag(tx: Tx, caller: Caller, tag: string, opts: { collection?: string; limit: number }): Promise<DocumentRow[]> {
+export async function documentsByTag(
+  tx: Tx,
+  caller: Caller,
+  tag: string,
+  opts: { collection?: string; limit: number },
+): Promise<DocumentRow[]> {
   return tx<DocumentRow[]>`
     select ${columns(tx)}
       from documents d join collections c on c.id = d.collection_id

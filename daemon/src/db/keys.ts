@@ -20,7 +20,18 @@ export interface KeyRecord {
 
 export async function insertKey(
   tx: Tx,
-  k: { userId: string; name: string; prefix: string; hash: Buffer; isFullAccess: boolean; tier: RateTier; expiresIn: ExpiryChoice; expiresAt: Date | null; rotatedFrom?: string | null; now: Date },
+  k: {
+    userId: string;
+    name: string;
+    prefix: string;
+    hash: Buffer;
+    isFullAccess: boolean;
+    tier: RateTier;
+    expiresIn: ExpiryChoice;
+    expiresAt: Date | null;
+    rotatedFrom?: string | null;
+    now: Date;
+  },
 ): Promise<KeyRecord> {
   const rows = await tx<KeyRecord[]>`
     insert into api_keys (user_id, name, prefix, key_hash, is_full_access, rate_tier, expires_in, expires_at, rotated_from, created_at)
@@ -36,7 +47,12 @@ export async function listKeysForUser(tx: Tx, userId: string): Promise<KeyRecord
      order by created_at desc, id`;
 }
 
-export async function getKeyForUser(tx: Tx, userId: string, keyId: string, opts: { forUpdate?: boolean } = {}): Promise<KeyRecord | undefined> {
+export async function getKeyForUser(
+  tx: Tx,
+  userId: string,
+  keyId: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<KeyRecord | undefined> {
   const rows = opts.forUpdate
     ? await tx<KeyRecord[]>`
         select id, user_id, name, prefix, is_active, is_full_access, rate_tier, expires_in, expires_at, last_used_at, revoked_at, rotated_from, created_at

@@ -68,12 +68,15 @@ describe('local PostgreSQL provisioning', () => {
   });
 
   it('explains what to do when PostgreSQL cannot be provisioned', async () => {
-    await assert.rejects(ensureLocalPostgres({ dataDir: path.join(tmp, 'none'), pgBinDir: path.join(tmp, 'no-such-bin') }), (err: Error) => {
-      assert.match(err.message, /DATABASE_URL/);
-      assert.match(err.message, /postgres:\/\/user:pass@host:5432\/docsift/);
-      assert.match(err.message, /docker compose up/);
-      return true;
-    });
+    await assert.rejects(
+      ensureLocalPostgres({ dataDir: path.join(tmp, 'none'), pgBinDir: path.join(tmp, 'no-such-bin') }),
+      (err: Error) => {
+        assert.match(err.message, /DATABASE_URL/);
+        assert.match(err.message, /postgres:\/\/user:pass@host:5432\/docsift/);
+        assert.match(err.message, /docker compose up/);
+        return true;
+      },
+    );
     // A custom build without pgvector: never auto-installed, the error says what to do instead.
     const fakeBin = path.join(tmp, 'fake-bin');
     await mkdir(path.join(tmp, 'fake-share', 'extension'), { recursive: true });
@@ -81,7 +84,10 @@ describe('local PostgreSQL provisioning', () => {
     for (const tool of ['postgres', 'initdb', 'pg_ctl']) await writeFile(path.join(fakeBin, tool), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
     await writeFile(path.join(fakeBin, 'pg_config'), `#!/bin/sh\necho ${path.join(tmp, 'fake-share')}\n`, { mode: 0o755 });
     assert.equal(hasPgvector(fakeBin), false);
-    await assert.rejects(ensureLocalPostgres({ dataDir: path.join(tmp, 'none'), pgBinDir: fakeBin }), /pgvector is not installed[^]*DATABASE_URL[^]*docker compose up/);
+    await assert.rejects(
+      ensureLocalPostgres({ dataDir: path.join(tmp, 'none'), pgBinDir: fakeBin }),
+      /pgvector is not installed[\s\S]*DATABASE_URL[\s\S]*docker compose up/,
+    );
   });
 
   it('creates, starts and reuses a cluster with pgvector', async () => {
@@ -93,7 +99,10 @@ describe('local PostgreSQL provisioning', () => {
     assert.equal(first.port, port);
     assert.equal(first.dataDir, dataDir);
     assert.match(first.databaseUrl, new RegExp(`^postgres://docsift:[A-Za-z0-9_-]+@127\\.0\\.0\\.1:${port}/docsift_t$`));
-    assert.ok(logs.some((l) => l.startsWith('initialising')), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.startsWith('initialising')),
+      logs.join('\n'),
+    );
     assert.match(await vectorVersion(first.databaseUrl), /^\d+\.\d+\.\d+$/);
 
     const started = Date.now();
@@ -109,7 +118,10 @@ describe('local PostgreSQL provisioning', () => {
     const restarted = await ensureLocalPostgres({ dataDir, port, database: 'docsift_t', log: (m) => restartLogs.push(m) });
     assert.equal(restarted.databaseUrl, first.databaseUrl);
     assert.ok(!restartLogs.some((l) => l.startsWith('initialising')), restartLogs.join('\n'));
-    assert.ok(restartLogs.some((l) => l.startsWith('starting')), restartLogs.join('\n'));
+    assert.ok(
+      restartLogs.some((l) => l.startsWith('starting')),
+      restartLogs.join('\n'),
+    );
     assert.match(await vectorVersion(restarted.databaseUrl), /^\d+\.\d+\.\d+$/);
   });
 

@@ -20,8 +20,18 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 
 type Log = (msg: string) => void;
-export interface LocalPostgresOptions { dataDir: string; port?: number; database?: string; log?: Log; pgBinDir?: string }
-export interface LocalPostgres { databaseUrl: string; port: number; dataDir: string }
+export interface LocalPostgresOptions {
+  dataDir: string;
+  port?: number;
+  database?: string;
+  log?: Log;
+  pgBinDir?: string;
+}
+export interface LocalPostgres {
+  databaseUrl: string;
+  port: number;
+  dataDir: string;
+}
 
 const superuser = 'docsift';
 const installScript = fileURLToPath(new URL('../../../scripts/install-pgvector.sh', import.meta.url));
@@ -73,7 +83,9 @@ export function findPgBinDir(): string | undefined {
   let versions: string[] = [];
   try {
     versions = fs.readdirSync(root).filter((v) => /^\d+(\.\d+)?$/.test(v));
-  } catch { /* not a Debian-style layout */ }
+  } catch {
+    /* not a Debian-style layout */
+  }
   versions.sort((a, b) => Number(b) - Number(a));
   for (const v of versions) {
     const bin = path.join(root, v, 'bin');
@@ -82,7 +94,9 @@ export function findPgBinDir(): string | undefined {
   try {
     const bin = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     if (isServerBinDir(bin)) return bin;
-  } catch { /* no pg_config on PATH */ }
+  } catch {
+    /* no pg_config on PATH */
+  }
   return undefined;
 }
 
@@ -90,7 +104,9 @@ export function findPgBinDir(): string | undefined {
 export function hasPgvector(binDir: string): boolean {
   let shareDirs: string[];
   try {
-    shareDirs = [execFileSync(path.join(binDir, 'pg_config'), ['--sharedir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()];
+    shareDirs = [
+      execFileSync(path.join(binDir, 'pg_config'), ['--sharedir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    ];
   } catch {
     // pg_config is optional on Debian (postgresql-server-dev); guess from the usual layouts.
     const major = debianMajor(binDir);
@@ -189,7 +205,12 @@ function runInstallScript(major: string | undefined, log: Log): Promise<void> {
   });
 }
 
-interface Runner { asPostgres: boolean; uid: number; gid: number; groups: number[] }
+interface Runner {
+  asPostgres: boolean;
+  uid: number;
+  gid: number;
+  groups: number[];
+}
 
 async function makeRunner(log: Log): Promise<Runner> {
   const uid = process.getuid?.() ?? -1;
@@ -199,7 +220,11 @@ async function makeRunner(log: Log): Promise<Runner> {
     log('creating system user postgres to run the database (PostgreSQL refuses to run as root)');
     const hasGroup = (await run('getent', ['group', 'postgres'])).code === 0;
     const group = hasGroup ? ['-g', 'postgres'] : ['--user-group'];
-    await run('useradd', ['--system', ...group, '--home-dir', '/var/lib/postgresql', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], true);
+    await run(
+      'useradd',
+      ['--system', ...group, '--home-dir', '/var/lib/postgresql', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'],
+      true,
+    );
     id = await run('id', ['postgres'], true);
   }
   // "uid=101(postgres) gid=104(postgres) groups=104(postgres),103(ssl-cert)"
@@ -215,7 +240,9 @@ async function makeTraversable(dir: string, runner: Runner, log: Log): Promise<v
     const bit = st.uid === runner.uid ? 0o100 : runner.groups.includes(st.gid) || st.gid === runner.gid ? 0o010 : 0o001;
     if (!(st.mode & bit)) {
       await chmod(p, (st.mode & 0o7777) | bit);
-      log(`added traverse-only permission (${bit === 0o001 ? 'o' : bit === 0o010 ? 'g' : 'u'}+x) on ${p} so the postgres user can reach the data directory`);
+      log(
+        `added traverse-only permission (${bit === 0o001 ? 'o' : bit === 0o010 ? 'g' : 'u'}+x) on ${p} so the postgres user can reach the data directory`,
+      );
     }
     if (p === path.dirname(p)) return;
   }
@@ -227,7 +254,8 @@ async function ensureCluster(binDir: string, dataDir: string, port: number, runn
   const entries = await readdir(dataDir).catch(() => undefined);
   if (entries?.includes('docsift.conf')) {
     const password = (await readFile(pwFile, 'utf8').catch(() => '')).trim();
-    if (!password) throw new Error(`password file ${pwFile} for the cluster in ${dataDir} is missing; restore it or remove ${dataDir} to start over`);
+    if (!password)
+      throw new Error(`password file ${pwFile} for the cluster in ${dataDir} is missing; restore it or remove ${dataDir} to start over`);
     await writeConfig(confFile, dataDir, port, runner, log);
     return password;
   }
@@ -246,7 +274,18 @@ async function ensureCluster(binDir: string, dataDir: string, port: number, runn
   await chown(initPw, runner.uid, runner.gid);
   log(`initialising PostgreSQL cluster in ${dataDir}`);
   const initdb = path.join(binDir, 'initdb');
-  const args = ['-D', dataDir, '-U', superuser, `--pwfile=${initPw}`, '--auth-local=peer', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-instructions'];
+  const args = [
+    '-D',
+    dataDir,
+    '-U',
+    superuser,
+    `--pwfile=${initPw}`,
+    '--auth-local=peer',
+    '--auth-host=scram-sha-256',
+    '-E',
+    'UTF8',
+    '--no-instructions',
+  ];
   try {
     const first = await pgRun(runner, initdb, [...args, '--locale=C.UTF-8']);
     // Some minimal images lack a C.UTF-8 locale; plain C sorts bytewise, which is fine for docsift.
@@ -284,7 +323,9 @@ async function writeConfig(confFile: string, dataDir: string, port: number, runn
     log_rotation_age: quote('1d'),
     log_rotation_size: 0,
   };
-  const text = `# Written by docsift (daemon/src/db/provision.ts); rewritten on start; override with ALTER SYSTEM.\n${Object.entries(settings)
+  const text = `# Written by docsift (daemon/src/db/provision.ts); rewritten on start; override with ALTER SYSTEM.\n${Object.entries(
+    settings,
+  )
     .map(([k, v]) => `${k} = ${v}`)
     .join('\n')}\n`;
   if ((await readFile(confFile, 'utf8').catch(() => '')) === text) return;
@@ -309,7 +350,8 @@ async function ensureRunning(binDir: string, dataDir: string, port: number, runn
   const pid = await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8');
   const actual = Number(pid.split('\n')[3]);
   if (!actual) throw new Error(`cannot read the port from ${dataDir}/postmaster.pid`);
-  if (actual !== port) log(`PostgreSQL in ${dataDir} is already running on port ${actual}, not ${port}; using ${actual} until it is restarted`);
+  if (actual !== port)
+    log(`PostgreSQL in ${dataDir} is already running on port ${actual}, not ${port}; using ${actual} until it is restarted`);
   return actual;
 }
 
@@ -369,7 +411,8 @@ async function acquireLock(lockPath: string, log: Log): Promise<() => Promise<vo
       }
       continue;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath} held by pid ${pid}; delete it if that process is not docsift`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${lockPath} held by pid ${pid}; delete it if that process is not docsift`);
     if (Date.now() - noted > 10_000) {
       noted = Date.now();
       log(`waiting for pid ${pid} to finish setting up PostgreSQL (${lockPath})`);
@@ -387,7 +430,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-interface RunResult { code: number; stdout: string; stderr: string }
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 function run(cmd: string, args: string[], mustSucceed = false, cwd?: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {

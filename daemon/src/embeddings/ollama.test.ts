@@ -40,11 +40,7 @@ describe('OllamaEmbeddingProvider against the fake /api/embed', () => {
 
   it('gives word-sharing texts similar vectors (stand-in sanity)', async () => {
     const provider = new OllamaEmbeddingProvider({ host: fake.url });
-    const [a, b, c] = await provider.embed([
-      'postgres vector index tuning',
-      'tuning the postgres vector index',
-      'banana bread recipe',
-    ]);
+    const [a, b, c] = await provider.embed(['postgres vector index tuning', 'tuning the postgres vector index', 'banana bread recipe']);
     assert.ok(cosineSimilarity(a!, b!) > 0.8);
     assert.ok(cosineSimilarity(a!, c!) < 0.3);
     await provider.close();

@@ -38,11 +38,7 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
     const timedFetch: typeof fetch = (input, init) =>
       fetch(input, {
         ...init,
-        signal: AbortSignal.any([
-          AbortSignal.timeout(this.timeoutMs),
-          this.closing.signal,
-          ...(init?.signal ? [init.signal] : []),
-        ]),
+        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.closing.signal, ...(init?.signal ? [init.signal] : [])]),
       });
     this.client = new Ollama({ host: this.host, fetch: timedFetch });
   }
@@ -85,9 +81,7 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
       throw this.mapError(err);
     }
     if (!Array.isArray(embeddings) || embeddings.length !== input.length) {
-      throw new Error(
-        `ollama returned ${Array.isArray(embeddings) ? embeddings.length : 'no'} embeddings for ${input.length} inputs`,
-      );
+      throw new Error(`ollama returned ${Array.isArray(embeddings) ? embeddings.length : 'no'} embeddings for ${input.length} inputs`);
     }
     const dim = embeddings[0]?.length ?? 0;
     if (dim === 0 || embeddings.some((v) => v.length !== dim)) {

@@ -7,7 +7,23 @@ import { extractText } from './extract.js';
 
 // Deterministic pseudo-random prose so sizes are realistic but stable.
 function prose(seed: number, sentences: number): string {
-  const vocab = ['river', 'stone', 'lantern', 'harbor', 'meadow', 'copper', 'signal', 'orchard', 'vector', 'index', 'a', 'of', 'the', 'and', 'quietly'];
+  const vocab = [
+    'river',
+    'stone',
+    'lantern',
+    'harbor',
+    'meadow',
+    'copper',
+    'signal',
+    'orchard',
+    'vector',
+    'index',
+    'a',
+    'of',
+    'the',
+    'and',
+    'quietly',
+  ];
   let s = seed;
   const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
   const out: string[] = [];
@@ -109,7 +125,10 @@ test('over-long sentences split between words; giant words are hard-split', () =
   const giant = `Start here. ${'z'.repeat(2000)} end.`;
   const g = chunkText(giant, { targetTokens: 100 });
   assert.ok(g.every((c) => c.tokenCount <= 100));
-  assert.ok(g.some((c) => /^z+$/.test(c.content)), 'the giant word is cut into budget-sized parts');
+  assert.ok(
+    g.some((c) => /^z+$/.test(c.content)),
+    'the giant word is cut into budget-sized parts',
+  );
 });
 
 test('page of a chunk is the page of its first character', async () => {

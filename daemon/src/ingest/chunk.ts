@@ -101,7 +101,8 @@ function chunkSpan(text: string, opts: ChunkOptions): Chunk[] {
     if (endIdx >= pieces.length) break;
     const next = pieces[endIdx] as Piece;
     // Overlap only bridges a cut made for size; a new section starts clean.
-    start = reason === 'size' && next.level < Level.Title ? overlapStart(pieces, text, first, start, endIdx, overlapTokens, target) : next.start;
+    start =
+      reason === 'size' && next.level < Level.Title ? overlapStart(pieces, text, first, start, endIdx, overlapTokens, target) : next.start;
     first = pieceIndexAt(pieces, start, first);
   }
 
@@ -135,7 +136,15 @@ function bestCut(pieces: Piece[], first: number, j: number, start: number, cumWo
  * Start offset of the next chunk so that it repeats about overlapTokens of the previous one:
  * whole trailing pieces where they fit, otherwise the trailing words of the last piece.
  */
-function overlapStart(pieces: Piece[], text: string, first: number, chunkStart: number, endIdx: number, overlapTokens: number, target: number): number {
+function overlapStart(
+  pieces: Piece[],
+  text: string,
+  first: number,
+  chunkStart: number,
+  endIdx: number,
+  overlapTokens: number,
+  target: number,
+): number {
   const next = pieces[endIdx] as Piece;
   const end = (pieces[endIdx - 1] as Piece).end;
   if (overlapTokens <= 0) return next.start;

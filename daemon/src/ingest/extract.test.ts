@@ -18,7 +18,10 @@ test('every supported sample yields text containing its phrase and sentence', as
 test('PDF keeps page boundaries as offsets into the text', async () => {
   const { text, pages } = await extractText({ sourceType: 'pdf', data: read('sample.pdf') });
   assert.ok(pages);
-  assert.deepEqual(pages.map((p) => p.page), [1, 2]);
+  assert.deepEqual(
+    pages.map((p) => p.page),
+    [1, 2],
+  );
   const [p1, p2] = pages;
   assert.ok(p1 && p2);
   assert.equal(p1.start, 0);
@@ -42,7 +45,8 @@ test('HTML drops scripts, styles, navigation and footers and decodes entities', 
 });
 
 test('HTML without <main> falls back to the body', async () => {
-  const html = '<html><head><title>t</title><script>nope()</script></head><body><header>Banner</header><h1>Hello</h1><p>World&nbsp;wide</p></body></html>';
+  const html =
+    '<html><head><title>t</title><script>nope()</script></head><body><header>Banner</header><h1>Hello</h1><p>World&nbsp;wide</p></body></html>';
   const { text } = await extractText({ sourceType: 'html', data: Buffer.from(html) });
   assert.equal(text, 'Hello\nWorld wide');
 });
@@ -51,7 +55,10 @@ test('JSON flattens keys and values', async () => {
   const { text } = await extractText({ sourceType: 'json', data: read('sample.json') });
   assert.match(text, /^title: JSON sample$/m);
   assert.match(text, /^items\[0\]\.count: 3$/m);
-  await assert.rejects(extractText({ sourceType: 'json', data: Buffer.from('{"broken": ') }), (e: unknown) => e instanceof ExtractionError && /JSON/.test(e.message));
+  await assert.rejects(
+    extractText({ sourceType: 'json', data: Buffer.from('{"broken": ') }),
+    (e: unknown) => e instanceof ExtractionError && /JSON/.test(e.message),
+  );
 });
 
 test('corrupt, encrypted, empty and mislabelled files fail permanently with readable messages', async () => {

@@ -38,8 +38,15 @@ export interface ExtractInput {
 
 const OFFICE_TYPES = new Set<string>(['pdf', 'docx', 'pptx', 'xlsx', 'odt', 'odp', 'ods', 'rtf', 'epub'] satisfies SupportedFileType[]);
 const TYPE_LABEL: Record<string, string> = {
-  pdf: 'PDF', docx: 'Word', pptx: 'PowerPoint', xlsx: 'Excel', odt: 'OpenDocument text',
-  odp: 'OpenDocument presentation', ods: 'OpenDocument spreadsheet', rtf: 'RTF', epub: 'EPUB',
+  pdf: 'PDF',
+  docx: 'Word',
+  pptx: 'PowerPoint',
+  xlsx: 'Excel',
+  odt: 'OpenDocument text',
+  odp: 'OpenDocument presentation',
+  ods: 'OpenDocument spreadsheet',
+  rtf: 'RTF',
+  epub: 'EPUB',
 };
 
 export async function extractText(input: ExtractInput): Promise<ExtractedText> {
@@ -82,7 +89,7 @@ function jsonToText(source: string): string {
   }
   const lines: string[] = [];
   const walk = (v: unknown, path: string): void => {
-    if (Array.isArray(v)) v.forEach((item, i) => walk(item, path ? `${path}[${i}]` : `[${i}]`));
+    if (Array.isArray(v)) for (const [i, item] of v.entries()) walk(item, path ? `${path}[${i}]` : `[${i}]`);
     else if (v !== null && typeof v === 'object') {
       for (const [k, item] of Object.entries(v)) walk(item, path ? `${path}.${k}` : k);
     } else if (v !== null) lines.push(path ? `${path}: ${String(v)}` : String(v));
@@ -140,8 +147,24 @@ function pdfText(ast: OfficeParserAST): ExtractedText {
 
 // Node types whose children are separate blocks (joined by newlines); others are inline runs.
 const BLOCK_TYPES = new Set([
-  'paragraph', 'heading', 'table', 'list', 'row', 'slide', 'note', 'sheet', 'page', 'code', 'header',
-  'footer', 'admonition', 'definitionList', 'definitionTerm', 'definitionDescription', 'comment', 'chart',
+  'paragraph',
+  'heading',
+  'table',
+  'list',
+  'row',
+  'slide',
+  'note',
+  'sheet',
+  'page',
+  'code',
+  'header',
+  'footer',
+  'admonition',
+  'definitionList',
+  'definitionTerm',
+  'definitionDescription',
+  'comment',
+  'chart',
 ]);
 const SECTION_TYPES = new Set(['slide', 'sheet', 'page']);
 
@@ -152,10 +175,16 @@ function nodeText(node: OfficeContentNode): string {
   if (children.length === 0) return node.text ?? '';
   if (node.type === 'row') {
     // Cells side by side keep a spreadsheet/table row readable as one line.
-    return children.map((c) => nodeText(c).replace(/\s+/g, ' ').trim()).filter(Boolean).join(' | ');
+    return children
+      .map((c) => nodeText(c).replace(/\s+/g, ' ').trim())
+      .filter(Boolean)
+      .join(' | ');
   }
   const sep = children.some((c) => BLOCK_TYPES.has(c.type)) ? '\n' : '';
-  return children.map(nodeText).filter((t) => t !== '').join(sep);
+  return children
+    .map(nodeText)
+    .filter((t) => t !== '')
+    .join(sep);
 }
 
 /** Top-level blocks one per line; slides/sheets/pages separated by a blank line. */

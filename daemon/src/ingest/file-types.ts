@@ -56,7 +56,11 @@ export const SUPPORTED_TYPES = {
     magic: 'text',
   },
   txt: { extensions: ['txt', 'text'], mediaTypes: ['text/plain'], magic: 'text' },
-  csv: { extensions: ['csv', 'tsv'], mediaTypes: ['text/csv', 'application/csv', 'text/x-csv', 'text/tab-separated-values'], magic: 'text' },
+  csv: {
+    extensions: ['csv', 'tsv'],
+    mediaTypes: ['text/csv', 'application/csv', 'text/x-csv', 'text/tab-separated-values'],
+    magic: 'text',
+  },
   json: { extensions: ['json'], mediaTypes: ['application/json', 'text/json'], magic: 'text' },
 } as const satisfies Record<string, FileTypeInfo>;
 

@@ -2,7 +2,6 @@
 // one canonical form: no NULs or stray control bytes, single spaces, at most one blank line.
 
 // C0 controls except tab/newline (handled below), DEL, and BOMs left inside the text.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f\ufeff]/g;
 
 export function normalizeWhitespace(input: string): string {

@@ -97,7 +97,13 @@ export function segmentText(text: string, target: number): Piece[] {
   return pieces;
 }
 
-function isTitle(line: Line, lines: (Line | null)[], i: number, prev: { text: string; heading: boolean } | null, blankBefore: boolean): boolean {
+function isTitle(
+  line: Line,
+  lines: (Line | null)[],
+  i: number,
+  prev: { text: string; heading: boolean } | null,
+  blankBefore: boolean,
+): boolean {
   if (!titleShaped(line.text)) return false;
   // A wrapped continuation of the previous sentence is not a title.
   if (!blankBefore && prev && !prev.heading && !TERMINAL.test(prev.text)) return false;

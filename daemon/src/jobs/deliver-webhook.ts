@@ -18,7 +18,14 @@ export function deliverWebhookTask(deps: AppDeps): Task {
   return async (payload) => {
     const p = payload as DeliverPayload;
     const log = deps.logger.child({ job: 'deliver_webhook', eventId: p.eventId, webhookId: p.webhookId, attempt: p.attempt });
-    const out = await dispatchDelivery(deps, { webhookId: p.webhookId, eventId: p.eventId, attempt: p.attempt, trigger: 'automatic', retries: true, requireActive: true });
+    const out = await dispatchDelivery(deps, {
+      webhookId: p.webhookId,
+      eventId: p.eventId,
+      attempt: p.attempt,
+      trigger: 'automatic',
+      retries: true,
+      requireActive: true,
+    });
     if (!out.sent) {
       log.info({ reason: out.reason }, 'webhook delivery dropped');
       return;

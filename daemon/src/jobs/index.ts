@@ -25,4 +25,9 @@ export function buildTaskList(deps: AppDeps): TaskList {
  * Recurring jobs (graphile-worker crontab syntax): BM25 statistics folded every minute; blob purge hourly; request-log retention daily;
  * billing cycles closed hourly (a cycle is invoiced within about an hour of its end).
  */
-export const CRONTAB = ['* * * * * fold_text_stats ?max=1', '17 * * * * purge_blobs ?max=3', '41 3 * * * rollup_usage ?max=3', '7 * * * * close_invoices ?max=3'].join('\n');
+export const CRONTAB = [
+  '* * * * * fold_text_stats ?max=1',
+  '17 * * * * purge_blobs ?max=3',
+  '41 3 * * * rollup_usage ?max=3',
+  '7 * * * * close_invoices ?max=3',
+].join('\n');

@@ -34,7 +34,7 @@ async function readBlob(deps: AppDeps, key: string): Promise<Buffer> {
 }
 
 async function fetchUrl(deps: AppDeps, url: string): Promise<LoadedText> {
-  let res;
+  let res: Awaited<ReturnType<typeof safeFetch>>;
   try {
     res = await safeFetch(url, {
       allowPrivate: deps.config.ALLOW_PRIVATE_URLS,
@@ -44,24 +44,36 @@ async function fetchUrl(deps: AppDeps, url: string): Promise<LoadedText> {
       headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' },
     });
   } catch (err) {
-    if (err instanceof UnsafeUrlError || (err as { code?: string }).code === 'EUNSAFEADDR') throw new PermanentError(`URL refused: ${(err as Error).message}`);
+    if (err instanceof UnsafeUrlError || (err as { code?: string }).code === 'EUNSAFEADDR')
+      throw new PermanentError(`URL refused: ${(err as Error).message}`);
     if (err instanceof FetchTooLargeError) throw new PermanentError(`The page is larger than ${URL_MAX_BYTES / 1024 / 1024} MB.`);
     if ((err as { code?: string }).code === 'ENOTFOUND') throw new PermanentError(`Host not found: ${new URL(url).hostname}`);
     if (err instanceof FetchTimeoutError) throw err;
     throw err;
   }
-  if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) throw new PermanentError(`Fetching the URL failed with HTTP ${res.status}.`);
+  if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429)
+    throw new PermanentError(`Fetching the URL failed with HTTP ${res.status}.`);
   if (res.status >= 400) throw new Error(`Fetching the URL failed with HTTP ${res.status}.`);
-  const mediaType = String(res.headers['content-type'] ?? 'text/html').split(';')[0]!.trim().toLowerCase();
+  const mediaType = String(res.headers['content-type'] ?? 'text/html')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   const name = new URL(res.url).pathname.split('/').pop() ?? '';
   const sourceType =
-    mediaType === 'text/html' || mediaType === 'application/xhtml+xml' ? 'html' : detectSourceType(name.includes('.') ? name : `page.${mediaType.split('/')[1] ?? 'html'}`, mediaType) ?? detectSourceType('', mediaType);
-  if (!sourceType || sourceType === 'url' || sourceType === 'text') throw new PermanentError(`Unsupported content type at the URL: ${mediaType}.`);
+    mediaType === 'text/html' || mediaType === 'application/xhtml+xml'
+      ? 'html'
+      : (detectSourceType(name.includes('.') ? name : `page.${mediaType.split('/')[1] ?? 'html'}`, mediaType) ??
+        detectSourceType('', mediaType));
+  if (!sourceType || sourceType === 'url' || sourceType === 'text')
+    throw new PermanentError(`Unsupported content type at the URL: ${mediaType}.`);
   return { ...(await extractText({ sourceType, data: res.body, filename: name })), fetchedBytes: res.body.length };
 }
 
 /** The document's full text: stored file, inline text, or fetched URL. */
-export async function loadText(deps: AppDeps, d: { source_type: string; blob_key: string | null; source_url: string | null; content_text: string; original_filename: string }): Promise<LoadedText> {
+export async function loadText(
+  deps: AppDeps,
+  d: { source_type: string; blob_key: string | null; source_url: string | null; content_text: string; original_filename: string },
+): Promise<LoadedText> {
   if (d.source_type === 'text') return { text: normalizeWhitespace(d.content_text) };
   if (d.source_type === 'url') {
     if (!d.source_url) throw new PermanentError('The document has no URL.');
@@ -74,4 +86,3 @@ export async function loadText(deps: AppDeps, d: { source_type: string; blob_key
 export function isPermanent(err: unknown): boolean {
   return err instanceof PermanentError || err instanceof ExtractionError || (err as { permanent?: boolean })?.permanent === true;
 }
-

@@ -64,7 +64,11 @@ export function processDocumentTask(deps: AppDeps): Task {
     try {
       const loaded = await loadText(deps, doc);
       if (!loaded.text.trim()) throw new PermanentError('No text could be extracted from the document.');
-      const chunks = chunkText(loaded.text, { targetTokens: deps.config.CHUNK_TOKENS, overlapRatio: deps.config.CHUNK_OVERLAP, pages: loaded.pages });
+      const chunks = chunkText(loaded.text, {
+        targetTokens: deps.config.CHUNK_TOKENS,
+        overlapRatio: deps.config.CHUNK_OVERLAP,
+        pages: loaded.pages,
+      });
       const vectors: number[][] = [];
       for (let i = 0; i < chunks.length; i += EMBED_SLICE) {
         vectors.push(...(await deps.embedder.embed(chunks.slice(i, i + EMBED_SLICE).map((c) => c.content))));
@@ -76,7 +80,9 @@ export function processDocumentTask(deps: AppDeps): Task {
         const dimension = vectors[0]?.length ?? (await deps.embedder.dimension());
         if (!(await claimEmbeddingModel(tx, deps.embedder.model, dimension))) {
           // Transient by design: an operator fixes the configuration (or runs reembed) and the retry succeeds.
-          throw new Error(`embedding model ${deps.embedder.model}/${dimension} does not match the model this database uses; run \`docsift-daemon reembed\``);
+          throw new Error(
+            `embedding model ${deps.embedder.model}/${dimension} does not match the model this database uses; run \`docsift-daemon reembed\``,
+          );
         }
         await ensureVectorIndex(tx, dimension);
         await tx`delete from chunks where document_id = ${documentId}`;
@@ -91,13 +97,26 @@ export function processDocumentTask(deps: AppDeps): Task {
                  file_size = case when source_type = 'url' then ${loaded.fetchedBytes ?? 0} else file_size end,
                  indexed_at = ${now}, updated_at = ${now}
            where id = ${documentId}`;
-        await emitEvent(tx, d.organization_id, 'document.indexed', eventData({ ...d, file_size: d.source_type === 'url' ? loaded.fetchedBytes ?? 0 : d.file_size }, chunks.length, null, 'indexed'), now);
+        await emitEvent(
+          tx,
+          d.organization_id,
+          'document.indexed',
+          eventData(
+            { ...d, file_size: d.source_type === 'url' ? (loaded.fetchedBytes ?? 0) : d.file_size },
+            chunks.length,
+            null,
+            'indexed',
+          ),
+          now,
+        );
       });
       log.info({ chunks: chunks.length }, 'document indexed');
     } catch (err) {
       const final = helpers.job.attempts >= helpers.job.max_attempts;
       if (isPermanent(err) || final) {
-        const message = isPermanent(err) ? (err as Error).message : `Processing failed after ${helpers.job.attempts} attempts: ${(err as Error).message}`;
+        const message = isPermanent(err)
+          ? (err as Error).message
+          : `Processing failed after ${helpers.job.attempts} attempts: ${(err as Error).message}`;
         log.warn({ err }, 'document failed');
         await markFailed(deps, documentId, generation, message);
         return;

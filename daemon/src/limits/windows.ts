@@ -72,7 +72,14 @@ export function decide(row: CounterRow, limits: TierLimits, now: Date): LimitDec
   let blocking = full[0] ?? state[0]!;
   for (const s of full.slice(1)) if (s.end > blocking.end) blocking = s;
   const retryAfter = Math.max(1, Math.ceil((blocking.end.getTime() - now.getTime()) / 1000));
-  return { allowed: false, window: blocking.name, limit: blocking.limit, remaining: 0, reset: Math.ceil(blocking.end.getTime() / 1000), retryAfter };
+  return {
+    allowed: false,
+    window: blocking.name,
+    limit: blocking.limit,
+    remaining: 0,
+    reset: Math.ceil(blocking.end.getTime() / 1000),
+    retryAfter,
+  };
 }
 
 export function rateLimitHeaders(d: LimitDecision): Record<string, string> {

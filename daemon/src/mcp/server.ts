@@ -17,7 +17,11 @@ async function run(fn: () => Promise<{ text: string; data: Record<string, unknow
   } catch (err) {
     // Tools answer with the API's error codes, never a protocol error, so agents can react.
     const e = err instanceof AppError ? err : new AppError('INTERNAL_ERROR', 'Internal error.');
-    return { content: [{ type: 'text', text: `${e.code}: ${e.message}` }], structuredContent: { error: e.message, code: e.code }, isError: true };
+    return {
+      content: [{ type: 'text', text: `${e.code}: ${e.message}` }],
+      structuredContent: { error: e.message, code: e.code },
+      isError: true,
+    };
   }
 }
 
@@ -44,8 +48,14 @@ export function buildMcpServer(deps: AppDeps, caller: Caller): McpServer {
     async (a) =>
       run(async () => {
         const r = await search(deps, caller, { query: a.query.trim(), collection: a.collection, limit: a.limit ?? 5, mode: 'hybrid' });
-        const lines = r.results.map((x, i) => `${i + 1}. [${x.score.toFixed(3)}] ${x.title} — ${x.collection_name} (document ${x.document_id}, chunk ${x.chunk_index}${x.page ? `, page ${x.page}` : ''})\n   ${snippet(x.content).replace(/\n+/g, ' ')}`);
-        return { text: r.count ? `${r.count} result(s) for "${r.query}":\n${lines.join('\n')}` : `No results for "${r.query}".`, data: r as unknown as Record<string, unknown> };
+        const lines = r.results.map(
+          (x, i) =>
+            `${i + 1}. [${x.score.toFixed(3)}] ${x.title} — ${x.collection_name} (document ${x.document_id}, chunk ${x.chunk_index}${x.page ? `, page ${x.page}` : ''})\n   ${snippet(x.content).replace(/\n+/g, ' ')}`,
+        );
+        return {
+          text: r.count ? `${r.count} result(s) for "${r.query}":\n${lines.join('\n')}` : `No results for "${r.query}".`,
+          data: r as unknown as Record<string, unknown>,
+        };
       }),
   );
 
@@ -53,7 +63,8 @@ export function buildMcpServer(deps: AppDeps, caller: Caller): McpServer {
     'list_collections',
     {
       title: 'List collections',
-      description: 'Lists every collection this API key can read, with slug, description, document and chunk counts. Use the slug to narrow search_documents or search_by_tag.',
+      description:
+        'Lists every collection this API key can read, with slug, description, document and chunk counts. Use the slug to narrow search_documents or search_by_tag.',
       inputSchema: {},
       annotations: readOnly,
     },
@@ -61,7 +72,12 @@ export function buildMcpServer(deps: AppDeps, caller: Caller): McpServer {
       run(async () => {
         const cols = await listCollections(deps, caller);
         const text = cols.length
-          ? cols.map((c) => `- ${c.name} (slug: ${c.slug}): ${c.document_count} document(s), ${c.total_chunks} chunk(s)${c.description ? ` — ${snippet(c.description, 200)}` : ''}`).join('\n')
+          ? cols
+              .map(
+                (c) =>
+                  `- ${c.name} (slug: ${c.slug}): ${c.document_count} document(s), ${c.total_chunks} chunk(s)${c.description ? ` — ${snippet(c.description, 200)}` : ''}`,
+              )
+              .join('\n')
           : 'No collections are visible to this key.';
         return { text, data: { count: cols.length, collections: cols } };
       }),
@@ -71,7 +87,8 @@ export function buildMcpServer(deps: AppDeps, caller: Caller): McpServer {
     'get_document_info',
     {
       title: 'Get document details',
-      description: 'Returns one document’s metadata, processing status, full extracted text and its chunks, by document uuid (document_id from search results).',
+      description:
+        'Returns one document’s metadata, processing status, full extracted text and its chunks, by document uuid (document_id from search results).',
       inputSchema: { document_id: z.string().describe('The document uuid.') },
       annotations: readOnly,
     },
@@ -87,14 +104,20 @@ export function buildMcpServer(deps: AppDeps, caller: Caller): McpServer {
     'search_by_tag',
     {
       title: 'Find documents by tag',
-      description: 'Finds all documents carrying a tag (exact, case-insensitive), optionally within one collection. Returns document metadata, not text; follow up with get_document_info.',
-      inputSchema: { tag: z.string().min(1).describe('The tag, e.g. "invoices".'), collection: z.string().optional().describe('Collection slug.') },
+      description:
+        'Finds all documents carrying a tag (exact, case-insensitive), optionally within one collection. Returns document metadata, not text; follow up with get_document_info.',
+      inputSchema: {
+        tag: z.string().min(1).describe('The tag, e.g. "invoices".'),
+        collection: z.string().optional().describe('Collection slug.'),
+      },
       annotations: readOnly,
     },
     async (a) =>
       run(async () => {
         const r = await searchByTag(deps, caller, a.tag, { collection: a.collection });
-        const text = r.count ? `${r.count} document(s) tagged "${r.tag}":\n${r.documents.map((d) => `- ${d.title} (${d.uuid}) in ${d.collection_name}, ${d.status}`).join('\n')}` : `No documents tagged "${r.tag}".`;
+        const text = r.count
+          ? `${r.count} document(s) tagged "${r.tag}":\n${r.documents.map((d) => `- ${d.title} (${d.uuid}) in ${d.collection_name}, ${d.status}`).join('\n')}`
+          : `No documents tagged "${r.tag}".`;
         return { text, data: r as unknown as Record<string, unknown> };
       }),
   );

@@ -47,7 +47,9 @@ function once(url: URL, o: SafeFetchOptions, deadline: number): Promise<SafeFetc
           }
           chunks.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), url: url.toString() }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), url: url.toString() }),
+        );
         res.on('error', reject);
       },
     );

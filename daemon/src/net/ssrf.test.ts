@@ -5,17 +5,30 @@ import { isPrivateAddress, safeLookup, UnsafeUrlError, validatePublicUrl } from 
 
 test('private, loopback, link-local, CGNAT and special addresses are private', () => {
   for (const ip of [
-    '10.0.0.1', '10.255.255.255', // 10/8
-    '172.16.0.1', '172.31.255.254', // 172.16/12
-    '192.168.0.1', '192.168.255.255', // 192.168/16
-    '127.0.0.1', '127.255.255.254', // 127/8
-    '169.254.169.254', '169.254.0.1', // 169.254/16 (cloud metadata)
-    '100.64.0.1', '100.127.255.254', // 100.64/10 (CGNAT)
-    '0.0.0.0', '255.255.255.255', '224.0.0.1', // unspecified, broadcast, multicast
-    '::1', '::', // loopback, unspecified
-    'fc00::1', 'fd12:3456::1', // fc00::/7 unique local
-    'fe80::1', 'febf::1', // fe80::/10 link-local
-    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', // IPv4-mapped
+    '10.0.0.1',
+    '10.255.255.255', // 10/8
+    '172.16.0.1',
+    '172.31.255.254', // 172.16/12
+    '192.168.0.1',
+    '192.168.255.255', // 192.168/16
+    '127.0.0.1',
+    '127.255.255.254', // 127/8
+    '169.254.169.254',
+    '169.254.0.1', // 169.254/16 (cloud metadata)
+    '100.64.0.1',
+    '100.127.255.254', // 100.64/10 (CGNAT)
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1', // unspecified, broadcast, multicast
+    '::1',
+    '::', // loopback, unspecified
+    'fc00::1',
+    'fd12:3456::1', // fc00::/7 unique local
+    'fe80::1',
+    'febf::1', // fe80::/10 link-local
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254', // IPv4-mapped
     'ff02::1', // multicast
   ]) {
     assert.equal(isPrivateAddress(ip), true, ip);
@@ -44,10 +57,28 @@ test('validatePublicUrl accepts public http(s) URLs and returns the parsed URL',
 
 test('validatePublicUrl refuses private literals in every spelling', () => {
   for (const url of [
-    'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://0177.0.0.1/', // loopback spellings
-    'http://10.0.0.1/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/',
-    'http://0.0.0.0/', 'http://[::1]/', 'http://[::]/', 'http://[fc00::1]/', 'http://[fe80::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/',
-    'http://localhost/', 'http://LOCALHOST:8080/', 'http://api.localhost/', 'http://printer.local/', 'http://metadata.google.internal/',
+    'http://127.0.0.1/',
+    'http://127.1/',
+    'http://2130706433/',
+    'http://0x7f.0.0.1/',
+    'http://0177.0.0.1/', // loopback spellings
+    'http://10.0.0.1/',
+    'http://172.16.0.1/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://100.64.0.1/',
+    'http://0.0.0.0/',
+    'http://[::1]/',
+    'http://[::]/',
+    'http://[fc00::1]/',
+    'http://[fe80::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://localhost/',
+    'http://LOCALHOST:8080/',
+    'http://api.localhost/',
+    'http://printer.local/',
+    'http://metadata.google.internal/',
   ]) {
     assert.throws(() => validatePublicUrl(url, { allowPrivate: false }), UnsafeUrlError, url);
   }
@@ -56,9 +87,18 @@ test('validatePublicUrl refuses private literals in every spelling', () => {
 test('validatePublicUrl refuses credentials, non-http schemes, bad syntax and over-long URLs, even when private targets are allowed', () => {
   for (const allowPrivate of [false, true]) {
     for (const url of [
-      'https://user:pass@example.com/', 'https://user@example.com/', 'http://:pw@example.com/',
-      'file:///etc/passwd', 'ftp://example.com/', 'gopher://example.com/', 'data:text/plain,hi', 'javascript:alert(1)', 'ws://example.com/',
-      'not a url', '/relative/path', '',
+      'https://user:pass@example.com/',
+      'https://user@example.com/',
+      'http://:pw@example.com/',
+      'file:///etc/passwd',
+      'ftp://example.com/',
+      'gopher://example.com/',
+      'data:text/plain,hi',
+      'javascript:alert(1)',
+      'ws://example.com/',
+      'not a url',
+      '/relative/path',
+      '',
       `https://example.com/${'a'.repeat(2049 - 'https://example.com/'.length)}`,
     ]) {
       assert.throws(() => validatePublicUrl(url, { allowPrivate }), UnsafeUrlError, `${url.slice(0, 60)} allowPrivate=${allowPrivate}`);
@@ -75,7 +115,13 @@ test('ALLOW_PRIVATE_URLS lets private literals through', () => {
 
 function resolve(lookup: ReturnType<typeof safeLookup>, host: string, options: object = {}) {
   return new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>((res) => {
-    (lookup as unknown as (h: string, o: object, cb: (e: NodeJS.ErrnoException | null, a: string | LookupAddress[], f?: number) => void) => void)(host, options, (err, address, family) => res({ err, address, family }));
+    (
+      lookup as unknown as (
+        h: string,
+        o: object,
+        cb: (e: NodeJS.ErrnoException | null, a: string | LookupAddress[], f?: number) => void,
+      ) => void
+    )(host, options, (err, address, family) => res({ err, address, family }));
   });
 }
 

@@ -28,7 +28,8 @@ export function validatePublicUrl(raw: string, opts: { allowPrivate: boolean; ma
     if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
       throw new UnsafeUrlError('Private, loopback and link-local targets are not allowed.');
     }
-    if (ipaddr.isValid(host) && isPrivateAddress(host)) throw new UnsafeUrlError('Private, loopback and link-local targets are not allowed.');
+    if (ipaddr.isValid(host) && isPrivateAddress(host))
+      throw new UnsafeUrlError('Private, loopback and link-local targets are not allowed.');
   }
   return url;
 }
@@ -44,7 +45,11 @@ export function safeLookup(allowPrivate: boolean): LookupFunction {
       const list = addresses as unknown as { address: string; family: number }[];
       const bad = list.find((a) => isPrivateAddress(a.address));
       if (!allowPrivate && bad) {
-        return callback(Object.assign(new UnsafeUrlError(`${hostname} resolves to a private address (${bad.address}).`), { code: 'EUNSAFEADDR' }), '', 0);
+        return callback(
+          Object.assign(new UnsafeUrlError(`${hostname} resolves to a private address (${bad.address}).`), { code: 'EUNSAFEADDR' }),
+          '',
+          0,
+        );
       }
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
       const first = list[0];

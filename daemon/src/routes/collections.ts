@@ -1,6 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from '../app.js';
-import { createCollection, deleteCollection, getVisibleCollection, collectionToJson, listCollections, subscribe, unsubscribe, updateCollection } from '../services/collections.js';
+import {
+  createCollection,
+  deleteCollection,
+  getVisibleCollection,
+  collectionToJson,
+  listCollections,
+  subscribe,
+  unsubscribe,
+  updateCollection,
+} from '../services/collections.js';
 import type { AppDeps } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam, withoutNul } from './common.js';
 
@@ -16,7 +25,9 @@ export const CollectionSchema = z
     description: z.string(),
     document_count: z.number().int(),
     total_chunks: z.number().int(),
-    is_public: z.boolean().openapi({ description: 'Public collections can be subscribed to by other users. Set on create or by the owner with PATCH.' }),
+    is_public: z
+      .boolean()
+      .openapi({ description: 'Public collections can be subscribed to by other users. Set on create or by the owner with PATCH.' }),
     is_subscribed: z.boolean().openapi({ description: 'Whether the caller subscribes to it.' }),
     created_at: Timestamp,
   })
@@ -46,24 +57,40 @@ const SubscriptionResult = z
 const tags = ['Collections'];
 const routes = {
   list: createRoute({
-    method: 'get', path: '/api/v1/collections', tags, summary: 'List visible collections',
+    method: 'get',
+    path: '/api/v1/collections',
+    tags,
+    summary: 'List visible collections',
     description: 'Collections the caller owns plus public collections it subscribes to; a scoped key sees only its granted collections.',
     responses: { 200: jsonResponse(z.array(CollectionSchema), 'Visible collections, oldest first'), ...errorResponses([]) },
   }),
   create: createRoute({
-    method: 'post', path: '/api/v1/collections', tags, summary: 'Create a collection',
+    method: 'post',
+    path: '/api/v1/collections',
+    tags,
+    summary: 'Create a collection',
     description: 'Scoped keys get 403 SCOPED_KEY_FORBIDDEN.',
     request: { body: jsonBody(CreateCollection) },
-    responses: { 201: jsonResponse(CollectionSchema, 'Created, owned by the caller'), ...errorResponses(['VALIDATION_FAILED', 'SCOPED_KEY_FORBIDDEN']) },
+    responses: {
+      201: jsonResponse(CollectionSchema, 'Created, owned by the caller'),
+      ...errorResponses(['VALIDATION_FAILED', 'SCOPED_KEY_FORBIDDEN']),
+    },
   }),
   get: createRoute({
-    method: 'get', path: '/api/v1/collections/{uuid}', tags, summary: 'Get a collection',
+    method: 'get',
+    path: '/api/v1/collections/{uuid}',
+    tags,
+    summary: 'Get a collection',
     request: { params: UuidParam },
     responses: { 200: jsonResponse(CollectionSchema, 'The collection'), ...errorResponses(['COLLECTION_NOT_FOUND']) },
   }),
   update: createRoute({
-    method: 'patch', path: '/api/v1/collections/{uuid}', tags, summary: 'Update a collection (owner only)',
-    description: 'Any subset of name, description and is_public. Making a public collection private hides it from subscribers at once. The slug never changes.',
+    method: 'patch',
+    path: '/api/v1/collections/{uuid}',
+    tags,
+    summary: 'Update a collection (owner only)',
+    description:
+      'Any subset of name, description and is_public. Making a public collection private hides it from subscribers at once. The slug never changes.',
     request: { params: UuidParam, body: jsonBody(UpdateCollection) },
     responses: {
       200: jsonResponse(CollectionSchema, 'Updated collection'),
@@ -71,30 +98,51 @@ const routes = {
     },
   }),
   delete: createRoute({
-    method: 'delete', path: '/api/v1/collections/{uuid}', tags, summary: 'Delete a collection (owner only)',
-    description: 'Soft delete: the collection and its documents disappear from listings and search at once; stored files are purged after 7 days.',
+    method: 'delete',
+    path: '/api/v1/collections/{uuid}',
+    tags,
+    summary: 'Delete a collection (owner only)',
+    description:
+      'Soft delete: the collection and its documents disappear from listings and search at once; stored files are purged after 7 days.',
     request: { params: UuidParam },
-    responses: { 204: { description: 'Deleted; no body' }, ...errorResponses(['NOT_COLLECTION_OWNER', 'SCOPED_KEY_FORBIDDEN', 'COLLECTION_NOT_FOUND']) },
+    responses: {
+      204: { description: 'Deleted; no body' },
+      ...errorResponses(['NOT_COLLECTION_OWNER', 'SCOPED_KEY_FORBIDDEN', 'COLLECTION_NOT_FOUND']),
+    },
   }),
   subscribe: createRoute({
-    method: 'post', path: '/api/v1/collections/{slug}/subscribe', tags: ['Subscriptions'], summary: 'Subscribe to a public collection',
-    description: 'Makes a public collection visible to the caller. Subscribing to your own collection is a no-op 200. Scoped keys get 403 SCOPED_KEY_FORBIDDEN.',
+    method: 'post',
+    path: '/api/v1/collections/{slug}/subscribe',
+    tags: ['Subscriptions'],
+    summary: 'Subscribe to a public collection',
+    description:
+      'Makes a public collection visible to the caller. Subscribing to your own collection is a no-op 200. Scoped keys get 403 SCOPED_KEY_FORBIDDEN.',
     request: { params: SlugParam },
     responses: { 200: jsonResponse(SubscriptionResult, 'Subscribed'), ...errorResponses(['COLLECTION_NOT_FOUND', 'SCOPED_KEY_FORBIDDEN']) },
   }),
   unsubscribe: createRoute({
-    method: 'delete', path: '/api/v1/collections/{slug}/subscribe', tags: ['Subscriptions'], summary: 'Unsubscribe',
+    method: 'delete',
+    path: '/api/v1/collections/{slug}/subscribe',
+    tags: ['Subscriptions'],
+    summary: 'Unsubscribe',
     description: "Also removes grants of the caller's keys on that collection. Scoped keys get 403 SCOPED_KEY_FORBIDDEN.",
     request: { params: SlugParam },
-    responses: { 200: jsonResponse(SubscriptionResult, 'Unsubscribed'), ...errorResponses(['SUBSCRIPTION_NOT_FOUND', 'SCOPED_KEY_FORBIDDEN']) },
+    responses: {
+      200: jsonResponse(SubscriptionResult, 'Unsubscribed'),
+      ...errorResponses(['SUBSCRIPTION_NOT_FOUND', 'SCOPED_KEY_FORBIDDEN']),
+    },
   }),
 };
 
 export function registerCollectionRoutes(app: App, deps: AppDeps): void {
   app.openapi(routes.list, async (c) => c.json(await listCollections(deps, c.get('caller')), 200));
   app.openapi(routes.create, async (c) => c.json(await createCollection(deps, c.get('caller'), c.req.valid('json')), 201));
-  app.openapi(routes.get, async (c) => c.json(collectionToJson(await getVisibleCollection(deps.sql, c.get('caller'), c.req.valid('param').uuid)), 200));
-  app.openapi(routes.update, async (c) => c.json(await updateCollection(deps, c.get('caller'), c.req.valid('param').uuid, c.req.valid('json')), 200));
+  app.openapi(routes.get, async (c) =>
+    c.json(collectionToJson(await getVisibleCollection(deps.sql, c.get('caller'), c.req.valid('param').uuid)), 200),
+  );
+  app.openapi(routes.update, async (c) =>
+    c.json(await updateCollection(deps, c.get('caller'), c.req.valid('param').uuid, c.req.valid('json')), 200),
+  );
   app.openapi(routes.delete, async (c) => {
     await deleteCollection(deps, c.get('caller'), c.req.valid('param').uuid);
     return c.body(null, 204);

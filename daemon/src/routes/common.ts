@@ -28,7 +28,14 @@ const STATUS_TEXT: Record<number, string> = {
 export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean } = {}) {
   const all = new Set<ErrorCode>(codes);
   if (!opts.publicRoute) {
-    for (const c of ['AUTHENTICATION_REQUIRED', 'INVALID_API_KEY', 'API_KEY_EXPIRED', 'USER_ACCOUNT_DISABLED', 'RATE_LIMIT_EXCEEDED'] as const) all.add(c);
+    for (const c of [
+      'AUTHENTICATION_REQUIRED',
+      'INVALID_API_KEY',
+      'API_KEY_EXPIRED',
+      'USER_ACCOUNT_DISABLED',
+      'RATE_LIMIT_EXCEEDED',
+    ] as const)
+      all.add(c);
   }
   all.add('INTERNAL_ERROR');
   const byStatus = new Map<number, ErrorCode[]>();
@@ -83,7 +90,11 @@ export function iso(d: Date | null | undefined): string | null {
 }
 
 /** Next-page headers of keyset-paginated lists: RFC 8288 `Link: <…>; rel="next"` plus `X-Next-Cursor`. */
-export function setNextPage(c: { req: { url: string }; header: (name: string, value: string) => void }, next: string | null, limit: number): void {
+export function setNextPage(
+  c: { req: { url: string }; header: (name: string, value: string) => void },
+  next: string | null,
+  limit: number,
+): void {
   if (!next) return;
   const url = new URL(c.req.url);
   url.searchParams.set('cursor', next);

@@ -75,12 +75,23 @@ export const multipartUploadBody = {
         type: 'object',
         properties: {
           file: { ...fileField, description: 'One document (single upload).' },
-          files: { type: 'array', items: fileField, description: 'Several documents (batch): repeat the part. Bad files are skipped with a reason.' },
+          files: {
+            type: 'array',
+            items: fileField,
+            description: 'Several documents (batch): repeat the part. Bad files are skipped with a reason.',
+          },
           title: { type: 'string', description: 'Defaults to the file name (for text: the first line; for url: the URL).' },
           tags: { type: 'string', description: 'Comma-separated; trimmed, empties and duplicates dropped.', example: 'reports, 2026' },
-          source_type: { type: 'string', description: 'Overrides detection from the extension. `text` with `content`, or `url` with `url`, creates a document without a file.' },
+          source_type: {
+            type: 'string',
+            description:
+              'Overrides detection from the extension. `text` with `content`, or `url` with `url`, creates a document without a file.',
+          },
           content: { type: 'string', description: 'Inline text when source_type=text.' },
-          url: { type: 'string', description: 'Address to fetch when source_type=url (http/https; private and loopback targets are refused).' },
+          url: {
+            type: 'string',
+            description: 'Address to fetch when source_type=url (http/https; private and loopback targets are refused).',
+          },
         },
       },
     },

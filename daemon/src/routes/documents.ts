@@ -5,11 +5,25 @@ import type { App } from '../app.js';
 import { keyOrSessionCaller } from '../auth/session-middleware.js';
 import { AppError } from '../errors.js';
 import { listItemJson, uploadJson } from '../services/document-json.js';
-import { deleteDocument, documentDetail, downloadUrl, listDocuments, replaceDocument, reprocessDocument } from '../services/document-ops.js';
+import {
+  deleteDocument,
+  documentDetail,
+  downloadUrl,
+  listDocuments,
+  replaceDocument,
+  reprocessDocument,
+} from '../services/document-ops.js';
 import { createDocumentFromFields, uploadDocuments, type UploadOutcome } from '../services/documents.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { searchByTag } from '../services/tags.js';
-import { BatchUpload, DocumentDetail, DocumentListItem, multipartReplaceBody, multipartUploadBody, UploadedDocument } from './document-schemas.js';
+import {
+  BatchUpload,
+  DocumentDetail,
+  DocumentListItem,
+  multipartReplaceBody,
+  multipartUploadBody,
+  UploadedDocument,
+} from './document-schemas.js';
 import { errorResponses, jsonResponse, UuidParam, setNextPage } from './common.js';
 
 const tags = ['Documents'];
@@ -19,45 +33,84 @@ const ListQuery = z.object({
   collection: z.string().optional().openapi({ description: 'Collection slug.' }),
   status: z.enum(['pending', 'indexed', 'failed']).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100).openapi({ description: 'Page size, 1–500 (default 100).' }),
-  cursor: z.string().optional().openapi({ description: 'Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`).' }),
+  cursor: z
+    .string()
+    .optional()
+    .openapi({ description: 'Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`).' }),
 });
 
 const TagParams = z.object({ tag: z.string().openapi({ param: { name: 'tag', in: 'path' }, example: 'invoices' }) });
 const TagQuery = z.object({ collection: z.string().optional().openapi({ description: 'Collection slug.' }) });
-const TaggedDocuments = z.object({ tag: z.string(), count: z.number().int(), documents: z.array(DocumentListItem) }).openapi('TaggedDocuments');
+const TaggedDocuments = z
+  .object({ tag: z.string(), count: z.number().int(), documents: z.array(DocumentListItem) })
+  .openapi('TaggedDocuments');
 
 const routes = {
   byTag: createRoute({
-    method: 'get', path: '/api/v1/tags/{tag}/documents', tags, summary: 'Documents carrying a tag',
-    description: 'Exact, case-insensitive tag match across visible collections (newest first, at most 500). The MCP tool search_by_tag answers the same query.',
+    method: 'get',
+    path: '/api/v1/tags/{tag}/documents',
+    tags,
+    summary: 'Documents carrying a tag',
+    description:
+      'Exact, case-insensitive tag match across visible collections (newest first, at most 500). The MCP tool search_by_tag answers the same query.',
     request: { params: TagParams, query: TagQuery },
     responses: { 200: jsonResponse(TaggedDocuments, 'Tagged documents'), ...errorResponses(['VALIDATION_FAILED', 'COLLECTION_NOT_FOUND']) },
   }),
   list: createRoute({
-    method: 'get', path: '/api/v1/documents', tags, summary: 'List documents in visible collections',
-    description: 'Newest first. The body is a plain array; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`.',
+    method: 'get',
+    path: '/api/v1/documents',
+    tags,
+    summary: 'List documents in visible collections',
+    description:
+      'Newest first. The body is a plain array; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`.',
     request: { query: ListQuery },
-    responses: { 200: { ...jsonResponse(z.array(DocumentListItem), 'A page of documents'), headers: { Link: { schema: { type: 'string' }, description: 'Next page, RFC 8288' }, 'X-Next-Cursor': { schema: { type: 'string' } } } }, ...errorResponses(['VALIDATION_FAILED']) },
+    responses: {
+      200: {
+        ...jsonResponse(z.array(DocumentListItem), 'A page of documents'),
+        headers: {
+          Link: { schema: { type: 'string' }, description: 'Next page, RFC 8288' },
+          'X-Next-Cursor': { schema: { type: 'string' } },
+        },
+      },
+      ...errorResponses(['VALIDATION_FAILED']),
+    },
   }),
   get: createRoute({
-    method: 'get', path: '/api/v1/documents/{uuid}', tags, summary: 'Get a document with its text and chunks',
+    method: 'get',
+    path: '/api/v1/documents/{uuid}',
+    tags,
+    summary: 'Get a document with its text and chunks',
     request: { params: UuidParam },
     responses: { 200: jsonResponse(DocumentDetail, 'The document'), ...errorResponses(['DOCUMENT_NOT_FOUND']) },
   }),
   download: createRoute({
-    method: 'get', path: '/api/v1/documents/{uuid}/download', tags, summary: 'Download the original file',
-    description: 'Redirects (302) to a signed URL valid for one hour: a presigned object-store URL, or an HMAC-signed daemon URL under /files/. Accepts a Bearer API key or, without an Authorization header, the web UI session cookie.',
+    method: 'get',
+    path: '/api/v1/documents/{uuid}/download',
+    tags,
+    summary: 'Download the original file',
+    description:
+      'Redirects (302) to a signed URL valid for one hour: a presigned object-store URL, or an HMAC-signed daemon URL under /files/. Accepts a Bearer API key or, without an Authorization header, the web UI session cookie.',
     request: { params: UuidParam },
-    responses: { 302: { description: 'Redirect to the signed URL', headers: { Location: { schema: { type: 'string' } } } }, ...errorResponses(['DOCUMENT_NOT_FOUND', 'DOCUMENT_FILE_NOT_FOUND']) },
+    responses: {
+      302: { description: 'Redirect to the signed URL', headers: { Location: { schema: { type: 'string' } } } },
+      ...errorResponses(['DOCUMENT_NOT_FOUND', 'DOCUMENT_FILE_NOT_FOUND']),
+    },
   }),
   reprocess: createRoute({
-    method: 'post', path: '/api/v1/documents/{uuid}/reprocess', tags, summary: 'Process a document again',
-    description: 'Re-runs extraction, chunking and embedding of the stored file or URL (for example after a failure or a model change). Old chunks leave search at once; status becomes `pending`. Needs write permission.',
+    method: 'post',
+    path: '/api/v1/documents/{uuid}/reprocess',
+    tags,
+    summary: 'Process a document again',
+    description:
+      'Re-runs extraction, chunking and embedding of the stored file or URL (for example after a failure or a model change). Old chunks leave search at once; status becomes `pending`. Needs write permission.',
     request: { params: UuidParam },
     responses: { 200: jsonResponse(UploadedDocument, 'Queued'), ...errorResponses(['DOCUMENT_NOT_FOUND', 'WRITE_ACCESS_REQUIRED']) },
   }),
   delete: createRoute({
-    method: 'delete', path: '/api/v1/documents/{uuid}', tags, summary: 'Delete a document',
+    method: 'delete',
+    path: '/api/v1/documents/{uuid}',
+    tags,
+    summary: 'Delete a document',
     description: 'Soft delete: gone from listings and search at once; the stored file is purged after 7 days. Needs write permission.',
     request: { params: UuidParam },
     responses: { 204: { description: 'Deleted; no body' }, ...errorResponses(['DOCUMENT_NOT_FOUND', 'WRITE_ACCESS_REQUIRED']) },
@@ -69,13 +122,18 @@ function rawBody(c: Context<AppEnv>): { body: IncomingMessage | ReadableStream<U
   const body = incoming ?? c.req.raw.body;
   if (!body) throw new AppError('NO_FILE_PROVIDED', 'Empty request body.');
   const headers: Record<string, string> = {};
-  c.req.raw.headers.forEach((v, k) => (headers[k] = v));
+  c.req.raw.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
   return { body, headers };
 }
 
 function uploadResponse(c: Context<AppEnv>, r: UploadOutcome): Response {
   if (r.kind === 'single') return c.json(uploadJson(r.document), 201);
-  return c.json({ uploaded: r.uploaded.map(uploadJson), skipped: r.skipped, total_uploaded: r.uploaded.length, total_skipped: r.skipped.length }, 201);
+  return c.json(
+    { uploaded: r.uploaded.map(uploadJson), skipped: r.skipped, total_uploaded: r.uploaded.length, total_skipped: r.skipped.length },
+    201,
+  );
 }
 
 const JsonDocument = z.strictObject({
@@ -87,7 +145,9 @@ const JsonDocument = z.strictObject({
 });
 
 export function registerDocumentRoutes(app: App, deps: AppDeps): void {
-  app.openapi(routes.byTag, async (c) => c.json(await searchByTag(deps, c.get('caller'), c.req.valid('param').tag, { collection: c.req.valid('query').collection }), 200));
+  app.openapi(routes.byTag, async (c) =>
+    c.json(await searchByTag(deps, c.get('caller'), c.req.valid('param').tag, { collection: c.req.valid('query').collection }), 200),
+  );
   app.openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const { page, next } = await listDocuments(deps, c.get('caller'), q);
@@ -100,7 +160,9 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
     // The one API route that also accepts the web UI's session (specification, Download rules).
     return c.redirect(await downloadUrl(deps, keyOrSessionCaller(c), c.req.valid('param').uuid, origin), 302);
   });
-  app.openapi(routes.reprocess, async (c) => c.json(uploadJson(await reprocessDocument(deps, c.get('caller'), c.req.valid('param').uuid)), 200));
+  app.openapi(routes.reprocess, async (c) =>
+    c.json(uploadJson(await reprocessDocument(deps, c.get('caller'), c.req.valid('param').uuid)), 200),
+  );
   app.openapi(routes.delete, async (c) => {
     await deleteDocument(deps, c.get('caller'), c.req.valid('param').uuid);
     return c.body(null, 204);
@@ -109,12 +171,30 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   // Multipart routes are documented in the registry but handled without a body validator, which
   // would buffer the whole upload; the service streams it instead.
   app.openAPIRegistry.registerPath({
-    method: 'post', path: '/api/v1/collections/{uuid}/documents', tags, summary: 'Upload documents',
-    description: 'Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant.',
+    method: 'post',
+    path: '/api/v1/collections/{uuid}/documents',
+    tags,
+    summary: 'Upload documents',
+    description:
+      'Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant.',
     request: { params: UuidParam, body: multipartUploadBody as never },
     responses: {
-      201: { description: 'Single upload (UploadedDocument) or batch (BatchUpload)', content: { 'application/json': { schema: z.union([UploadedDocument, BatchUpload]) } } },
-      ...errorResponses(['NO_FILE_PROVIDED', 'NO_FILES_PROVIDED', 'UNSUPPORTED_FILE_TYPE', 'FILE_TOO_LARGE', 'INVALID_FILE_CONTENT', 'URL_REQUIRED', 'VALIDATION_FAILED', 'WRITE_ACCESS_REQUIRED', 'COLLECTION_NOT_FOUND', 'UPLOAD_FAILED']),
+      201: {
+        description: 'Single upload (UploadedDocument) or batch (BatchUpload)',
+        content: { 'application/json': { schema: z.union([UploadedDocument, BatchUpload]) } },
+      },
+      ...errorResponses([
+        'NO_FILE_PROVIDED',
+        'NO_FILES_PROVIDED',
+        'UNSUPPORTED_FILE_TYPE',
+        'FILE_TOO_LARGE',
+        'INVALID_FILE_CONTENT',
+        'URL_REQUIRED',
+        'VALIDATION_FAILED',
+        'WRITE_ACCESS_REQUIRED',
+        'COLLECTION_NOT_FOUND',
+        'UPLOAD_FAILED',
+      ]),
     },
   });
   app.post('/api/v1/collections/:uuid/documents', async (c) => {
@@ -133,12 +213,25 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   });
 
   app.openAPIRegistry.registerPath({
-    method: 'post', path: '/api/v1/documents/{uuid}/replace', tags, summary: 'Replace a document’s file',
-    description: 'Keeps the uuid; old chunks leave search at once and the new file is processed from scratch (status `pending`). A job still running for the old file can never overwrite the new results. Needs write permission.',
+    method: 'post',
+    path: '/api/v1/documents/{uuid}/replace',
+    tags,
+    summary: 'Replace a document’s file',
+    description:
+      'Keeps the uuid; old chunks leave search at once and the new file is processed from scratch (status `pending`). A job still running for the old file can never overwrite the new results. Needs write permission.',
     request: { params: UuidParam, body: multipartReplaceBody as never },
     responses: {
       200: jsonResponse(UploadedDocument, 'Replaced; processing queued'),
-      ...errorResponses(['NO_FILE_PROVIDED', 'UNSUPPORTED_FILE_TYPE', 'FILE_TOO_LARGE', 'INVALID_FILE_CONTENT', 'VALIDATION_FAILED', 'WRITE_ACCESS_REQUIRED', 'DOCUMENT_NOT_FOUND', 'UPLOAD_FAILED']),
+      ...errorResponses([
+        'NO_FILE_PROVIDED',
+        'UNSUPPORTED_FILE_TYPE',
+        'FILE_TOO_LARGE',
+        'INVALID_FILE_CONTENT',
+        'VALIDATION_FAILED',
+        'WRITE_ACCESS_REQUIRED',
+        'DOCUMENT_NOT_FOUND',
+        'UPLOAD_FAILED',
+      ]),
     },
   });
   app.post('/api/v1/documents/:uuid/replace', async (c) => {

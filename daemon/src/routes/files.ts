@@ -11,7 +11,8 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
     const v = verifyDownloadToken(deps.config.SIGNING_SECRET!, c.req.param('token'), Math.floor(deps.clock.now().getTime() / 1000));
     if (!v) throw new AppError('DOWNLOAD_LINK_INVALID', 'This download link is invalid or has expired; request a new one.');
     const d = await getDocumentById(deps.sql, v.documentId);
-    if (!d || d.deleted_at || !d.blob_key || blobTag(d.blob_key) !== v.blobTag) throw new AppError('DOCUMENT_FILE_NOT_FOUND', 'The file is no longer available.');
+    if (!d || d.deleted_at || !d.blob_key || blobTag(d.blob_key) !== v.blobTag)
+      throw new AppError('DOCUMENT_FILE_NOT_FOUND', 'The file is no longer available.');
     let stream: Readable;
     try {
       stream = await deps.blobs.get(d.blob_key);

@@ -58,7 +58,8 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, buil
     return c.body(cached, 200, { 'content-type': 'application/json; charset=utf-8' });
   });
   const devOnly = () => {
-    if (deps.config.NODE_ENV !== 'development') throw new AppError('NOT_FOUND', 'Interactive documentation is available only when NODE_ENV=development.');
+    if (deps.config.NODE_ENV !== 'development')
+      throw new AppError('NOT_FOUND', 'Interactive documentation is available only when NODE_ENV=development.');
   };
   app.get('/api/v1/docs', (c) => {
     devOnly();

@@ -11,16 +11,52 @@ export const SearchRequestSchema = z
       .trim()
       .min(1, 'Query must not be empty.')
       .max(1000, 'Query must be at most 1000 characters.')
-      .openapi({ description: 'Web-search syntax: "quoted phrases" and -excluded words work; any input is safe.', example: 'how are embeddings indexed' }),
-    collection: z.string().min(1).optional().openapi({ description: 'Collection slug; default: every visible collection. 404 COLLECTION_NOT_FOUND when not visible.' }),
-    collection_id: z.string().min(1).optional().openapi({ description: 'Alias of `collection` (older clients); a slug or a collection uuid.' }),
-    limit: z.number().int('Limit must be an integer.').min(1, 'Limit must be at least 1.').max(50, 'Limit must be at most 50.').optional().openapi({ default: 5 }),
-    mode: z.enum(['hybrid', 'text', 'vector']).optional().openapi({ default: 'hybrid', description: '`text`: BM25 only; `vector`: embeddings only; `hybrid`: both, fused.' }),
-    tags: z.array(z.string().min(1)).max(50).optional().openapi({ description: 'Only chunks of documents carrying any of these tags (case-insensitive).' }),
-    max_chunks_per_document: z.number().int().min(1).max(50).optional().openapi({ description: 'At most this many results from one document.' }),
+      .openapi({
+        description: 'Web-search syntax: "quoted phrases" and -excluded words work; any input is safe.',
+        example: 'how are embeddings indexed',
+      }),
+    collection: z
+      .string()
+      .min(1)
+      .optional()
+      .openapi({ description: 'Collection slug; default: every visible collection. 404 COLLECTION_NOT_FOUND when not visible.' }),
+    collection_id: z
+      .string()
+      .min(1)
+      .optional()
+      .openapi({ description: 'Alias of `collection` (older clients); a slug or a collection uuid.' }),
+    limit: z
+      .number()
+      .int('Limit must be an integer.')
+      .min(1, 'Limit must be at least 1.')
+      .max(50, 'Limit must be at most 50.')
+      .optional()
+      .openapi({ default: 5 }),
+    mode: z
+      .enum(['hybrid', 'text', 'vector'])
+      .optional()
+      .openapi({ default: 'hybrid', description: '`text`: BM25 only; `vector`: embeddings only; `hybrid`: both, fused.' }),
+    tags: z
+      .array(z.string().min(1))
+      .max(50)
+      .optional()
+      .openapi({ description: 'Only chunks of documents carrying any of these tags (case-insensitive).' }),
+    max_chunks_per_document: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .openapi({ description: 'At most this many results from one document.' }),
     explain: z.boolean().optional().openapi({ description: 'Adds each result’s per-channel rank and raw score.' }),
-    fusion: z.enum(['rrf', 'weighted']).optional().openapi({ description: 'Hybrid fusion method; default depends on the embedding model (see semantic_ratio).' }),
-    semantic_ratio: z.number().min(0).max(1).optional().openapi({ description: 'Weight of the vector channel in weighted fusion (0 = text only, 1 = vector only). Default per model, chosen on BEIR SciFact: 0.1 for the built-in model, 0.5 for nomic-embed-text.' }),
+    fusion: z
+      .enum(['rrf', 'weighted'])
+      .optional()
+      .openapi({ description: 'Hybrid fusion method; default depends on the embedding model (see semantic_ratio).' }),
+    semantic_ratio: z.number().min(0).max(1).optional().openapi({
+      description:
+        'Weight of the vector channel in weighted fusion (0 = text only, 1 = vector only). Default per model, chosen on BEIR SciFact: 0.1 for the built-in model, 0.5 for nomic-embed-text.',
+    }),
   })
   .openapi('SearchRequest');
 
@@ -47,7 +83,9 @@ export const SearchResponseSchema = z
     count: z.number().int(),
     results: z.array(SearchResultSchema),
     mode: z.enum(['hybrid', 'text', 'vector']),
-    fallback: z.enum(['text_only']).nullable().openapi({ description: '`text_only` when hybrid search ran without the vector channel because the embedding provider was unavailable.' }),
+    fallback: z.enum(['text_only']).nullable().openapi({
+      description: '`text_only` when hybrid search ran without the vector channel because the embedding provider was unavailable.',
+    }),
     fusion: z.object({ method: z.enum(['rrf', 'weighted', 'none']), semantic_ratio: z.number().nullable() }),
   })
   .openapi('SearchResponse');
@@ -59,7 +97,10 @@ const searchRoute = createRoute({
   summary: 'Hybrid search',
   description: 'BM25 full-text plus vector search over the collections the key may read; only indexed chunks of live documents count.',
   request: { body: jsonBody(SearchRequestSchema) },
-  responses: { 200: jsonResponse(SearchResponseSchema, 'Ranked results'), ...errorResponses(['VALIDATION_FAILED', 'COLLECTION_NOT_FOUND', 'SEARCH_UNAVAILABLE']) },
+  responses: {
+    200: jsonResponse(SearchResponseSchema, 'Ranked results'),
+    ...errorResponses(['VALIDATION_FAILED', 'COLLECTION_NOT_FOUND', 'SEARCH_UNAVAILABLE']),
+  },
 });
 
 export function registerSearchRoutes(app: App, deps: AppDeps): void {

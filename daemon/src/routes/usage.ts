@@ -9,7 +9,10 @@ const UsageQuery = z.object({
   days: z
     .enum(USAGE_DAYS, { error: 'days must be 7, 30 or 90.' })
     .optional()
-    .openapi({ param: { name: 'days', in: 'query' }, description: 'Period: the last 7, 30 or 90 UTC days, today included. Default 30; other values answer 400.' }),
+    .openapi({
+      param: { name: 'days', in: 'query' },
+      description: 'Period: the last 7, 30 or 90 UTC days, today included. Default 30; other values answer 400.',
+    }),
   recent_limit: z.coerce
     .number()
     .int('recent_limit must be an integer.')
@@ -17,10 +20,18 @@ const UsageQuery = z.object({
     .max(100, 'recent_limit must be at most 100.')
     .optional()
     .openapi({ param: { name: 'recent_limit', in: 'query' }, description: 'Request-log entries per page (1–100, default 20).' }),
-  cursor: z.string().max(200).optional().openapi({ param: { name: 'cursor', in: 'query' }, description: '`recent.next_cursor` of the previous page.' }),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: 'cursor', in: 'query' }, description: '`recent.next_cursor` of the previous page.' }),
 });
 
-const DailyPoint = z.object({ date: z.string().openapi({ example: '2026-01-31', description: 'UTC day.' }), requests: z.number().int(), errors: z.number().int() });
+const DailyPoint = z.object({
+  date: z.string().openapi({ example: '2026-01-31', description: 'UTC day.' }),
+  requests: z.number().int(),
+  errors: z.number().int(),
+});
 const KeyUsage = z
   .object({
     key_uuid: z.string().openapi({ format: 'uuid' }),
@@ -40,8 +51,15 @@ const RequestLogEntry = z
     method: z.string(),
     status: z.number().int(),
     response_time_ms: z.number(),
-    query: z.string().nullable().openapi({ description: 'Search text for searches (REST /search and MCP search_documents); null otherwise.' }),
-    result_count: z.number().int().nullable().openapi({ description: 'Results returned by a search; null otherwise or when the search failed.' }),
+    query: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Search text for searches (REST /search and MCP search_documents); null otherwise.' }),
+    result_count: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Results returned by a search; null otherwise or when the search failed.' }),
   })
   .openapi('RequestLogEntry');
 export const UsageStatsSchema = z
@@ -54,7 +72,9 @@ export const UsageStatsSchema = z
     avg_response_time_ms: z.number().openapi({ description: 'Mean server time per request; 0 without requests.' }),
     daily: z.array(DailyPoint).openapi({ description: 'One entry per day of the period, oldest first, zero-filled.' }),
     per_key: z.array(KeyUsage).openapi({ description: 'Keys in scope that are active or were used in the period, busiest first.' }),
-    recent: z.object({ items: z.array(RequestLogEntry), next_cursor: z.string().nullable() }).openapi({ description: 'The request log of the period, newest first; pass next_cursor as `cursor` for the next page.' }),
+    recent: z
+      .object({ items: z.array(RequestLogEntry), next_cursor: z.string().nullable() })
+      .openapi({ description: 'The request log of the period, newest first; pass next_cursor as `cursor` for the next page.' }),
   })
   .openapi('UsageStats');
 
@@ -69,7 +89,10 @@ export const RATE_LIMIT_HEADERS = {
     schema: { type: 'integer' as const },
   },
   'X-RateLimit-Remaining': { description: 'Requests left in the reported window after this one.', schema: { type: 'integer' as const } },
-  'X-RateLimit-Reset': { description: 'Unix time (seconds) when the reported window ends and its count starts again from zero.', schema: { type: 'integer' as const } },
+  'X-RateLimit-Reset': {
+    description: 'Unix time (seconds) when the reported window ends and its count starts again from zero.',
+    schema: { type: 'integer' as const },
+  },
 };
 
 export function withRateLimitHeaders<T extends object>(response: T): T & { headers: typeof RATE_LIMIT_HEADERS } {
@@ -81,16 +104,28 @@ const USAGE_NOTES = `Authenticated requests (REST and /mcp, errors and 429s incl
 const tags = ['API keys'];
 const routes = {
   usage: createRoute({
-    method: 'get', path: '/api/v1/keys/usage', tags, summary: 'Usage statistics',
+    method: 'get',
+    path: '/api/v1/keys/usage',
+    tags,
+    summary: 'Usage statistics',
     description: `Full-access keys see their whole organization; scoped keys see their own user (all of that user's keys). ${USAGE_NOTES}`,
     request: { query: UsageQuery },
-    responses: { 200: withRateLimitHeaders(jsonResponse(UsageStatsSchema, 'Usage of the organization or user')), ...errorResponses(['VALIDATION_FAILED']) },
+    responses: {
+      200: withRateLimitHeaders(jsonResponse(UsageStatsSchema, 'Usage of the organization or user')),
+      ...errorResponses(['VALIDATION_FAILED']),
+    },
   }),
   keyUsage: createRoute({
-    method: 'get', path: '/api/v1/keys/{uuid}/usage', tags, summary: 'Usage statistics of one key',
+    method: 'get',
+    path: '/api/v1/keys/{uuid}/usage',
+    tags,
+    summary: 'Usage statistics of one key',
     description: `One key of the caller's user (404 API_KEY_NOT_FOUND otherwise). Scoped keys may read only their own key's usage (403 SCOPED_KEY_FORBIDDEN for other keys). ${USAGE_NOTES}`,
     request: { params: UuidParam, query: UsageQuery },
-    responses: { 200: withRateLimitHeaders(jsonResponse(UsageStatsSchema, 'Usage of the key')), ...errorResponses(['VALIDATION_FAILED', 'API_KEY_NOT_FOUND', 'SCOPED_KEY_FORBIDDEN']) },
+    responses: {
+      200: withRateLimitHeaders(jsonResponse(UsageStatsSchema, 'Usage of the key')),
+      ...errorResponses(['VALIDATION_FAILED', 'API_KEY_NOT_FOUND', 'SCOPED_KEY_FORBIDDEN']),
+    },
   }),
 };
 
@@ -105,7 +140,12 @@ async function keyScope(deps: AppDeps, caller: Caller, keyId: string): Promise<U
 
 export function registerUsageRoutes(app: App, deps: AppDeps): void {
   const report = (scope: UsageScope, q: z.infer<typeof UsageQuery>) =>
-    usageReport(deps.sql, scope, { days: Number(q.days ?? '30'), now: deps.clock.now(), recentLimit: q.recent_limit ?? 20, cursor: q.cursor });
+    usageReport(deps.sql, scope, {
+      days: Number(q.days ?? '30'),
+      now: deps.clock.now(),
+      recentLimit: q.recent_limit ?? 20,
+      cursor: q.cursor,
+    });
   app.openapi(routes.usage, async (c) => {
     const caller = c.get('caller');
     const scope: UsageScope = caller.isFullAccess ? { kind: 'org', id: caller.orgId } : { kind: 'user', id: caller.userId };

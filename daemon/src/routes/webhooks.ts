@@ -1,6 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from '../app.js';
-import { deleteWebhook, getWebhookConfig, putWebhook, rotateWebhookSecret, setWebhookActive, WEBHOOK_URL_MAX } from '../services/webhooks.js';
+import {
+  deleteWebhook,
+  getWebhookConfig,
+  putWebhook,
+  rotateWebhookSecret,
+  setWebhookActive,
+  WEBHOOK_URL_MAX,
+} from '../services/webhooks.js';
 import { listDeliveries, redeliver, sendTestEvent } from '../services/webhook-log.js';
 import type { AppDeps } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse, Timestamp, withoutNul, setNextPage } from './common.js';
@@ -31,11 +38,17 @@ const WebhookConfig = z
   .openapi('WebhookConfig');
 
 const WebhookWithSecret = WebhookConfig.extend({
-  secret: z.string().openapi({ description: 'Signing secret: `whsec_` + 43 characters. Shown only in this response: store it now.', example: 'whsec_Qm9vc3RlZCBieSByYW5kb21CeXRlcygzMikgYmFzZTY0' }),
+  secret: z.string().openapi({
+    description: 'Signing secret: `whsec_` + 43 characters. Shown only in this response: store it now.',
+    example: 'whsec_Qm9vc3RlZCBieSByYW5kb21CeXRlcygzMikgYmFzZTY0',
+  }),
 }).openapi('WebhookConfigWithSecret');
 
 const WebhookDeleted = z
-  .object({ configured: z.literal(false), deleted: z.boolean().openapi({ description: 'false when there was no webhook (DELETE is idempotent).' }) })
+  .object({
+    configured: z.literal(false),
+    deleted: z.boolean().openapi({ description: 'false when there was no webhook (DELETE is idempotent).' }),
+  })
   .openapi('WebhookDeleted');
 
 const DocumentEventData = z.object({
@@ -59,7 +72,9 @@ const WebhookEvent = z
     id: z.string().openapi({ format: 'uuid', description: 'Event id, identical on every retry and in X-Service-Event-Id.' }),
     event: z.enum(['document.indexed', 'document.failed', 'webhook.test']),
     timestamp: Timestamp.openapi({ description: 'When the event happened.' }),
-    data: z.union([DocumentEventData, TestEventData]).openapi({ description: 'Document fields for document.* events; `{message, webhook_url}` for webhook.test.' }),
+    data: z
+      .union([DocumentEventData, TestEventData])
+      .openapi({ description: 'Document fields for document.* events; `{message, webhook_url}` for webhook.test.' }),
   })
   .openapi('WebhookEvent', { description: `Body of every webhook delivery.\n\n${SIGNING}` });
 
@@ -78,10 +93,19 @@ const Delivery = z
     id: z.string().openapi({ format: 'uuid' }),
     event_id: z.string().openapi({ format: 'uuid' }),
     event_type: z.string().openapi({ example: 'document.indexed' }),
-    attempt: z.number().int().openapi({ description: 'Ordinal of this attempt for the event (automatic attempts 1–6; manual redeliveries continue the count).' }),
-    trigger: z.enum(['automatic', 'manual', 'test']).openapi({ description: '`automatic` (queued by an event or a retry), `manual` (redeliver), `test` (test endpoint).' }),
+    attempt: z
+      .number()
+      .int()
+      .openapi({ description: 'Ordinal of this attempt for the event (automatic attempts 1–6; manual redeliveries continue the count).' }),
+    trigger: z
+      .enum(['automatic', 'manual', 'test'])
+      .openapi({ description: '`automatic` (queued by an event or a retry), `manual` (redeliver), `test` (test endpoint).' }),
     url: z.string(),
-    status_code: z.number().int().nullable().openapi({ description: 'null when no HTTP answer arrived (timeout, connection error, refused URL).' }),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'null when no HTTP answer arrived (timeout, connection error, refused URL).' }),
     success: z.boolean(),
     duration_ms: z.number().int(),
     error: z.string().nullable(),
@@ -92,8 +116,14 @@ const Delivery = z
 
 const PutWebhook = z
   .strictObject({
-    url: withoutNul(z.string({ error: 'A URL is required.' }).min(1, 'A URL is required.').max(WEBHOOK_URL_MAX, `URL must be at most ${WEBHOOK_URL_MAX} characters.`)).openapi({
-      description: 'http(s) URL without credentials, at most 2,048 characters; private, loopback and link-local targets are refused unless ALLOW_PRIVATE_URLS.',
+    url: withoutNul(
+      z
+        .string({ error: 'A URL is required.' })
+        .min(1, 'A URL is required.')
+        .max(WEBHOOK_URL_MAX, `URL must be at most ${WEBHOOK_URL_MAX} characters.`),
+    ).openapi({
+      description:
+        'http(s) URL without credentials, at most 2,048 characters; private, loopback and link-local targets are refused unless ALLOW_PRIVATE_URLS.',
       example: 'https://example.com/hooks/docsift',
     }),
   })
@@ -102,19 +132,28 @@ const PatchWebhook = z.strictObject({ is_active: z.boolean() }).openapi('PatchWe
 
 const DeliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: 'Page size, 1–200 (default 50).' }),
-  cursor: z.string().optional().openapi({ description: 'Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`).' }),
+  cursor: z
+    .string()
+    .optional()
+    .openapi({ description: 'Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`).' }),
   event_id: z.string().optional().openapi({ description: 'Only the attempts of this event.' }),
 });
 const DeliveryParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' }, format: 'uuid' }) });
 
 const routes = {
   get: createRoute({
-    method: 'get', path: '/api/v1/webhooks', tags, summary: "The organization's webhook",
+    method: 'get',
+    path: '/api/v1/webhooks',
+    tags,
+    summary: "The organization's webhook",
     description: `Never returns the secret. \`{configured:false, url:null, is_active:false}\` when none is configured. ${SCOPED}`,
     responses: { 200: jsonResponse(WebhookConfig, 'Webhook configuration'), ...errorResponses(['SCOPED_KEY_FORBIDDEN']) },
   }),
   put: createRoute({
-    method: 'post', path: '/api/v1/webhooks', tags, summary: 'Create the webhook or change its URL',
+    method: 'post',
+    path: '/api/v1/webhooks',
+    tags,
+    summary: 'Create the webhook or change its URL',
     description: `One webhook per organization. Creating answers 201 with the signing \`secret\`, shown only this once (new webhooks are active);
 on an existing webhook the URL is replaced (200, no secret; secret and is_active unchanged). The URL is validated statically and, unless
 ALLOW_PRIVATE_URLS, its DNS answer must not be private (a name that does not resolve yet is accepted); delivery re-checks at connect time.\n\n${RETRIES}\n\n${SIGNING}\n\n${SCOPED}`,
@@ -126,43 +165,79 @@ ALLOW_PRIVATE_URLS, its DNS answer must not be private (a name that does not res
     },
   }),
   patch: createRoute({
-    method: 'patch', path: '/api/v1/webhooks', tags, summary: 'Activate or deactivate the webhook',
+    method: 'patch',
+    path: '/api/v1/webhooks',
+    tags,
+    summary: 'Activate or deactivate the webhook',
     description: `While inactive, new events are not queued and pending retries are dropped when due; the test and redeliver endpoints still send. ${SCOPED}`,
     request: { body: jsonBody(PatchWebhook) },
-    responses: { 200: jsonResponse(WebhookConfig, 'Updated'), ...errorResponses(['VALIDATION_FAILED', 'WEBHOOK_NOT_CONFIGURED', 'SCOPED_KEY_FORBIDDEN']) },
+    responses: {
+      200: jsonResponse(WebhookConfig, 'Updated'),
+      ...errorResponses(['VALIDATION_FAILED', 'WEBHOOK_NOT_CONFIGURED', 'SCOPED_KEY_FORBIDDEN']),
+    },
   }),
   delete: createRoute({
-    method: 'delete', path: '/api/v1/webhooks', tags, summary: 'Delete the webhook',
+    method: 'delete',
+    path: '/api/v1/webhooks',
+    tags,
+    summary: 'Delete the webhook',
     description: `Answers 200 \`{configured:false, deleted:true}\` (\`deleted:false\` when there was none). Once it has answered nothing more is sent: queued deliveries and
 retries find no webhook and stop (an attempt already in flight is waited for). The delivery log is kept. ${SCOPED}`,
     responses: { 200: jsonResponse(WebhookDeleted, 'Deleted'), ...errorResponses(['SCOPED_KEY_FORBIDDEN']) },
   }),
   rotate: createRoute({
-    method: 'post', path: '/api/v1/webhooks/rotate-secret', tags, summary: 'Rotate the signing secret',
+    method: 'post',
+    path: '/api/v1/webhooks/rotate-secret',
+    tags,
+    summary: 'Rotate the signing secret',
     description: `Replaces the secret at once and returns the new one, shown only here. Every attempt from now on, including retries of earlier events, is signed with it. ${SCOPED}`,
-    responses: { 200: jsonResponse(WebhookWithSecret, 'New secret'), ...errorResponses(['WEBHOOK_NOT_CONFIGURED', 'SCOPED_KEY_FORBIDDEN']) },
+    responses: {
+      200: jsonResponse(WebhookWithSecret, 'New secret'),
+      ...errorResponses(['WEBHOOK_NOT_CONFIGURED', 'SCOPED_KEY_FORBIDDEN']),
+    },
   }),
   test: createRoute({
-    method: 'post', path: '/api/v1/webhooks/test', tags, summary: 'Send a test event now',
+    method: 'post',
+    path: '/api/v1/webhooks/test',
+    tags,
+    summary: 'Send a test event now',
     description: `Delivers a signed \`webhook.test\` event (data: \`{message, webhook_url}\`) synchronously, once, without retries, even while inactive, and reports
 the receiver's answer. Non-2xx, timeout, connection failure or a refused target give 500 WEBHOOK_TEST_FAILED with the reason in \`error\`. The attempt is logged. ${SCOPED}`,
-    responses: { 200: jsonResponse(TestResult, 'Delivered'), ...errorResponses(['WEBHOOK_NOT_CONFIGURED', 'WEBHOOK_TEST_FAILED', 'SCOPED_KEY_FORBIDDEN']) },
+    responses: {
+      200: jsonResponse(TestResult, 'Delivered'),
+      ...errorResponses(['WEBHOOK_NOT_CONFIGURED', 'WEBHOOK_TEST_FAILED', 'SCOPED_KEY_FORBIDDEN']),
+    },
   }),
   deliveries: createRoute({
-    method: 'get', path: '/api/v1/webhooks/deliveries', tags, summary: 'Delivery attempts, newest first',
+    method: 'get',
+    path: '/api/v1/webhooks/deliveries',
+    tags,
+    summary: 'Delivery attempts, newest first',
     description: `Every attempt (automatic, manual, test) of the organization's events. A plain array; when more exist the response has \`Link: <url>; rel="next"\` and \`X-Next-Cursor\`. ${SCOPED}`,
     request: { query: DeliveriesQuery },
     responses: {
-      200: { ...jsonResponse(z.array(Delivery), 'A page of attempts'), headers: { Link: { schema: { type: 'string' }, description: 'Next page, RFC 8288' }, 'X-Next-Cursor': { schema: { type: 'string' } } } },
+      200: {
+        ...jsonResponse(z.array(Delivery), 'A page of attempts'),
+        headers: {
+          Link: { schema: { type: 'string' }, description: 'Next page, RFC 8288' },
+          'X-Next-Cursor': { schema: { type: 'string' } },
+        },
+      },
       ...errorResponses(['VALIDATION_FAILED', 'SCOPED_KEY_FORBIDDEN']),
     },
   }),
   redeliver: createRoute({
-    method: 'post', path: '/api/v1/webhooks/deliveries/{id}/redeliver', tags, summary: "Send a delivery's event again",
+    method: 'post',
+    path: '/api/v1/webhooks/deliveries/{id}/redeliver',
+    tags,
+    summary: "Send a delivery's event again",
     description: `Sends the same event (same \`id\`, body and event timestamp; fresh signature) to the current webhook now, synchronously, as a new \`manual\` attempt
 without automatic retries, and returns that attempt (200 whether or not the receiver accepted it: see \`success\`). ${SCOPED}`,
     request: { params: DeliveryParam },
-    responses: { 200: jsonResponse(Delivery, 'The new attempt'), ...errorResponses(['DELIVERY_NOT_FOUND', 'WEBHOOK_NOT_CONFIGURED', 'SCOPED_KEY_FORBIDDEN']) },
+    responses: {
+      200: jsonResponse(Delivery, 'The new attempt'),
+      ...errorResponses(['DELIVERY_NOT_FOUND', 'WEBHOOK_NOT_CONFIGURED', 'SCOPED_KEY_FORBIDDEN']),
+    },
   }),
 };
 

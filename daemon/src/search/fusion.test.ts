@@ -9,7 +9,10 @@ test('rrf: a chunk first in both channels scores 1; order follows summed recipro
   assert.equal(out[0]!.chunkId, 'a');
   assert.equal(out[0]!.score, 1);
   assert.ok(out.every((x) => x.score > 0 && x.score <= 1));
-  assert.deepEqual(out.map((x) => x.chunkId), ['a', 'b', 'c']);
+  assert.deepEqual(
+    out.map((x) => x.chunkId),
+    ['a', 'b', 'c'],
+  );
 });
 
 test('weighted: normalised scores mixed by semantic ratio, within [0,1]', () => {
@@ -21,11 +24,22 @@ test('weighted: normalised scores mixed by semantic ratio, within [0,1]', () => 
   const vecHeavy = weighted(text, vec, 0.8);
   assert.equal(vecHeavy[0]!.chunkId, 'b');
   assert.ok(vecHeavy.every((x) => x.score >= 0 && x.score <= 1));
-  assert.deepEqual(weighted(text, vec, 0).map((x) => x.chunkId).slice(0, 2), ['a', 'b']);
+  assert.deepEqual(
+    weighted(text, vec, 0)
+      .map((x) => x.chunkId)
+      .slice(0, 2),
+    ['a', 'b'],
+  );
 });
 
 test('single channel: text normalised by its best, vector similarity clamped', () => {
-  assert.deepEqual(single([c('a', 4, 1), c('b', 2, 2)], 'text').map((x) => x.score), [1, 0.5]);
-  assert.deepEqual(single([c('a', 1.2, 1), c('b', -0.3, 2)], 'vector').map((x) => x.score), [1, 0]);
+  assert.deepEqual(
+    single([c('a', 4, 1), c('b', 2, 2)], 'text').map((x) => x.score),
+    [1, 0.5],
+  );
+  assert.deepEqual(
+    single([c('a', 1.2, 1), c('b', -0.3, 2)], 'vector').map((x) => x.score),
+    [1, 0],
+  );
   assert.deepEqual(rrf([], []), []);
 });

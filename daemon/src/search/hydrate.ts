@@ -15,7 +15,19 @@ export interface Hit extends Fused {
 /** Loads display fields for fused hits, keeping order; re-checks that each document is live and indexed. */
 export async function hydrate(tx: Tx, fused: Fused[]): Promise<Hit[]> {
   if (!fused.length) return [];
-  const rows = await tx<{ id: string; document_id: string; content: string; chunk_index: number; page: number | null; title: string; tags: string[]; collection_name: string; collection_slug: string }[]>`
+  const rows = await tx<
+    {
+      id: string;
+      document_id: string;
+      content: string;
+      chunk_index: number;
+      page: number | null;
+      title: string;
+      tags: string[];
+      collection_name: string;
+      collection_slug: string;
+    }[]
+  >`
     select c.id, c.document_id, c.content, c.chunk_index, c.page, d.title, d.tags, col.name as collection_name, col.slug as collection_slug
       from chunks c
       join documents d on d.id = c.document_id and d.deleted_at is null and d.status = 'indexed' and d.generation = c.generation

@@ -58,13 +58,16 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
 async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   // `collection` is a slug; the legacy `collection_id` alias may also carry a uuid.
   const ref = req.collection;
-  const collectionIds = ref ? [await getVisibleCollectionId(deps.sql, caller, isUuid(ref) ? { id: ref } : { slug: ref })] : await visibleCollectionIds(deps.sql, caller);
+  const collectionIds = ref
+    ? [await getVisibleCollectionId(deps.sql, caller, isUuid(ref) ? { id: ref } : { slug: ref })]
+    : await visibleCollectionIds(deps.sql, caller);
   const defaults = defaultFusion(deps.embedder.model);
   const method = req.fusion ?? defaults.method;
   const ratio = req.semanticRatio ?? defaults.semanticRatio;
   const filter = { collectionIds, tags: req.tags };
   let fallback: string | null = null;
-  if (!collectionIds.length) return { query: req.query, count: 0, results: [], mode: req.mode, fallback, fusion: { method, semantic_ratio: ratio } };
+  if (!collectionIds.length)
+    return { query: req.query, count: 0, results: [], mode: req.mode, fallback, fusion: { method, semantic_ratio: ratio } };
 
   let queryVector: number[] | undefined;
   if (req.mode !== 'text') {
@@ -72,7 +75,8 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
       queryVector = await cacheFor(deps).embed(req.query);
     } catch (err) {
       if (!(err instanceof EmbeddingUnavailableError) || req.mode === 'vector') {
-        if (req.mode === 'vector') throw new AppError('SEARCH_UNAVAILABLE', 'Vector search is unavailable: the embedding provider cannot be reached.');
+        if (req.mode === 'vector')
+          throw new AppError('SEARCH_UNAVAILABLE', 'Vector search is unavailable: the embedding provider cannot be reached.');
         throw err;
       }
       deps.logger.warn({ err }, 'embedding provider down: hybrid search falls back to text only');

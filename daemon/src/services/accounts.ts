@@ -15,7 +15,15 @@ export interface IssuedKey {
 
 export async function issueKey(
   tx: Tx,
-  opts: { userId: string; name: string; isFullAccess: boolean; tier?: RateTier; expiresIn?: ExpiryChoice; rotatedFrom?: string | null; now: Date },
+  opts: {
+    userId: string;
+    name: string;
+    isFullAccess: boolean;
+    tier?: RateTier;
+    expiresIn?: ExpiryChoice;
+    rotatedFrom?: string | null;
+    now: Date;
+  },
 ): Promise<IssuedKey> {
   const { key, prefix, hash } = generateApiKey();
   const expiresIn = opts.expiresIn ?? 'never';
@@ -63,7 +71,8 @@ export async function createUserWithKey(
   opts: { email: string; name?: string; organization?: string; newOrganization?: string; admin?: boolean; tier?: RateTier; now: Date },
 ): Promise<{ user: UserRecord; organization: { id: string; name: string }; key: string }> {
   return sql.begin(async (tx) => {
-    if (await findUserByEmail(tx, opts.email)) throw new AppError('VALIDATION_FAILED', `A user with email ${opts.email} already exists.`, { email: ['Already taken.'] });
+    if (await findUserByEmail(tx, opts.email))
+      throw new AppError('VALIDATION_FAILED', `A user with email ${opts.email} already exists.`, { email: ['Already taken.'] });
     let org: { id: string; name: string } | undefined;
     let role: 'owner' | 'member' = 'member';
     if (opts.newOrganization) {
@@ -75,7 +84,13 @@ export async function createUserWithKey(
     } else {
       throw new AppError('VALIDATION_FAILED', 'Give an existing organization or a new organization name.', { organization: ['Required.'] });
     }
-    const user = await insertUser(tx, { organizationId: org.id, email: opts.email, name: opts.name ?? '', role, isAdmin: opts.admin ?? false });
+    const user = await insertUser(tx, {
+      organizationId: org.id,
+      email: opts.email,
+      name: opts.name ?? '',
+      role,
+      isAdmin: opts.admin ?? false,
+    });
     const issued = await issueKey(tx, { userId: user.id, name: 'first key', isFullAccess: true, tier: opts.tier ?? 'free', now: opts.now });
     return { user, organization: org, key: issued.key };
   }) as Promise<{ user: UserRecord; organization: { id: string; name: string }; key: string }>;

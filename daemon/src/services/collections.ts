@@ -22,7 +22,11 @@ export function slugify(name: string): string {
     .replace(/[øØ]/g, 'o')
     .replace(/[łŁ]/g, 'l')
     .toLowerCase();
-  const slug = ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, SLUG_MAX).replace(/-+$/, '');
+  const slug = ascii
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/, '');
   return slug || 'collection';
 }
 
@@ -73,9 +77,12 @@ export async function getVisibleCollectionId(tx: Tx, caller: Caller, ref: { id: 
  */
 export async function requireWritableCollection(tx: Tx, caller: Caller, id: string): Promise<CollectionRow> {
   const c = await getVisibleCollection(tx, caller, id);
-  if (c.owner_id !== caller.userId) throw new AppError('WRITE_ACCESS_REQUIRED', 'Write access required: you can only write to collections you own.');
+  if (c.owner_id !== caller.userId)
+    throw new AppError('WRITE_ACCESS_REQUIRED', 'Write access required: you can only write to collections you own.');
   if (!caller.isFullAccess) {
-    const grant = await tx<{ permission: string }[]>`select permission from key_grants where key_id = ${caller.keyId} and collection_id = ${c.id}`;
+    const grant = await tx<
+      { permission: string }[]
+    >`select permission from key_grants where key_id = ${caller.keyId} and collection_id = ${c.id}`;
     if (grant[0]?.permission !== 'write') {
       throw new AppError('WRITE_ACCESS_REQUIRED', `Write access required: this key has only read access to collection "${c.slug}".`);
     }

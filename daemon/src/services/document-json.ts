@@ -35,7 +35,13 @@ export function detailJson(d: DocumentRow, contentText: string, chunks: ChunkRow
     ...listItemJson(d),
     content_text: contentText,
     error_message: d.error_message,
-    chunks: chunks.map((c) => ({ id: c.id, content: c.content, chunk_index: c.chunk_index, embedding_model: c.embedding_model, page: c.page })),
+    chunks: chunks.map((c) => ({
+      id: c.id,
+      content: c.content,
+      chunk_index: c.chunk_index,
+      embedding_model: c.embedding_model,
+      page: c.page,
+    })),
   };
 }
 
@@ -44,7 +50,10 @@ export function parseTags(raw: string | undefined): string[] {
   if (!raw) return [];
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const t of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const t of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (seen.has(t.toLowerCase())) continue;
     seen.add(t.toLowerCase());
     out.push(t);

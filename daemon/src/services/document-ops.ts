@@ -1,6 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Tx } from '../db/client.js';
-import { chunksOfDocument, contentText, getDocumentById, listVisibleDocuments, type DocumentRow, type DocumentStatus } from '../db/documents.js';
+import {
+  chunksOfDocument,
+  contentText,
+  getDocumentById,
+  listVisibleDocuments,
+  type DocumentRow,
+  type DocumentStatus,
+} from '../db/documents.js';
 import { AppError } from '../errors.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from './collections.js';
@@ -12,9 +19,15 @@ import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { receiveMultipart } from './multipart.js';
 
 /** Drops a document's search entries and queues it for processing from scratch under a new generation. */
-async function restart(tx: Tx, deps: AppDeps, d: DocumentRow, changes: { blobKey?: string; filename?: string; size?: number; mediaType?: string; sourceType?: string; title?: string; tags?: string[] }) {
+async function restart(
+  tx: Tx,
+  deps: AppDeps,
+  d: DocumentRow,
+  changes: { blobKey?: string; filename?: string; size?: number; mediaType?: string; sourceType?: string; title?: string; tags?: string[] },
+) {
   const now = deps.clock.now();
-  if (changes.blobKey && d.blob_key) await tx`insert into orphan_blobs (blob_key, orphaned_at) values (${d.blob_key}, ${now}) on conflict do nothing`;
+  if (changes.blobKey && d.blob_key)
+    await tx`insert into orphan_blobs (blob_key, orphaned_at) values (${d.blob_key}, ${now}) on conflict do nothing`;
   await tx`delete from chunks where document_id = ${d.id}`;
   const rows = await tx<{ generation: number }[]>`
     update documents set
@@ -30,7 +43,12 @@ async function restart(tx: Tx, deps: AppDeps, d: DocumentRow, changes: { blobKey
 }
 
 /** POST /documents/{uuid}/replace/: same uuid, new file, processed from scratch; old chunks leave search at once. */
-export async function replaceDocument(deps: AppDeps, caller: Caller, id: string, req: { body: IncomingMessage | ReadableStream<Uint8Array>; headers: Record<string, string> }) {
+export async function replaceDocument(
+  deps: AppDeps,
+  caller: Caller,
+  id: string,
+  req: { body: IncomingMessage | ReadableStream<Uint8Array>; headers: Record<string, string> },
+) {
   const d = await getVisibleDocument(deps.sql, caller, id);
   await requireWritableCollection(deps.sql, caller, d.collection_id);
   const { fields, files } = await receiveMultipart(req.body, req.headers, deps.blobs, { collectionId: d.collection_id });
@@ -42,14 +60,24 @@ export async function replaceDocument(deps: AppDeps, caller: Caller, id: string,
     if (f.tooLarge) throw new AppError('FILE_TOO_LARGE', `File "${f.filename}" exceeds the 50 MB limit.`);
     if (f.failed) throw new AppError('UPLOAD_FAILED', 'The file could not be written to storage.');
     const sourceType = detectSourceType(f.filename, f.mediaType, fields.source_type?.trim().toLowerCase() || undefined);
-    if (!sourceType || sourceType === 'text' || sourceType === 'url') throw new AppError('UNSUPPORTED_FILE_TYPE', `Unsupported file type for "${f.filename}" (${f.mediaType}).`);
-    if (!checkMagic(sourceType, f.head)) throw new AppError('INVALID_FILE_CONTENT', `The content of "${f.filename}" does not match its type (${sourceType}).`);
+    if (!sourceType || sourceType === 'text' || sourceType === 'url')
+      throw new AppError('UNSUPPORTED_FILE_TYPE', `Unsupported file type for "${f.filename}" (${f.mediaType}).`);
+    if (!checkMagic(sourceType, f.head))
+      throw new AppError('INVALID_FILE_CONTENT', `The content of "${f.filename}" does not match its type (${sourceType}).`);
     const title = fields.title?.trim() || undefined;
     const tags = fields.tags !== undefined ? parseTags(fields.tags) : undefined;
     await deps.sql.begin(async (tx) => {
       const current = await getDocumentById(tx, d.id, { forUpdate: true });
       if (!current || current.deleted_at) throw documentNotFound();
-      await restart(tx, deps, current, { blobKey: f.blobKey, filename: f.filename, size: f.size, mediaType: f.mediaType, sourceType, title, tags });
+      await restart(tx, deps, current, {
+        blobKey: f.blobKey,
+        filename: f.filename,
+        size: f.size,
+        mediaType: f.mediaType,
+        sourceType,
+        title,
+        tags,
+      });
     });
   } catch (err) {
     if (f) await deps.blobs.delete(f.blobKey).catch(() => {});
@@ -103,9 +131,17 @@ export function decodeCursor(raw: string): Cursor {
   return { createdAt, id };
 }
 
-export async function listDocuments(deps: AppDeps, caller: Caller, q: { tag?: string; collection?: string; status?: DocumentStatus; limit: number; cursor?: string }) {
+export async function listDocuments(
+  deps: AppDeps,
+  caller: Caller,
+  q: { tag?: string; collection?: string; status?: DocumentStatus; limit: number; cursor?: string },
+) {
   const rows = await listVisibleDocuments(deps.sql, caller, {
-    tag: q.tag, collection: q.collection, status: q.status, limit: q.limit + 1, cursor: q.cursor ? decodeCursor(q.cursor) : undefined,
+    tag: q.tag,
+    collection: q.collection,
+    status: q.status,
+    limit: q.limit + 1,
+    cursor: q.cursor ? decodeCursor(q.cursor) : undefined,
   });
   const page = rows.slice(0, q.limit);
   return { page, next: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null };
@@ -115,9 +151,16 @@ export async function listDocuments(deps: AppDeps, caller: Caller, q: { tag?: st
 export async function downloadUrl(deps: AppDeps, caller: Caller, id: string, baseUrl: string): Promise<string> {
   const d = await getVisibleDocument(deps.sql, caller, id);
   if (!d.blob_key || !(await deps.blobs.exists(d.blob_key))) {
-    throw new AppError('DOCUMENT_FILE_NOT_FOUND', d.blob_key ? 'The original file is missing from storage.' : `Documents of type "${d.source_type}" have no stored file.`);
+    throw new AppError(
+      'DOCUMENT_FILE_NOT_FOUND',
+      d.blob_key ? 'The original file is missing from storage.' : `Documents of type "${d.source_type}" have no stored file.`,
+    );
   }
-  const presigned = await deps.blobs.presignedUrl(d.blob_key, { filename: d.original_filename || `${d.id}`, contentType: d.media_type, expiresInSec: DOWNLOAD_LINK_TTL_SEC });
+  const presigned = await deps.blobs.presignedUrl(d.blob_key, {
+    filename: d.original_filename || `${d.id}`,
+    contentType: d.media_type,
+    expiresInSec: DOWNLOAD_LINK_TTL_SEC,
+  });
   if (presigned) return presigned;
   const exp = Math.floor(deps.clock.now().getTime() / 1000) + DOWNLOAD_LINK_TTL_SEC;
   return `${baseUrl}/files/${createDownloadToken(deps.config.SIGNING_SECRET!, d.id, d.blob_key, exp)}`;

@@ -4,7 +4,7 @@ import { findVisibleDocument, getDocumentById, type DocumentRow } from '../db/do
 import { enqueueJob } from '../db/jobs.js';
 import { AppError } from '../errors.js';
 import { checkMagic, detectSourceType } from '../ingest/file-types.js';
-import { UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
+import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import { isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from './collections.js';
@@ -17,7 +17,12 @@ const MAX_TAG_LENGTH = 100;
 const MAX_TITLE = 500;
 
 export async function enqueueProcessing(tx: Tx, deps: AppDeps, documentId: string, generation: number): Promise<void> {
-  await enqueueJob(tx, PROCESS_JOB, { documentId, generation }, { jobKey: `process:${documentId}`, maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS });
+  await enqueueJob(
+    tx,
+    PROCESS_JOB,
+    { documentId, generation },
+    { jobKey: `process:${documentId}`, maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS },
+  );
 }
 
 export function documentNotFound(): AppError {
@@ -39,21 +44,29 @@ interface Meta {
 function readMeta(fields: Record<string, string>): Meta {
   const tags = parseTags(fields.tags);
   if (tags.length > MAX_TAGS) throw new AppError('VALIDATION_FAILED', `At most ${MAX_TAGS} tags.`, { tags: [`At most ${MAX_TAGS} tags.`] });
-  if (tags.some((t) => t.length > MAX_TAG_LENGTH)) throw new AppError('VALIDATION_FAILED', `Tags must be at most ${MAX_TAG_LENGTH} characters.`, { tags: ['Tag too long.'] });
+  if (tags.some((t) => t.length > MAX_TAG_LENGTH))
+    throw new AppError('VALIDATION_FAILED', `Tags must be at most ${MAX_TAG_LENGTH} characters.`, { tags: ['Tag too long.'] });
   const title = fields.title?.trim();
-  if (title && title.length > MAX_TITLE) throw new AppError('VALIDATION_FAILED', `Title must be at most ${MAX_TITLE} characters.`, { title: ['Too long.'] });
+  if (title && title.length > MAX_TITLE)
+    throw new AppError('VALIDATION_FAILED', `Title must be at most ${MAX_TITLE} characters.`, { title: ['Too long.'] });
   return { title: title || undefined, tags, sourceTypeOverride: fields.source_type?.trim().toLowerCase() || undefined };
 }
 
 /** Why a received file cannot become a document, or its source type. */
-function classify(f: ReceivedFile, override?: string): { sourceType: string } | { code: 'FILE_TOO_LARGE' | 'UNSUPPORTED_FILE_TYPE' | 'INVALID_FILE_CONTENT' | 'UPLOAD_FAILED'; reason: string } {
+function classify(
+  f: ReceivedFile,
+  override?: string,
+):
+  | { sourceType: string }
+  | { code: 'FILE_TOO_LARGE' | 'UNSUPPORTED_FILE_TYPE' | 'INVALID_FILE_CONTENT' | 'UPLOAD_FAILED'; reason: string } {
   if (f.tooLarge) return { code: 'FILE_TOO_LARGE', reason: 'File exceeds the 50 MB limit.' };
   if (f.failed) return { code: 'UPLOAD_FAILED', reason: 'The file could not be written to storage.' };
   const sourceType = detectSourceType(f.filename, f.mediaType, override);
   if (!sourceType || sourceType === 'text' || sourceType === 'url') {
     return { code: 'UNSUPPORTED_FILE_TYPE', reason: `Unsupported file type for "${f.filename}" (${f.mediaType}).` };
   }
-  if (!checkMagic(sourceType, f.head)) return { code: 'INVALID_FILE_CONTENT', reason: `The content of "${f.filename}" does not match its type (${sourceType}).` };
+  if (!checkMagic(sourceType, f.head))
+    return { code: 'INVALID_FILE_CONTENT', reason: `The content of "${f.filename}" does not match its type (${sourceType}).` };
   return { sourceType };
 }
 
@@ -61,7 +74,19 @@ async function insertDocument(
   tx: Tx,
   deps: AppDeps,
   caller: Caller,
-  d: { id?: string; collectionId: string; title: string; sourceType: string; tags: string[]; filename: string; size: number; mediaType: string; blobKey: string | null; sourceUrl: string | null; contentText: string },
+  d: {
+    id?: string;
+    collectionId: string;
+    title: string;
+    sourceType: string;
+    tags: string[];
+    filename: string;
+    size: number;
+    mediaType: string;
+    blobKey: string | null;
+    sourceUrl: string | null;
+    contentText: string;
+  },
 ): Promise<string> {
   const now = deps.clock.now();
   const rows = await tx<{ id: string }[]>`
@@ -109,8 +134,12 @@ export async function uploadDocuments(
       const id = await createNonFileDocument(deps, caller, collection.id, meta, fields);
       return { kind: 'single', document: (await loadRows(deps, [id]))[0]! };
     }
-    if (single.length && batch.length) throw new AppError('VALIDATION_FAILED', 'Send either `file` (one document) or `files` (a batch), not both.', { file: ['Use one of file or files.'] });
-    if (single.length > 1) throw new AppError('VALIDATION_FAILED', 'Only one `file` part is allowed; use `files` for a batch.', { file: ['Only one file.'] });
+    if (single.length && batch.length)
+      throw new AppError('VALIDATION_FAILED', 'Send either `file` (one document) or `files` (a batch), not both.', {
+        file: ['Use one of file or files.'],
+      });
+    if (single.length > 1)
+      throw new AppError('VALIDATION_FAILED', 'Only one `file` part is allowed; use `files` for a batch.', { file: ['Only one file.'] });
 
     if (single.length === 1 || !wantsBatch) {
       const f = single[0];
@@ -119,8 +148,17 @@ export async function uploadDocuments(
       if ('code' in c) throw new AppError(c.code, c.reason);
       const id = await deps.sql.begin((tx) =>
         insertDocument(tx, deps, caller, {
-          id: f.documentId, collectionId: collection.id, title: meta.title ?? f.filename, sourceType: c.sourceType, tags: meta.tags,
-          filename: f.filename, size: f.size, mediaType: f.mediaType, blobKey: f.blobKey, sourceUrl: null, contentText: '',
+          id: f.documentId,
+          collectionId: collection.id,
+          title: meta.title ?? f.filename,
+          sourceType: c.sourceType,
+          tags: meta.tags,
+          filename: f.filename,
+          size: f.size,
+          mediaType: f.mediaType,
+          blobKey: f.blobKey,
+          sourceUrl: null,
+          contentText: '',
         }),
       );
       return { kind: 'single', document: (await loadRows(deps, [id]))[0]! };
@@ -140,10 +178,21 @@ export async function uploadDocuments(
     const ids = await deps.sql.begin(async (tx) => {
       const out: string[] = [];
       for (const { f, sourceType } of accepted) {
-        out.push(await insertDocument(tx, deps, caller, {
-          id: f.documentId, collectionId: collection.id, title: meta.title ?? f.filename, sourceType, tags: meta.tags,
-          filename: f.filename, size: f.size, mediaType: f.mediaType, blobKey: f.blobKey, sourceUrl: null, contentText: '',
-        }));
+        out.push(
+          await insertDocument(tx, deps, caller, {
+            id: f.documentId,
+            collectionId: collection.id,
+            title: meta.title ?? f.filename,
+            sourceType,
+            tags: meta.tags,
+            filename: f.filename,
+            size: f.size,
+            mediaType: f.mediaType,
+            blobKey: f.blobKey,
+            sourceUrl: null,
+            contentText: '',
+          }),
+        );
       }
       return out;
     });
@@ -156,7 +205,13 @@ export async function uploadDocuments(
   }
 }
 
-async function createNonFileDocument(deps: AppDeps, caller: Caller, collectionId: string, meta: Meta, fields: Record<string, string>): Promise<string> {
+async function createNonFileDocument(
+  deps: AppDeps,
+  caller: Caller,
+  collectionId: string,
+  meta: Meta,
+  fields: Record<string, string>,
+): Promise<string> {
   if (meta.sourceTypeOverride === 'url') {
     const raw = fields.url?.trim();
     if (!raw) throw new AppError('URL_REQUIRED', 'source_type=url needs a `url` field.', { url: ['Required.'] });
@@ -169,28 +224,52 @@ async function createNonFileDocument(deps: AppDeps, caller: Caller, collectionId
     const filename = decodeURIComponent(url.pathname.split('/').pop() ?? '') || url.hostname;
     return deps.sql.begin((tx) =>
       insertDocument(tx, deps, caller, {
-        collectionId, title: meta.title ?? url.toString(), sourceType: 'url', tags: meta.tags, filename, size: 0,
-        mediaType: 'text/html', blobKey: null, sourceUrl: url.toString(), contentText: '',
+        collectionId,
+        title: meta.title ?? url.toString(),
+        sourceType: 'url',
+        tags: meta.tags,
+        filename,
+        size: 0,
+        mediaType: 'text/html',
+        blobKey: null,
+        sourceUrl: url.toString(),
+        contentText: '',
       }),
     );
   }
   const content = fields.content ?? '';
-  if (!content.trim()) throw new AppError('VALIDATION_FAILED', 'source_type=text needs a non-empty `content` field.', { content: ['Required.'] });
+  if (!content.trim())
+    throw new AppError('VALIDATION_FAILED', 'source_type=text needs a non-empty `content` field.', { content: ['Required.'] });
   const firstLine = content.trim().split(/\r?\n/)[0]!.trim().slice(0, 100);
   return deps.sql.begin((tx) =>
     insertDocument(tx, deps, caller, {
-      collectionId, title: meta.title ?? firstLine, sourceType: 'text', tags: meta.tags, filename: '', size: Buffer.byteLength(content),
-      mediaType: 'text/plain', blobKey: null, sourceUrl: null, contentText: content,
+      collectionId,
+      title: meta.title ?? firstLine,
+      sourceType: 'text',
+      tags: meta.tags,
+      filename: '',
+      size: Buffer.byteLength(content),
+      mediaType: 'text/plain',
+      blobKey: null,
+      sourceUrl: null,
+      contentText: content,
     }),
   );
 }
 
 /** JSON variant of a text or URL upload: same fields as the multipart form. */
-export async function createDocumentFromFields(deps: AppDeps, caller: Caller, collectionId: string, fields: Record<string, string>): Promise<DocumentRow> {
+export async function createDocumentFromFields(
+  deps: AppDeps,
+  caller: Caller,
+  collectionId: string,
+  fields: Record<string, string>,
+): Promise<DocumentRow> {
   const collection = await requireWritableCollection(deps.sql, caller, collectionId);
   const meta = readMeta(fields);
   if (meta.sourceTypeOverride !== 'text' && meta.sourceTypeOverride !== 'url') {
-    throw new AppError('VALIDATION_FAILED', 'JSON uploads create text or url documents; send files as multipart/form-data.', { source_type: ['Must be text or url.'] });
+    throw new AppError('VALIDATION_FAILED', 'JSON uploads create text or url documents; send files as multipart/form-data.', {
+      source_type: ['Must be text or url.'],
+    });
   }
   const id = await createNonFileDocument(deps, caller, collection.id, meta, fields);
   return (await getDocumentById(deps.sql, id))!;

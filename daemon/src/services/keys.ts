@@ -46,14 +46,23 @@ export async function currentKey(deps: AppDeps, caller: Caller) {
   const k = (await getKeyForUser(deps.sql, caller.userId, caller.keyId))!;
   const grants = (await grantsForKeys(deps.sql, [k.id])).get(k.id) ?? [];
   const org = await deps.sql<{ id: string; name: string }[]>`select id, name from organizations where id = ${caller.orgId}`;
-  const user = await deps.sql<{ email: string; name: string; is_admin: boolean }[]>`select email, name, is_admin from users where id = ${caller.userId}`;
-  return { ...keyJson(k, grants), organization: { uuid: org[0]!.id, name: org[0]!.name }, user: { uuid: caller.userId, email: user[0]!.email, name: user[0]!.name, is_admin: user[0]!.is_admin } };
+  const user = await deps.sql<
+    { email: string; name: string; is_admin: boolean }[]
+  >`select email, name, is_admin from users where id = ${caller.userId}`;
+  return {
+    ...keyJson(k, grants),
+    organization: { uuid: org[0]!.id, name: org[0]!.name },
+    user: { uuid: caller.userId, email: user[0]!.email, name: user[0]!.name, is_admin: user[0]!.is_admin },
+  };
 }
 
 export async function listKeys(deps: AppDeps, caller: Caller) {
   requireFullAccess(caller, 'manage API keys');
   const keys = await listKeysForUser(deps.sql, caller.userId);
-  const grants = await grantsForKeys(deps.sql, keys.map((k) => k.id));
+  const grants = await grantsForKeys(
+    deps.sql,
+    keys.map((k) => k.id),
+  );
   return keys.map((k) => keyJson(k, grants.get(k.id) ?? []));
 }
 
@@ -67,7 +76,13 @@ async function grantableCollection(tx: Tx, userId: string, slug: string): Promis
   return rows[0];
 }
 
-async function putGrant(tx: Tx, keyId: string, userId: string, c: { id: string; owner_id: string }, permission: 'read' | 'write'): Promise<boolean> {
+async function putGrant(
+  tx: Tx,
+  keyId: string,
+  userId: string,
+  c: { id: string; owner_id: string },
+  permission: 'read' | 'write',
+): Promise<boolean> {
   if (permission === 'write' && c.owner_id !== userId) {
     throw new AppError('VALIDATION_FAILED', 'Write grants need a collection you own; subscribed collections are read-only.', {
       permission: ['Only "read" is allowed on a collection you do not own.'],
@@ -145,7 +160,10 @@ export async function revokeKey(deps: AppDeps, caller: Caller, keyId: string) {
 export async function rotateKey(deps: AppDeps, caller: Caller, keyId: string) {
   return deps.sql.begin(async (tx) => {
     const old = await ownedKey(tx, caller, keyId, { forUpdate: true });
-    if (!old.is_active) throw new AppError('VALIDATION_FAILED', 'A revoked key cannot be rotated; create a new key instead.', { uuid: ['Key is not active.'] });
+    if (!old.is_active)
+      throw new AppError('VALIDATION_FAILED', 'A revoked key cannot be rotated; create a new key instead.', {
+        uuid: ['Key is not active.'],
+      });
     const now = deps.clock.now();
     await tx`update api_keys set is_active = false, revoked_at = ${now} where id = ${old.id}`;
     const issued = await issueKey(tx, {

@@ -44,9 +44,17 @@ export function receiveMultipart(
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers, limits: { fileSize: maxFileBytes, files: MAX_BATCH_FILES, fields: 50, fieldSize: MAX_FIELD_BYTES }, defParamCharset: 'utf8' });
+      bb = busboy({
+        headers,
+        limits: { fileSize: maxFileBytes, files: MAX_BATCH_FILES, fields: 50, fieldSize: MAX_FIELD_BYTES },
+        defParamCharset: 'utf8',
+      });
     } catch {
-      reject(new AppError('VALIDATION_FAILED', 'Expected a multipart/form-data body.', { _body: ['Send multipart/form-data with a file or files part.'] }));
+      reject(
+        new AppError('VALIDATION_FAILED', 'Expected a multipart/form-data body.', {
+          _body: ['Send multipart/form-data with a file or files part.'],
+        }),
+      );
       return;
     }
     const fields: Record<string, string> = {};
@@ -107,8 +115,18 @@ export function receiveMultipart(
         ),
       );
     });
-    bb.on('filesLimit', () => fail(new AppError('VALIDATION_FAILED', `A batch holds at most ${MAX_BATCH_FILES} files.`, { files: [`At most ${MAX_BATCH_FILES} files per request.`] })));
-    bb.on('error', (err) => fail(new AppError('VALIDATION_FAILED', `Malformed multipart body: ${(err as Error).message}`, { _body: ['Malformed multipart body.'] })));
+    bb.on('filesLimit', () =>
+      fail(
+        new AppError('VALIDATION_FAILED', `A batch holds at most ${MAX_BATCH_FILES} files.`, {
+          files: [`At most ${MAX_BATCH_FILES} files per request.`],
+        }),
+      ),
+    );
+    bb.on('error', (err) =>
+      fail(
+        new AppError('VALIDATION_FAILED', `Malformed multipart body: ${(err as Error).message}`, { _body: ['Malformed multipart body.'] }),
+      ),
+    );
     bb.on('close', () => {
       if (settled) return;
       void Promise.all(writes).then(() => {

@@ -8,7 +8,11 @@ import { PROCESS_JOB } from './documents.js';
  * `pending` under a new generation, its chunks are dropped, and processing is queued. Search
  * answers from the documents already re-indexed while the worker catches up.
  */
-export async function reembedAll(sql: Sql, embedder: EmbeddingProvider, maxAttempts: number): Promise<{ documents: number; model: string; dimension: number }> {
+export async function reembedAll(
+  sql: Sql,
+  embedder: EmbeddingProvider,
+  maxAttempts: number,
+): Promise<{ documents: number; model: string; dimension: number }> {
   const dimension = await embedder.dimension();
   return sql.begin(async (tx) => {
     await tx`

@@ -11,6 +11,9 @@ export async function searchByTag(deps: AppDeps, caller: Caller, tag: string, op
   const t = tag.trim();
   if (!t) throw new AppError('VALIDATION_FAILED', 'Tag must not be empty.', { tag: ['Required.'] });
   if (opts.collection) await getVisibleCollectionId(deps.sql, caller, { slug: opts.collection });
-  const rows = await documentsByTag(deps.sql, caller, t, { collection: opts.collection, limit: Math.min(opts.limit ?? TAG_RESULTS_MAX, TAG_RESULTS_MAX) });
+  const rows = await documentsByTag(deps.sql, caller, t, {
+    collection: opts.collection,
+    limit: Math.min(opts.limit ?? TAG_RESULTS_MAX, TAG_RESULTS_MAX),
+  });
   return { tag: t, count: rows.length, documents: rows.map(listItemJson) };
 }

@@ -13,23 +13,46 @@ describe('webhook delivery helpers', () => {
   });
 
   it('the body puts the event id first and keeps the stored payload unchanged', () => {
-    const body = eventBody({ id: 'e1', organization_id: 'o', type: 'document.failed', payload: { event: 'document.failed', timestamp: 't', data: { tags: 'a,b', error_message: 'x' } } });
+    const body = eventBody({
+      id: 'e1',
+      organization_id: 'o',
+      type: 'document.failed',
+      payload: { event: 'document.failed', timestamp: 't', data: { tags: 'a,b', error_message: 'x' } },
+    });
     assert.equal(body, '{"id":"e1","event":"document.failed","timestamp":"t","data":{"tags":"a,b","error_message":"x"}}');
   });
 
   it('backoff doubles from the base with ±20 % jitter: 30 s, 1, 2, 4, 8 min by default', () => {
     const nominal = [30_000, 60_000, 120_000, 240_000, 480_000];
     nominal.forEach((ms, i) => {
-      assert.equal(retryDelayMs(i + 1, 30_000, null, () => 0.5), ms);
-      assert.equal(retryDelayMs(i + 1, 30_000, null, () => 0), ms * 0.8);
-      assert.equal(retryDelayMs(i + 1, 30_000, null, () => 1), ms * 1.2);
+      assert.equal(
+        retryDelayMs(i + 1, 30_000, null, () => 0.5),
+        ms,
+      );
+      assert.equal(
+        retryDelayMs(i + 1, 30_000, null, () => 0),
+        ms * 0.8,
+      );
+      assert.equal(
+        retryDelayMs(i + 1, 30_000, null, () => 1),
+        ms * 1.2,
+      );
     });
   });
 
   it('Retry-After wins when longer than the backoff, clamped to an hour', () => {
-    assert.equal(retryDelayMs(1, 50, 2000, () => 0.5), 2000);
-    assert.equal(retryDelayMs(3, 30_000, 1000, () => 0.5), 120_000);
-    assert.equal(retryDelayMs(1, 50, 10 * 3600_000, () => 0.5), MAX_RETRY_AFTER_MS);
+    assert.equal(
+      retryDelayMs(1, 50, 2000, () => 0.5),
+      2000,
+    );
+    assert.equal(
+      retryDelayMs(3, 30_000, 1000, () => 0.5),
+      120_000,
+    );
+    assert.equal(
+      retryDelayMs(1, 50, 10 * 3600_000, () => 0.5),
+      MAX_RETRY_AFTER_MS,
+    );
   });
 
   it('parses Retry-After as seconds or an HTTP date', () => {

@@ -83,7 +83,12 @@ function describeError(err: unknown, timeoutMs: number): { message: string; retr
  * re-validated and its DNS answer checked at connect time (DNS rebinding) unless private targets
  * are allowed by configuration. Redirects are not followed.
  */
-export async function sendEvent(deps: AppDeps, target: { url: string; secret: string }, event: StoredEvent, attempt: number): Promise<AttemptResult> {
+export async function sendEvent(
+  deps: AppDeps,
+  target: { url: string; secret: string },
+  event: StoredEvent,
+  attempt: number,
+): Promise<AttemptResult> {
   const body = eventBody(event);
   const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
   const headers = {
@@ -100,12 +105,21 @@ export async function sendEvent(deps: AppDeps, target: { url: string; secret: st
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const res = await safeFetch(target.url, {
-      method: 'POST', headers, body, allowPrivate: deps.config.ALLOW_PRIVATE_URLS, timeoutMs, maxBytes: RESPONSE_CAP_BYTES, maxRedirects: 0,
+      method: 'POST',
+      headers,
+      body,
+      allowPrivate: deps.config.ALLOW_PRIVATE_URLS,
+      timeoutMs,
+      maxBytes: RESPONSE_CAP_BYTES,
+      maxRedirects: 0,
     });
     const durationMs = elapsed();
     const s = res.status;
     if (s >= 200 && s < 300) return { ok: true, retryable: false, statusCode: s, durationMs, error: null, retryAfterMs: null };
-    const excerpt = res.body.toString('utf8', 0, Math.min(res.body.length, ERROR_EXCERPT_CHARS * 4)).slice(0, ERROR_EXCERPT_CHARS).trim();
+    const excerpt = res.body
+      .toString('utf8', 0, Math.min(res.body.length, ERROR_EXCERPT_CHARS * 4))
+      .slice(0, ERROR_EXCERPT_CHARS)
+      .trim();
     return {
       ok: false,
       retryable: s >= 500 || s === 408 || s === 429,
@@ -147,11 +161,16 @@ export function deliveryJobKey(webhookId: string, eventId: string): string {
 }
 
 export async function enqueueDelivery(tx: Tx, p: { webhookId: string; eventId: string; attempt: number; runAt?: Date }): Promise<void> {
-  await enqueueJob(tx, DELIVER_WEBHOOK_JOB, { webhookId: p.webhookId, eventId: p.eventId, attempt: p.attempt }, {
-    jobKey: deliveryJobKey(p.webhookId, p.eventId),
-    maxAttempts: JOB_MAX_ATTEMPTS,
-    ...(p.runAt ? { runAt: p.runAt } : {}),
-  });
+  await enqueueJob(
+    tx,
+    DELIVER_WEBHOOK_JOB,
+    { webhookId: p.webhookId, eventId: p.eventId, attempt: p.attempt },
+    {
+      jobKey: deliveryJobKey(p.webhookId, p.eventId),
+      maxAttempts: JOB_MAX_ATTEMPTS,
+      ...(p.runAt ? { runAt: p.runAt } : {}),
+    },
+  );
 }
 
 /**
@@ -165,6 +184,8 @@ export async function queueWebhookDelivery(tx: Tx, organizationId: string, event
 }
 
 export async function getEvent(tx: Tx, organizationId: string, eventId: string): Promise<StoredEvent | undefined> {
-  const rows = await tx<StoredEvent[]>`select id, organization_id, type, payload from events where id = ${eventId} and organization_id = ${organizationId}`;
+  const rows = await tx<
+    StoredEvent[]
+  >`select id, organization_id, type, payload from events where id = ${eventId} and organization_id = ${organizationId}`;
   return rows[0];
 }

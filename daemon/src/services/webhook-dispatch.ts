@@ -1,6 +1,13 @@
 import type { AppDeps } from '../types.js';
 import {
-  enqueueDelivery, getEvent, MAX_RETRIES, recordDelivery, retryDelayMs, sendEvent, type AttemptResult, type DeliveryTrigger,
+  enqueueDelivery,
+  getEvent,
+  MAX_RETRIES,
+  recordDelivery,
+  retryDelayMs,
+  sendEvent,
+  type AttemptResult,
+  type DeliveryTrigger,
 } from './webhook-delivery.js';
 import type { WebhookRow } from './webhooks.js';
 
@@ -37,7 +44,9 @@ export async function dispatchDelivery(deps: AppDeps, req: DispatchRequest): Pro
     const event = await getEvent(tx, hook.organization_id, req.eventId);
     if (!event) return { sent: false, reason: 'event_gone' };
 
-    const prior = await tx<{ n: number }[]>`select coalesce(max(attempt), 0)::int as n from webhook_deliveries where event_id = ${event.id}`;
+    const prior = await tx<
+      { n: number }[]
+    >`select coalesce(max(attempt), 0)::int as n from webhook_deliveries where event_id = ${event.id}`;
     // Automatic attempts keep their own number (1…6) unless a manual redelivery already took it.
     const attempt = Math.max(req.attempt ?? 0, (prior[0]?.n ?? 0) + 1);
     const result = await sendEvent(deps, hook, event, attempt);
@@ -49,10 +58,23 @@ export async function dispatchDelivery(deps: AppDeps, req: DispatchRequest): Pro
       const delay = retryDelayMs(automaticAttempt, deps.config.WEBHOOK_RETRY_BASE_MS, result.retryAfterMs);
       nextRetryAt = new Date(now.getTime() + delay);
       // run_at is compared with the database's clock, so it uses real time, not the (test-shiftable) service clock.
-      await enqueueDelivery(tx, { webhookId: hook.id, eventId: event.id, attempt: automaticAttempt + 1, runAt: new Date(Date.now() + delay) });
+      await enqueueDelivery(tx, {
+        webhookId: hook.id,
+        eventId: event.id,
+        attempt: automaticAttempt + 1,
+        runAt: new Date(Date.now() + delay),
+      });
     }
     const deliveryId = await recordDelivery(tx, {
-      organizationId: hook.organization_id, webhookId: hook.id, event, attempt, trigger: req.trigger, url: hook.url, result, nextRetryAt, now,
+      organizationId: hook.organization_id,
+      webhookId: hook.id,
+      event,
+      attempt,
+      trigger: req.trigger,
+      url: hook.url,
+      result,
+      nextRetryAt,
+      now,
     });
     return { sent: true, deliveryId, attempt, result, nextRetryAt };
   });

@@ -91,8 +91,17 @@ export async function redeliver(deps: AppDeps, caller: Caller, deliveryId: strin
   requireFullAccess(caller, 'redeliver webhook events');
   const original = await deliveryById(deps, caller.orgId, deliveryId);
   const hook = await requireWebhook(deps.sql, caller.orgId);
-  const out = await dispatchDelivery(deps, { webhookId: hook.id, eventId: original.event_id, trigger: 'manual', retries: false, requireActive: false });
-  if (!out.sent) throw out.reason === 'event_gone' ? new AppError('DELIVERY_NOT_FOUND', 'The event of this delivery no longer exists.') : notConfigured();
+  const out = await dispatchDelivery(deps, {
+    webhookId: hook.id,
+    eventId: original.event_id,
+    trigger: 'manual',
+    retries: false,
+    requireActive: false,
+  });
+  if (!out.sent)
+    throw out.reason === 'event_gone'
+      ? new AppError('DELIVERY_NOT_FOUND', 'The event of this delivery no longer exists.')
+      : notConfigured();
   return deliveryJson(await deliveryById(deps, caller.orgId, out.deliveryId));
 }
 
@@ -119,5 +128,11 @@ export async function sendTestEvent(deps: AppDeps, caller: Caller) {
   const out = await dispatchDelivery(deps, { webhookId: hook.id, eventId, trigger: 'test', retries: false, requireActive: false });
   if (!out.sent) throw notConfigured();
   if (!out.result.ok) throw new AppError('WEBHOOK_TEST_FAILED', `Test delivery to ${hook.url} failed: ${failureReason(out)}`);
-  return { delivered: true as const, event_id: eventId, delivery_id: out.deliveryId, status_code: out.result.statusCode!, duration_ms: out.result.durationMs };
+  return {
+    delivered: true as const,
+    event_id: eventId,
+    delivery_id: out.deliveryId,
+    status_code: out.result.statusCode!,
+    duration_ms: out.result.durationMs,
+  };
 }

@@ -49,7 +49,8 @@ export async function webhookById(tx: Tx, id: string): Promise<WebhookRow | unde
 
 export async function requireWebhook(tx: Tx, organizationId: string): Promise<WebhookRow> {
   const w = await webhookOfOrg(tx, organizationId);
-  if (!w) throw new AppError('WEBHOOK_NOT_CONFIGURED', 'No webhook is configured for this organization. Create one with POST /api/v1/webhooks/.');
+  if (!w)
+    throw new AppError('WEBHOOK_NOT_CONFIGURED', 'No webhook is configured for this organization. Create one with POST /api/v1/webhooks/.');
   return w;
 }
 
@@ -94,7 +95,11 @@ export async function getWebhookConfig(deps: AppDeps, caller: Caller): Promise<W
 }
 
 /** Creates the organization's webhook (secret returned once) or changes the URL of the existing one. */
-export async function putWebhook(deps: AppDeps, caller: Caller, rawUrl: string): Promise<{ created: boolean; body: WebhookJson & { secret?: string } }> {
+export async function putWebhook(
+  deps: AppDeps,
+  caller: Caller,
+  rawUrl: string,
+): Promise<{ created: boolean; body: WebhookJson & { secret?: string } }> {
   requireFullAccess(caller, 'configure webhooks');
   const url = await validateWebhookUrl(deps, rawUrl);
   const now = deps.clock.now();

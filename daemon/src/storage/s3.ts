@@ -22,20 +22,28 @@ export class S3BlobStore implements BlobStore {
       region: opts.region,
       ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
       forcePathStyle: opts.forcePathStyle ?? Boolean(opts.endpoint),
-      ...(opts.accessKeyId && opts.secretAccessKey ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } } : {}),
+      ...(opts.accessKeyId && opts.secretAccessKey
+        ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } }
+        : {}),
     });
   }
 
   async put(key: string, body: Readable, opts: { maxBytes: number; contentType: string; headBytes?: number }): Promise<PutResult> {
     const limiter = sizeLimiter(opts.maxBytes, opts.headBytes ?? 8192);
     const pass = new PassThrough();
-    const upload = new Upload({ client: this.client, params: { Bucket: this.opts.bucket, Key: key, Body: pass, ContentType: opts.contentType } });
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.opts.bucket, Key: key, Body: pass, ContentType: opts.contentType },
+    });
     let failure: unknown;
-    body.pipe(limiter.stream).on('error', (err) => {
-      failure = err;
-      pass.destroy(err);
-      void upload.abort().catch(() => {});
-    }).pipe(pass);
+    body
+      .pipe(limiter.stream)
+      .on('error', (err) => {
+        failure = err;
+        pass.destroy(err);
+        void upload.abort().catch(() => {});
+      })
+      .pipe(pass);
     try {
       await upload.done();
     } catch (err) {

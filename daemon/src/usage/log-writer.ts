@@ -30,7 +30,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** Text PostgreSQL and JSON can carry: no NUL, no lone surrogates, bounded length. */
 function clean(s: string): string {
-  return s.slice(0, MAX_QUERY_CHARS).replace(/\u0000/g, '').replace(LONE_SURROGATE, '\uFFFD');
+  return s
+    .slice(0, MAX_QUERY_CHARS)
+    .replace(/\u0000/g, '')
+    .replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /**

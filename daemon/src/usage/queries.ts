@@ -45,7 +45,11 @@ export async function usageReport(sql: Sql, scope: UsageScope, o: UsageOptions) 
   const today = new Date(Date.UTC(o.now.getUTCFullYear(), o.now.getUTCMonth(), o.now.getUTCDate()));
   const from = new Date(today.getTime() - (o.days - 1) * DAY_MS);
   const rollupScope =
-    scope.kind === 'org' ? sql`organization_id = ${scope.id}` : scope.kind === 'user' ? sql`user_id = ${scope.id}` : sql`key_id = ${scope.id}`;
+    scope.kind === 'org'
+      ? sql`organization_id = ${scope.id}`
+      : scope.kind === 'user'
+        ? sql`user_id = ${scope.id}`
+        : sql`key_id = ${scope.id}`;
   const keyScope =
     scope.kind === 'org'
       ? sql`k.user_id in (select id from users where organization_id = ${scope.id})`
@@ -107,9 +111,24 @@ export async function usageReport(sql: Sql, scope: UsageScope, o: UsageOptions) 
 
 async function recentPage(sql: Sql, scope: UsageScope, from: Date, limit: number, cursor?: Cursor) {
   const logScope =
-    scope.kind === 'org' ? sql`r.organization_id = ${scope.id}` : scope.kind === 'user' ? sql`r.user_id = ${scope.id}` : sql`r.key_id = ${scope.id}`;
+    scope.kind === 'org'
+      ? sql`r.organization_id = ${scope.id}`
+      : scope.kind === 'user'
+        ? sql`r.user_id = ${scope.id}`
+        : sql`r.key_id = ${scope.id}`;
   const rows = await sql<
-    { id: string; ts: Date; key_uuid: string; key_prefix: string | null; endpoint: string; method: string; status: number; duration_us: number; query: string | null; result_count: number | null }[]
+    {
+      id: string;
+      ts: Date;
+      key_uuid: string;
+      key_prefix: string | null;
+      endpoint: string;
+      method: string;
+      status: number;
+      duration_us: number;
+      query: string | null;
+      result_count: number | null;
+    }[]
   >`
     select r.id, r.ts, r.key_id as key_uuid, k.prefix as key_prefix, r.endpoint, r.method, r.status, r.duration_us, r.query, r.result_count
       from request_log r

@@ -27,9 +27,13 @@ const SignInForm: FC<{ token: string; next: string; email?: string; error?: stri
           <label for="password">Password</label>
           <input id="password" name="password" type="password" autocomplete="current-password" required autofocus={!!p.email} />
         </div>
-        <button type="submit" class="btn primary">Sign in</button>
+        <button type="submit" class="btn primary">
+          Sign in
+        </button>
       </form>
-      <p class="muted section">No password yet? Ask an administrator for an invite link (<code>docsift-daemon admin invite</code>).</p>
+      <p class="muted section">
+        No password yet? Ask an administrator for an invite link (<code>docsift-daemon admin invite</code>).
+      </p>
     </div>
   </Bare>
 );
@@ -45,16 +49,30 @@ const InviteForm: FC<{ token: string; csrf: string; email: string; error?: strin
         <input type="hidden" name="_csrf" value={p.csrf} />
         <div class="field">
           <label for="password">New password</label>
-          <input id="password" name="password" type="password" autocomplete="new-password" required minlength={PASSWORD_MIN} maxlength={PASSWORD_MAX}
-            aria-describedby="password-hint password-error" aria-invalid={p.error ? 'true' : undefined} autofocus />
-          <span class="hint" id="password-hint">At least {PASSWORD_MIN} characters. A passphrase of several words works well.</span>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            required
+            minlength={PASSWORD_MIN}
+            maxlength={PASSWORD_MAX}
+            aria-describedby="password-hint password-error"
+            aria-invalid={p.error ? 'true' : undefined}
+            autofocus
+          />
+          <span class="hint" id="password-hint">
+            At least {PASSWORD_MIN} characters. A passphrase of several words works well.
+          </span>
           <FieldError id="password-error" message={p.error} />
         </div>
         <div class="field">
           <label for="confirm">Repeat the password</label>
           <input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
         </div>
-        <button type="submit" class="btn primary">Set password and sign in</button>
+        <button type="submit" class="btn primary">
+          Set password and sign in
+        </button>
       </form>
     </div>
   </Bare>
@@ -64,7 +82,9 @@ const DeadInvite: FC = () => (
   <Bare title="Invite link not valid">
     <h1>This link is not valid</h1>
     <p class="muted">It was already used, has expired, or was mistyped. Ask an administrator for a new one.</p>
-    <p class="section"><a href="/app/sign-in">Go to sign-in</a></p>
+    <p class="section">
+      <a href="/app/sign-in">Go to sign-in</a>
+    </p>
   </Bare>
 );
 
@@ -73,7 +93,12 @@ const normalizeEmail = (s: string) => s.trim().toLowerCase().slice(0, 320);
 export function registerAuthPages(web: Hono<WebEnv>, deps: AppDeps): void {
   web.get('/sign-in', async (c) => {
     if (c.get('session')) return c.redirect(safeNext(c.req.query('next')), 303);
-    const info = c.req.query('signed_out') !== undefined ? 'You are signed out.' : c.req.query('expired') !== undefined ? 'Your session ended. Sign in again.' : undefined;
+    const info =
+      c.req.query('signed_out') !== undefined
+        ? 'You are signed out.'
+        : c.req.query('expired') !== undefined
+          ? 'Your session ended. Sign in again.'
+          : undefined;
     return page(c, <SignInForm token={presessionToken(c, deps)} next={safeNext(c.req.query('next'))} info={info} />);
   });
 
@@ -84,7 +109,8 @@ export function registerAuthPages(web: Hono<WebEnv>, deps: AppDeps): void {
     const next = safeNext(field(form, 'next'));
     const ip = clientIp(c);
     const now = deps.clock.now();
-    const again = (status: number, error: string) => page(c, <SignInForm token={presessionToken(c, deps)} next={next} email={email} error={error} />, status);
+    const again = (status: number, error: string) =>
+      page(c, <SignInForm token={presessionToken(c, deps)} next={next} email={email} error={error} />, status);
 
     const throttle = await signInThrottled(deps.sql, email, ip, now);
     if (throttle.limited) {

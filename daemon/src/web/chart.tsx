@@ -42,27 +42,64 @@ export const VolumeChart: FC<{ daily: DailyPoint[]; id: string }> = ({ daily, id
   const narrow = band < 60;
   const ticks = Array.from({ length: max / step + 1 }, (_, i) => i * step);
   return (
-    <svg class="chart" viewBox={`0 0 ${W} ${H}`} role="group" aria-labelledby={`${id}-title`} data-chart data-readout={`${id}-readout`} id={id}>
-      <title id={`${id}-title`}>Daily requests and errors, {daily[0]?.date} to {daily.at(-1)?.date}</title>
+    // biome-ignore lint/a11y/useSemanticElements: an SVG chart is grouped with its title via role=group (no fieldset inside SVG)
+    <svg
+      class="chart"
+      viewBox={`0 0 ${W} ${H}`}
+      role="group"
+      aria-labelledby={`${id}-title`}
+      data-chart
+      data-readout={`${id}-readout`}
+      id={id}
+    >
+      <title id={`${id}-title`}>
+        Daily requests and errors, {daily[0]?.date} to {daily.at(-1)?.date}
+      </title>
       {ticks.map((t) => (
         <g>
           <line class="grid-line" x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} />
-          <text class="axis-label" x={M.left - 8} y={y(t) + 4} text-anchor="end">{compact(t)}</text>
+          <text class="axis-label" x={M.left - 8} y={y(t) + 4} text-anchor="end">
+            {compact(t)}
+          </text>
         </g>
       ))}
       {daily.map((d, i) => {
         const x = M.left + i * band + (band - barW) / 2;
         const label = `${d.date}: ${count(d.requests)} requests, ${count(d.errors)} errors`;
         return (
-          <g class="col" tabindex={i === daily.length - 1 ? 0 : -1} aria-label={label} data-date={d.date} data-requests={d.requests} data-errors={d.errors}>
+          <g
+            class="col"
+            tabindex={i === daily.length - 1 ? 0 : -1}
+            aria-label={label}
+            data-date={d.date}
+            data-requests={d.requests}
+            data-errors={d.errors}
+          >
             <title>{label}</title>
             <rect class="hit" x={M.left + i * band} y={M.top} width={band} height={plotH} />
-            {d.requests > 0 ? <rect class="bar-requests" x={x} y={y(d.requests)} width={barW} height={Math.max(1, y(0) - y(d.requests))} rx={barW > 6 ? 2 : 0} /> : null}
-            {d.errors > 0 ? <rect class="bar-errors" x={x} y={y(d.errors)} width={barW} height={Math.max(1, y(0) - y(d.errors))} rx={barW > 6 ? 2 : 0} /> : null}
+            {d.requests > 0 ? (
+              <rect
+                class="bar-requests"
+                x={x}
+                y={y(d.requests)}
+                width={barW}
+                height={Math.max(1, y(0) - y(d.requests))}
+                rx={barW > 6 ? 2 : 0}
+              />
+            ) : null}
+            {d.errors > 0 ? (
+              <rect class="bar-errors" x={x} y={y(d.errors)} width={barW} height={Math.max(1, y(0) - y(d.errors))} rx={barW > 6 ? 2 : 0} />
+            ) : null}
             {(i % labelEvery === 0 && daily.length - 1 - i >= labelEvery / 2) || i === daily.length - 1 ? (
               // With narrow days, the outermost labels hug the plot's edges instead of spilling over them.
-              <text class="axis-label" x={narrow && i === 0 ? M.left : narrow && i === daily.length - 1 ? W - M.right : M.left + i * band + band / 2} y={H - 10}
-                text-anchor={narrow && i === 0 ? 'start' : narrow && i === daily.length - 1 ? 'end' : 'middle'}>{dayLabel(d.date)}</text>
+              <text
+                class="axis-label"
+                x={narrow && i === 0 ? M.left : narrow && i === daily.length - 1 ? W - M.right : M.left + i * band + band / 2}
+                y={H - 10}
+                text-anchor={narrow && i === 0 ? 'start' : narrow && i === daily.length - 1 ? 'end' : 'middle'}
+              >
+                {dayLabel(d.date)}
+              </text>
             ) : null}
           </g>
         );
@@ -77,10 +114,24 @@ export const ChartTable: FC<{ daily: DailyPoint[] }> = ({ daily }) => (
     <summary>Show the daily figures as a table</summary>
     <div class="table-wrap section">
       <table>
-        <thead><tr><th scope="col">Day (UTC)</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Errors</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Day (UTC)</th>
+            <th scope="col" class="num">
+              Requests
+            </th>
+            <th scope="col" class="num">
+              Errors
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {[...daily].reverse().map((d) => (
-            <tr><td>{d.date}</td><td class="num">{count(d.requests)}</td><td class="num">{count(d.errors)}</td></tr>
+            <tr>
+              <td>{d.date}</td>
+              <td class="num">{count(d.requests)}</td>
+              <td class="num">{count(d.errors)}</td>
+            </tr>
           ))}
         </tbody>
       </table>

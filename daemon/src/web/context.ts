@@ -49,7 +49,9 @@ export function safeEqual(a: string, b: string): boolean {
 
 const fallbackSecret = randomBytes(32).toString('hex');
 function csrfKey(deps: AppDeps): Buffer {
-  return createHmac('sha256', deps.config.SIGNING_SECRET ?? fallbackSecret).update('docsift web csrf v1').digest();
+  return createHmac('sha256', deps.config.SIGNING_SECRET ?? fallbackSecret)
+    .update('docsift web csrf v1')
+    .digest();
 }
 
 /**
@@ -61,7 +63,13 @@ export function presessionToken(c: WebContext, deps: AppDeps): string {
   let raw = getCookie(c, PRESESSION_COOKIE);
   if (!raw || !/^[A-Za-z0-9_-]{43}$/.test(raw)) {
     raw = randomBytes(32).toString('base64url');
-    setCookie(c, PRESESSION_COOKIE, raw, { path: '/app', httpOnly: true, sameSite: 'Lax', secure: isHttps(c, deps.config.PUBLIC_URL), maxAge: 86_400 });
+    setCookie(c, PRESESSION_COOKIE, raw, {
+      path: '/app',
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: isHttps(c, deps.config.PUBLIC_URL),
+      maxAge: 86_400,
+    });
   }
   return createHmac('sha256', csrfKey(deps)).update(raw).digest('base64url');
 }
@@ -74,7 +82,7 @@ export function presessionTokenValid(c: WebContext, deps: AppDeps, token: string
 
 /** Only same-site paths under /app/ (no scheme-relative "//host" tricks) may be a post-sign-in target. */
 export function safeNext(next: string | undefined): string {
-  if (!next || !next.startsWith('/app/') || next.startsWith('//') || /[\\\r\n]/.test(next) || next.length > 500) return '/app/';
+  if (!next?.startsWith('/app/') || next.startsWith('//') || /[\\\r\n]/.test(next) || next.length > 500) return '/app/';
   return next;
 }
 

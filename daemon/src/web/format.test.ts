@@ -6,7 +6,16 @@ import { compact, money, ms, percent, ratePerQuery, relative } from './format.js
 
 describe('web helpers', () => {
   it('scales chart axes to round ticks, at most four steps', () => {
-    const cases: [number, number, number][] = [[0, 4, 1], [3, 4, 1], [7, 8, 2], [11, 15, 5], [165, 200, 50], [230, 300, 100], [999, 1000, 500], [12_345, 15_000, 5000]];
+    const cases: [number, number, number][] = [
+      [0, 4, 1],
+      [3, 4, 1],
+      [7, 8, 2],
+      [11, 15, 5],
+      [165, 200, 50],
+      [230, 300, 100],
+      [999, 1000, 500],
+      [12_345, 15_000, 5000],
+    ];
     for (const [n, max, step] of cases) {
       const s = niceScale(n);
       assert.deepEqual(s, { max, step }, String(n));
@@ -16,7 +25,15 @@ describe('web helpers', () => {
 
   it('only follows same-site /app/ paths after sign-in', () => {
     assert.equal(safeNext('/app/keys?x=1'), '/app/keys?x=1');
-    for (const bad of [undefined, '', '/api/v1/keys', '//evil.example/app/', 'https://evil.example/app/', '/app/\\evil', '/app/\r\nSet-Cookie: x']) {
+    for (const bad of [
+      undefined,
+      '',
+      '/api/v1/keys',
+      '//evil.example/app/',
+      'https://evil.example/app/',
+      '/app/\\evil',
+      '/app/\r\nSet-Cookie: x',
+    ]) {
       assert.equal(safeNext(bad), '/app/', String(bad));
     }
   });

@@ -67,7 +67,13 @@ export function relative(d: Date | string | null | undefined, now: Date): string
   return diff < 0 ? `${n} ${label} ago` : `in ${n} ${label}`;
 }
 
-export const EXPIRY_LABELS: Record<string, string> = { '30d': '30 days', '90d': '90 days', '6m': '6 months', '1y': '1 year', never: 'Never' };
+export const EXPIRY_LABELS: Record<string, string> = {
+  '30d': '30 days',
+  '90d': '90 days',
+  '6m': '6 months',
+  '1y': '1 year',
+  never: 'Never',
+};
 
 export function truncate(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1).trimEnd()}…` : s;

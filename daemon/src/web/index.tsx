@@ -17,7 +17,8 @@ const PUBLIC_PATHS = /^\/app\/(sign-in|invite\/[^/]+|static\/[^/]+)\/?$/;
 
 // Scripts and styles only from this origin: no inline script or style runs, even if some text
 // were to slip through escaping. Forms may only post here; no framing (clickjacking).
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const ErrorView: FC<{ status: number; code: string; message: string; session: Session | null }> = ({ status, code, message, session }) => {
   const body = (
@@ -25,14 +26,30 @@ const ErrorView: FC<{ status: number; code: string; message: string; session: Se
       <p class="code">
         {status} · {code}
       </p>
-      <h1>{status === 404 ? 'Not found' : status === 403 ? 'Refused' : status === 429 ? 'Slow down' : status >= 500 ? 'Something went wrong' : 'That did not work'}</h1>
+      <h1>
+        {status === 404
+          ? 'Not found'
+          : status === 403
+            ? 'Refused'
+            : status === 429
+              ? 'Slow down'
+              : status >= 500
+                ? 'Something went wrong'
+                : 'That did not work'}
+      </h1>
       <p class="section">{message}</p>
       <p class="section">
         <a href="/app/">Back to the overview</a>
       </p>
     </div>
   );
-  return session ? <Layout title={`Error ${status}`} session={session}>{body}</Layout> : <Bare title={`Error ${status}`}>{body}</Bare>;
+  return session ? (
+    <Layout title={`Error ${status}`} session={session}>
+      {body}
+    </Layout>
+  ) : (
+    <Bare title={`Error ${status}`}>{body}</Bare>
+  );
 };
 
 export function errorPage(c: WebContext, status: number, code: ErrorCode | string, message: string): Promise<Response> {
@@ -69,7 +86,10 @@ export function createWebApp(deps: AppDeps): Hono<WebEnv> {
   web.use('*', async (c, next) => {
     if (c.get('session') || PUBLIC_PATHS.test(c.req.path)) return next();
     if (c.req.method === 'GET' || c.req.method === 'HEAD') {
-      const target = c.req.path === '/app' || c.req.path === '/app/' ? '/app/sign-in' : `/app/sign-in?next=${encodeURIComponent(c.req.path + (new URL(c.req.url).search || ''))}`;
+      const target =
+        c.req.path === '/app' || c.req.path === '/app/'
+          ? '/app/sign-in'
+          : `/app/sign-in?next=${encodeURIComponent(c.req.path + (new URL(c.req.url).search || ''))}`;
       return c.redirect(target, 303);
     }
     // Signing out without a session: already done. Any other form: nothing happens, say why.
@@ -78,19 +98,33 @@ export function createWebApp(deps: AppDeps): Hono<WebEnv> {
   });
 
   // Every POST: bounded body, then the CSRF check, before any handler sees the form.
-  web.post('*', bodyLimit({ maxSize: 64 * 1024, onError: (c) => errorPage(c as WebContext, 413, 'PAYLOAD_TOO_LARGE', 'The form was too large.') }));
+  web.post(
+    '*',
+    bodyLimit({ maxSize: 64 * 1024, onError: (c) => errorPage(c as WebContext, 413, 'PAYLOAD_TOO_LARGE', 'The form was too large.') }),
+  );
   web.post('*', async (c, next) => {
     const ct = c.req.header('content-type') ?? '';
-    const form: FormFields = ct.startsWith('application/x-www-form-urlencoded') || ct.startsWith('multipart/form-data') ? ((await c.req.parseBody({ all: true })) as FormFields) : {};
+    const form: FormFields =
+      ct.startsWith('application/x-www-form-urlencoded') || ct.startsWith('multipart/form-data')
+        ? ((await c.req.parseBody({ all: true })) as FormFields)
+        : {};
     c.set('form', form);
     const session = c.get('session');
     const token = field(form, '_csrf');
     // Browsers label cross-site requests themselves; refuse those outright, then check the token.
     const crossSite = c.req.header('sec-fetch-site') === 'cross-site';
     // Signed-out forms (sign-in, invite) carry the pre-session token, also when a session exists in another tab.
-    const valid = !crossSite && ((session !== null && safeEqual(token, session.csrfToken)) || (PUBLIC_PATHS.test(c.req.path) && presessionTokenValid(c, deps, token)));
+    const valid =
+      !crossSite &&
+      ((session !== null && safeEqual(token, session.csrfToken)) ||
+        (PUBLIC_PATHS.test(c.req.path) && presessionTokenValid(c, deps, token)));
     if (!valid) {
-      return errorPage(c, 403, 'CSRF_FAILED', 'This form could not be verified (missing or stale security token). Reload the page and try again.');
+      return errorPage(
+        c,
+        403,
+        'CSRF_FAILED',
+        'This form could not be verified (missing or stale security token). Reload the page and try again.',
+      );
     }
     await next();
   });
@@ -105,7 +139,12 @@ export function createWebApp(deps: AppDeps): Hono<WebEnv> {
   web.onError((err, c) => {
     if (err instanceof AppError && err.status < 500) return errorPage(c, err.status, err.code, err.message);
     (c.get('logger') ?? deps.logger).error({ err, path: c.req.path }, 'web page failed');
-    return errorPage(c, 500, 'INTERNAL_ERROR', `The page could not be shown. Quote request id ${c.get('requestId') ?? '—'} when reporting this.`);
+    return errorPage(
+      c,
+      500,
+      'INTERNAL_ERROR',
+      `The page could not be shown. Quote request id ${c.get('requestId') ?? '—'} when reporting this.`,
+    );
   });
   return web;
 }

@@ -10,19 +10,46 @@ import { field, page, type FormFields, type WebContext, type WebEnv } from './co
 import { dateTime, EXPIRY_LABELS } from './format.js';
 import { Csrf, FieldError, Layout, Notice, PageHead } from './layout.js';
 import {
-  ConfirmPage, emptyKeyForm, ExpirySelect, GrantPicker, Grants, keyStatus, KeysPage, SecretPage,
-  type GrantChoice, type KeyFormState, type KeyView,
+  ConfirmPage,
+  emptyKeyForm,
+  ExpirySelect,
+  GrantPicker,
+  Grants,
+  keyStatus,
+  KeysPage,
+  SecretPage,
+  type GrantChoice,
+  type KeyFormState,
+  type KeyView,
 } from './keys-views.js';
 
-const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[]; now: Date; error?: string; nameError?: string }> = ({ session, k, collections, now, error, nameError }) => {
+const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[]; now: Date; error?: string; nameError?: string }> = ({
+  session,
+  k,
+  collections,
+  now,
+  error,
+  nameError,
+}) => {
   const grants = Object.fromEntries(k.grants.map((g) => [g.collection, g.permission])) as Record<string, GrantChoice>;
   const st = keyStatus(k, now);
   return (
     <Layout title={`Key ${k.name}`} session={session} active="keys">
-      <PageHead title={k.name} lead={<><code>{k.prefix}…</code> · {k.is_full_access ? 'full access' : 'scoped'} · {st.label} · tier {k.rate_tier}</>}>
+      <PageHead
+        title={k.name}
+        lead={
+          <>
+            <code>{k.prefix}…</code> · {k.is_full_access ? 'full access' : 'scoped'} · {st.label} · tier {k.rate_tier}
+          </>
+        }
+      >
         <div class="form-row">
-          <a class="btn" href={`/app/keys/${k.uuid}/rotate`}>Rotate</a>
-          <a class="btn danger" href={`/app/keys/${k.uuid}/revoke`}>Revoke</a>
+          <a class="btn" href={`/app/keys/${k.uuid}/rotate`}>
+            Rotate
+          </a>
+          <a class="btn danger" href={`/app/keys/${k.uuid}/revoke`}>
+            Revoke
+          </a>
         </div>
       </PageHead>
       {error ? <Notice tone="error">{error}</Notice> : null}
@@ -31,22 +58,40 @@ const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[
           <h2 id="settings-title">Name and expiry</h2>
           <Csrf token={session.csrfToken} />
           <dl class="facts">
-            <dt>Created</dt><dd>{dateTime(k.created_at)}</dd>
-            <dt>Expires</dt><dd>{k.expires_at ? dateTime(k.expires_at) : 'never'} ({EXPIRY_LABELS[k.expires_in] ?? k.expires_in} term)</dd>
-            <dt>Last used</dt><dd>{k.last_used_at ? dateTime(k.last_used_at) : 'never'}</dd>
+            <dt>Created</dt>
+            <dd>{dateTime(k.created_at)}</dd>
+            <dt>Expires</dt>
+            <dd>
+              {k.expires_at ? dateTime(k.expires_at) : 'never'} ({EXPIRY_LABELS[k.expires_in] ?? k.expires_in} term)
+            </dd>
+            <dt>Last used</dt>
+            <dd>{k.last_used_at ? dateTime(k.last_used_at) : 'never'}</dd>
           </dl>
           <div class="section">
             <div class="field">
               <label for="manage-name">Name</label>
-              <input id="manage-name" name="name" type="text" maxlength={100} required value={k.name} aria-invalid={nameError ? 'true' : undefined} aria-describedby="manage-name-error" />
+              <input
+                id="manage-name"
+                name="name"
+                type="text"
+                maxlength={100}
+                required
+                value={k.name}
+                aria-invalid={nameError ? 'true' : undefined}
+                aria-describedby="manage-name-error"
+              />
               <FieldError id="manage-name-error" message={nameError} />
             </div>
             <ExpirySelect id="manage-expiry" value={k.expires_in} label="Renew expiry (counted from today)" />
             <label class="choice">
               <input type="checkbox" name="renew" value="1" checked={st.label === 'expired' || st.label === 'expires soon'} />
-              <span>Apply the expiry above now<span class="hint">Leave unticked to only rename; the current expiry date is kept.</span></span>
+              <span>
+                Apply the expiry above now<span class="hint">Leave unticked to only rename; the current expiry date is kept.</span>
+              </span>
             </label>
-            <button type="submit" class="btn primary">Save</button>
+            <button type="submit" class="btn primary">
+              Save
+            </button>
           </div>
         </form>
         <div class="card">
@@ -56,9 +101,13 @@ const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[
           ) : (
             <form method="post" action={`/app/keys/${k.uuid}/grants`} aria-labelledby="grants-title" class="section">
               <Csrf token={session.csrfToken} />
-              <p class="muted">Currently: <Grants k={k} /></p>
+              <p class="muted">
+                Currently: <Grants k={k} />
+              </p>
               <GrantPicker collections={collections} userId={session.user.id} grants={grants} />
-              <button type="submit" class="btn primary section">Save grants</button>
+              <button type="submit" class="btn primary section">
+                Save grants
+              </button>
             </form>
           )}
         </div>
@@ -103,7 +152,18 @@ export function registerKeyPages(web: Hono<WebEnv>, deps: AppDeps): void {
   const listPage = async (c: WebContext, form: KeyFormState, status = 200) => {
     const caller = c.get('webCaller');
     const [keys, collections] = await Promise.all([listKeys(deps, caller), collectionsOf(caller)]);
-    return page(c, <KeysPage session={c.get('session')!} keys={keys} collections={collections} now={deps.clock.now()} form={form} done={c.req.query('done')} />, status);
+    return page(
+      c,
+      <KeysPage
+        session={c.get('session')!}
+        keys={keys}
+        collections={collections}
+        now={deps.clock.now()}
+        form={form}
+        done={c.req.query('done')}
+      />,
+      status,
+    );
   };
 
   web.get('/keys', (c) => listPage(c, emptyKeyForm()));
@@ -122,7 +182,8 @@ export function registerKeyPages(web: Hono<WebEnv>, deps: AppDeps): void {
         expires_in: form.expires_in as ExpiryChoice,
       });
       if (form.access === 'scoped') {
-        for (const [slug, g] of grants) if (g === 'write') await upsertGrant(deps, caller, created.uuid, { collection: slug, permission: 'write' });
+        for (const [slug, g] of grants)
+          if (g === 'write') await upsertGrant(deps, caller, created.uuid, { collection: slug, permission: 'write' });
       }
       const k = (await findKey(caller, created.uuid)) as KeyView;
       return page(c, <SecretPage session={c.get('session')!} k={{ ...k, key: created.key }} rotated={false} />, 201);
@@ -148,7 +209,17 @@ export function registerKeyPages(web: Hono<WebEnv>, deps: AppDeps): void {
     const renew = field(form, 'renew') === '1';
     if (!name || name.length > 100 || (renew && !(EXPIRY_CHOICES as readonly string[]).includes(expires))) {
       const collections = await collectionsOf(caller);
-      return page(c, <ManagePage session={c.get('session')!} k={k} collections={collections} now={deps.clock.now()} nameError={name ? 'At most 100 characters.' : 'Give the key a name.'} />, 400);
+      return page(
+        c,
+        <ManagePage
+          session={c.get('session')!}
+          k={k}
+          collections={collections}
+          now={deps.clock.now()}
+          nameError={name ? 'At most 100 characters.' : 'Give the key a name.'}
+        />,
+        400,
+      );
     }
     await updateKey(deps, caller, k.uuid, { name, ...(renew ? { expires_in: expires as ExpiryChoice } : {}) });
     return c.redirect(`/app/keys?done=updated`, 303);
@@ -167,7 +238,11 @@ export function registerKeyPages(web: Hono<WebEnv>, deps: AppDeps): void {
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       const [fresh, collections] = await Promise.all([findKey(caller, k.uuid), collectionsOf(caller)]);
-      return page(c, <ManagePage session={c.get('session')!} k={fresh} collections={collections} now={deps.clock.now()} error={err.message} />, 400);
+      return page(
+        c,
+        <ManagePage session={c.get('session')!} k={fresh} collections={collections} now={deps.clock.now()} error={err.message} />,
+        400,
+      );
     }
     return c.redirect(`/app/keys?done=grants`, 303);
   });

@@ -30,7 +30,13 @@ export const Grants: FC<{ k: KeyView }> = ({ k }) =>
   k.is_full_access ? (
     <span class="muted">all collections</span>
   ) : k.grants.length ? (
-    <span class="chips">{k.grants.map((g) => <span class="chip">{g.collection} <b>{g.permission}</b></span>)}</span>
+    <span class="chips">
+      {k.grants.map((g) => (
+        <span class="chip">
+          {g.collection} <b>{g.permission}</b>
+        </span>
+      ))}
+    </span>
   ) : (
     <span class="field-error">no grants: this key can reach nothing</span>
   );
@@ -39,13 +45,21 @@ export const ExpirySelect: FC<{ id: string; value: string; label: string }> = ({
   <div class="field">
     <label for={id}>{label}</label>
     <select id={id} name="expires_in">
-      {EXPIRY_CHOICES.map((e) => <option value={e} selected={e === value}>{e === 'never' ? 'Never expires' : `${EXPIRY_LABELS[e]} from now`}</option>)}
+      {EXPIRY_CHOICES.map((e) => (
+        <option value={e} selected={e === value}>
+          {e === 'never' ? 'Never expires' : `${EXPIRY_LABELS[e]} from now`}
+        </option>
+      ))}
     </select>
   </div>
 );
 
 /** One select per visible collection: no access, read, or write (write only where the user owns it). */
-export const GrantPicker: FC<{ collections: CollectionRow[]; userId: string; grants: Record<string, GrantChoice> }> = ({ collections, userId, grants }) =>
+export const GrantPicker: FC<{ collections: CollectionRow[]; userId: string; grants: Record<string, GrantChoice> }> = ({
+  collections,
+  userId,
+  grants,
+}) =>
   collections.length === 0 ? (
     <p class="muted">No collections yet.</p>
   ) : (
@@ -61,9 +75,17 @@ export const GrantPicker: FC<{ collections: CollectionRow[]; userId: string; gra
               {owned ? null : <span class="hint muted"> (subscribed: read only)</span>}
             </label>
             <select id={id} name={`grant:${c.slug}`}>
-              <option value="none" selected={v === 'none'}>No access</option>
-              <option value="read" selected={v === 'read'}>Read</option>
-              {owned ? <option value="write" selected={v === 'write'}>Read and write</option> : null}
+              <option value="none" selected={v === 'none'}>
+                No access
+              </option>
+              <option value="read" selected={v === 'read'}>
+                Read
+              </option>
+              {owned ? (
+                <option value="write" selected={v === 'write'}>
+                  Read and write
+                </option>
+              ) : null}
             </select>
           </div>
         );
@@ -75,20 +97,36 @@ const KeyRow: FC<{ k: KeyView; now: Date }> = ({ k, now }) => {
   const st = keyStatus(k, now);
   return (
     <tr data-key-prefix={k.prefix}>
-      <td><strong>{k.name}</strong></td>
-      <td><code>{k.prefix}…</code></td>
+      <td>
+        <strong>{k.name}</strong>
+      </td>
+      <td>
+        <code>{k.prefix}…</code>
+      </td>
       <td>{k.is_full_access ? <Badge tone="accent">full access</Badge> : <Badge tone="neutral">scoped</Badge>}</td>
-      <td><Grants k={k} /></td>
-      <td><Badge tone={st.tone}>{st.label}</Badge></td>
+      <td>
+        <Grants k={k} />
+      </td>
+      <td>
+        <Badge tone={st.tone}>{st.label}</Badge>
+      </td>
       <td>{k.expires_at ? <span title={dateTime(k.expires_at)}>{relative(k.expires_at, now)}</span> : <span class="muted">never</span>}</td>
-      <td>{k.last_used_at ? <span title={dateTime(k.last_used_at)}>{relative(k.last_used_at, now)}</span> : <span class="muted">never</span>}</td>
+      <td>
+        {k.last_used_at ? <span title={dateTime(k.last_used_at)}>{relative(k.last_used_at, now)}</span> : <span class="muted">never</span>}
+      </td>
       <td>{k.rate_tier}</td>
       <td class="actions">
         {k.is_active ? (
           <>
-            <a class="btn small" href={`/app/keys/${k.uuid}`}>Manage<span class="visually-hidden"> {k.name}</span></a>
-            <a class="btn small" href={`/app/keys/${k.uuid}/rotate`}>Rotate<span class="visually-hidden"> {k.name}</span></a>
-            <a class="btn small danger" href={`/app/keys/${k.uuid}/revoke`}>Revoke<span class="visually-hidden"> {k.name}</span></a>
+            <a class="btn small" href={`/app/keys/${k.uuid}`}>
+              Manage<span class="visually-hidden"> {k.name}</span>
+            </a>
+            <a class="btn small" href={`/app/keys/${k.uuid}/rotate`}>
+              Rotate<span class="visually-hidden"> {k.name}</span>
+            </a>
+            <a class="btn small danger" href={`/app/keys/${k.uuid}/revoke`}>
+              Revoke<span class="visually-hidden"> {k.name}</span>
+            </a>
           </>
         ) : null}
       </td>
@@ -96,7 +134,12 @@ const KeyRow: FC<{ k: KeyView; now: Date }> = ({ k, now }) => {
   );
 };
 
-const CreateKeyForm: FC<{ csrf: string; collections: CollectionRow[]; userId: string; form: KeyFormState }> = ({ csrf, collections, userId, form }) => (
+const CreateKeyForm: FC<{ csrf: string; collections: CollectionRow[]; userId: string; form: KeyFormState }> = ({
+  csrf,
+  collections,
+  userId,
+  form,
+}) => (
   <form method="post" action="/app/keys" class="card" data-scope-form aria-labelledby="create-title" novalidate>
     <h2 id="create-title">Create a key</h2>
     <Csrf token={csrf} />
@@ -104,8 +147,17 @@ const CreateKeyForm: FC<{ csrf: string; collections: CollectionRow[]; userId: st
       <div class="form-row">
         <div class="field">
           <label for="key-name">Name</label>
-          <input id="key-name" name="name" type="text" maxlength={100} required value={form.name} placeholder="e.g. support bot"
-            aria-invalid={form.errors.name ? 'true' : undefined} aria-describedby="key-name-error" />
+          <input
+            id="key-name"
+            name="name"
+            type="text"
+            maxlength={100}
+            required
+            value={form.name}
+            placeholder="e.g. support bot"
+            aria-invalid={form.errors.name ? 'true' : undefined}
+            aria-describedby="key-name-error"
+          />
           <FieldError id="key-name-error" message={form.errors.name} />
         </div>
         <ExpirySelect id="key-expiry" value={form.expires_in} label="Expires" />
@@ -114,11 +166,15 @@ const CreateKeyForm: FC<{ csrf: string; collections: CollectionRow[]; userId: st
         <legend>Access</legend>
         <label class="choice">
           <input type="radio" name="access" value="scoped" checked={form.access === 'scoped'} />
-          <span>Chosen collections<span class="hint">Only the collections below, each with read or write permission.</span></span>
+          <span>
+            Chosen collections<span class="hint">Only the collections below, each with read or write permission.</span>
+          </span>
         </label>
         <label class="choice">
           <input type="radio" name="access" value="full" checked={form.access === 'full'} />
-          <span>Full access<span class="hint">Every collection you own or subscribe to, including future ones, and key management.</span></span>
+          <span>
+            Full access<span class="hint">Every collection you own or subscribe to, including future ones, and key management.</span>
+          </span>
         </label>
       </fieldset>
       <fieldset data-scope-grants aria-describedby="grants-error">
@@ -127,26 +183,62 @@ const CreateKeyForm: FC<{ csrf: string; collections: CollectionRow[]; userId: st
         <FieldError id="grants-error" message={form.errors.grants} />
       </fieldset>
       {form.errors._form ? <Notice tone="error">{form.errors._form}</Notice> : null}
-      <button type="submit" class="btn primary">Create key</button>
+      <button type="submit" class="btn primary">
+        Create key
+      </button>
     </div>
   </form>
 );
 
-const DONE: Record<string, string> = { revoked: 'Key revoked. It stops working immediately.', updated: 'Key updated.', grants: 'Grants saved.' };
+const DONE: Record<string, string> = {
+  revoked: 'Key revoked. It stops working immediately.',
+  updated: 'Key updated.',
+  grants: 'Grants saved.',
+};
 
-export const KeysPage: FC<{ session: Session; keys: KeyView[]; collections: CollectionRow[]; now: Date; form: KeyFormState; done?: string }> = (p) => (
+export const KeysPage: FC<{
+  session: Session;
+  keys: KeyView[];
+  collections: CollectionRow[];
+  now: Date;
+  form: KeyFormState;
+  done?: string;
+}> = (p) => (
   <Layout title="API keys" session={p.session} active="keys">
-    <PageHead title="API keys" lead="Keys authenticate programs against the API and MCP endpoint. Secrets are shown once, at creation or rotation." />
+    <PageHead
+      title="API keys"
+      lead="Keys authenticate programs against the API and MCP endpoint. Secrets are shown once, at creation or rotation."
+    />
     {p.done && DONE[p.done] ? <Notice tone="info">{DONE[p.done]}</Notice> : null}
     <div class="table-wrap">
       <table>
         <caption class="visually-hidden">Your API keys</caption>
         <thead>
-          <tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Type</th><th scope="col">Grants</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">Tier</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Type</th>
+            <th scope="col">Grants</th>
+            <th scope="col">Status</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Tier</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
         </thead>
         <tbody>
-          {p.keys.length === 0 ? <tr><td colspan={9} class="empty">No keys yet.</td></tr> : null}
-          {p.keys.map((k) => <KeyRow k={k} now={p.now} />)}
+          {p.keys.length === 0 ? (
+            <tr>
+              <td colspan={9} class="empty">
+                No keys yet.
+              </td>
+            </tr>
+          ) : null}
+          {p.keys.map((k) => (
+            <KeyRow k={k} now={p.now} />
+          ))}
         </tbody>
       </table>
     </div>
@@ -167,18 +259,37 @@ export const SecretPage: FC<{ session: Session; k: KeyView & { key: string }; ro
     <div class="card">
       <label for="new-secret">Secret for {k.name}</label>
       <div class="secret-box">
-        <code id="new-secret" tabindex={0} aria-label="New API key secret">{k.key}</code>
-        <button type="button" class="btn primary" data-copy="#new-secret" hidden><span data-label>Copy secret</span></button>
+        {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the focusable secret needs a spoken name for screen readers */}
+        <code id="new-secret" tabindex={0} aria-label="New API key secret">
+          {k.key}
+        </code>
+        <button type="button" class="btn primary" data-copy="#new-secret" hidden>
+          <span data-label>Copy secret</span>
+        </button>
       </div>
       <p class="visually-hidden" id="copy-status" aria-live="polite"></p>
       <dl class="facts">
-        <dt>Prefix</dt><dd><code>{k.prefix}</code></dd>
-        <dt>Type</dt><dd>{k.is_full_access ? 'Full access' : 'Scoped'}</dd>
-        <dt>Grants</dt><dd><Grants k={k} /></dd>
-        <dt>Expires</dt><dd>{k.expires_at ? dateTime(k.expires_at) : 'Never'}</dd>
+        <dt>Prefix</dt>
+        <dd>
+          <code>{k.prefix}</code>
+        </dd>
+        <dt>Type</dt>
+        <dd>{k.is_full_access ? 'Full access' : 'Scoped'}</dd>
+        <dt>Grants</dt>
+        <dd>
+          <Grants k={k} />
+        </dd>
+        <dt>Expires</dt>
+        <dd>{k.expires_at ? dateTime(k.expires_at) : 'Never'}</dd>
       </dl>
-      <p class="section">Use it as <code>Authorization: Bearer &lt;secret&gt;</code>.</p>
-      <p class="section"><a class="btn" href="/app/keys">I have stored it: back to the keys</a></p>
+      <p class="section">
+        Use it as <code>Authorization: Bearer &lt;secret&gt;</code>.
+      </p>
+      <p class="section">
+        <a class="btn" href="/app/keys">
+          I have stored it: back to the keys
+        </a>
+      </p>
     </div>
   </Layout>
 );
@@ -192,11 +303,17 @@ export const ConfirmPage: FC<{ session: Session; k: KeyView; action: 'rotate' | 
           ? 'A new secret is issued with the same name, grants, tier and expiry choice. The current secret stops working at once, so every program using it must be updated.'
           : 'The key stops working at once and cannot be re-enabled. Programs using it will get 401 INVALID_API_KEY.'}
       </p>
-      <p class="muted">Key <code>{k.prefix}…</code>, created {dateTime(k.created_at)}.</p>
+      <p class="muted">
+        Key <code>{k.prefix}…</code>, created {dateTime(k.created_at)}.
+      </p>
       <form method="post" action={`/app/keys/${k.uuid}/${action}`} class="form-row section">
         <Csrf token={session.csrfToken} />
-        <button type="submit" class={action === 'rotate' ? 'btn primary' : 'btn danger solid'}>{action === 'rotate' ? 'Rotate key' : 'Revoke key'}</button>
-        <a class="btn" href="/app/keys">Cancel</a>
+        <button type="submit" class={action === 'rotate' ? 'btn primary' : 'btn danger solid'}>
+          {action === 'rotate' ? 'Rotate key' : 'Revoke key'}
+        </button>
+        <a class="btn" href="/app/keys">
+          Cancel
+        </a>
       </form>
     </div>
   </Layout>

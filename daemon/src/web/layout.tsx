@@ -14,13 +14,20 @@ const Logo: FC = () => (
 
 const icons: Record<NavId, Child> = {
   overview: (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M4 5h16M4 12h16M4 19h10" stroke-linecap="round" /></svg>
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true">
+      <path d="M4 5h16M4 12h16M4 19h10" stroke-linecap="round" />
+    </svg>
   ),
   keys: (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><circle cx="8" cy="15" r="4" /><path d="M11 12l8-8M16 7l3 3" stroke-linecap="round" /></svg>
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true">
+      <circle cx="8" cy="15" r="4" />
+      <path d="M11 12l8-8M16 7l3 3" stroke-linecap="round" />
+    </svg>
   ),
   usage: (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M5 20V11M12 20V4M19 20v-6" stroke-linecap="round" /></svg>
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true">
+      <path d="M5 20V11M12 20V4M19 20v-6" stroke-linecap="round" />
+    </svg>
   ),
 };
 
@@ -45,14 +52,23 @@ export const Head: FC<{ title: string }> = ({ title }) => (
 /** Hidden synchronizer token: every state-changing form carries one. */
 export const Csrf: FC<{ token: string }> = ({ token }) => <input type="hidden" name="_csrf" value={token} />;
 
-export const Layout: FC<PropsWithChildren<{ title: string; session: Session; active?: NavId }>> = ({ title, session, active, children }) => (
+export const Layout: FC<PropsWithChildren<{ title: string; session: Session; active?: NavId }>> = ({
+  title,
+  session,
+  active,
+  children,
+}) => (
   <html lang="en">
     <Head title={title} />
     <body>
-      <a class="skip-link" href="#main">Skip to content</a>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
       <div class="shell">
         <header class="sidebar">
-          <a class="brand" href="/app/"><Logo /> docsift</a>
+          <a class="brand" href="/app/">
+            <Logo /> docsift
+          </a>
           <nav class="nav" aria-label="Main">
             {NAV.map((n) => (
               <a href={n.href} aria-current={n.id === active ? 'page' : undefined}>
@@ -69,7 +85,9 @@ export const Layout: FC<PropsWithChildren<{ title: string; session: Session; act
             </div>
             <form method="post" action="/app/sign-out" class="inline-form">
               <Csrf token={session.csrfToken} />
-              <button type="submit" class="btn small">Sign out</button>
+              <button type="submit" class="btn small">
+                Sign out
+              </button>
             </form>
           </div>
         </header>
@@ -88,7 +106,9 @@ export const Bare: FC<PropsWithChildren<{ title: string }>> = ({ title, children
     <body>
       <main class="auth-page" id="main">
         <div class="auth-card card">
-          <a class="brand" href="/app/"><Logo /> docsift</a>
+          <a class="brand" href="/app/">
+            <Logo /> docsift
+          </a>
           {children}
         </div>
       </main>
@@ -117,7 +137,11 @@ export const Notice: FC<PropsWithChildren<{ tone: 'info' | 'error' | 'warn'; tit
 );
 
 export const FieldError: FC<{ id: string; message?: string }> = ({ id, message }) =>
-  message ? <span class="field-error" id={id}>{message}</span> : null;
+  message ? (
+    <span class="field-error" id={id}>
+      {message}
+    </span>
+  ) : null;
 
 const STATUS_TONE: Record<string, Tone> = { indexed: 'ok', pending: 'warn', failed: 'danger' };
 export const StatusBadge: FC<{ status: string }> = ({ status }) => <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{status}</Badge>;

@@ -42,7 +42,11 @@ const StatusBar: FC<{ counts: StatusCounts }> = ({ counts }) => {
     x += w;
     return r;
   });
-  return <svg class="bar" viewBox="0 0 100 6" preserveAspectRatio="none" width="100%" height="6" aria-hidden="true">{segs}</svg>;
+  return (
+    <svg class="bar" viewBox="0 0 100 6" preserveAspectRatio="none" width="100%" height="6" aria-hidden="true">
+      {segs}
+    </svg>
+  );
 };
 
 const CollectionCard: FC<{ c: CollectionRow; counts: StatusCounts; userId: string }> = ({ c, counts, userId }) => (
@@ -56,8 +60,12 @@ const CollectionCard: FC<{ c: CollectionRow; counts: StatusCounts; userId: strin
     <div class="muted mono">{c.slug}</div>
     {c.description ? <p class="muted">{truncate(c.description, 140)}</p> : null}
     <div class="meta">
-      <span><b>{count(c.document_count)}</b> documents</span>
-      <span><b>{count(c.total_chunks)}</b> chunks</span>
+      <span>
+        <b>{count(c.document_count)}</b> documents
+      </span>
+      <span>
+        <b>{count(c.total_chunks)}</b> chunks
+      </span>
     </div>
     <div class="meta">
       <span>{count(counts.indexed)} indexed</span>
@@ -72,7 +80,10 @@ const SearchResults: FC<{ r: SearchOutcome }> = ({ r }) => (
   <div class="card" aria-live="polite">
     <div class="section-head">
       <h2 id="results-title">Results for “{r.query}”</h2>
-      <span class="muted">{r.count} ranked {r.count === 1 ? 'result' : 'results'} · {r.mode}{r.fallback ? ' (text only: embeddings unavailable)' : ''}</span>
+      <span class="muted">
+        {r.count} ranked {r.count === 1 ? 'result' : 'results'} · {r.mode}
+        {r.fallback ? ' (text only: embeddings unavailable)' : ''}
+      </span>
     </div>
     {r.count === 0 ? <p class="empty">Nothing matched. Check that the documents are indexed, or try other words.</p> : null}
     <ol class="results" aria-labelledby="results-title">
@@ -82,7 +93,9 @@ const SearchResults: FC<{ r: SearchOutcome }> = ({ r }) => (
           <span>
             <strong>{x.title}</strong> <span class="muted">· {x.collection_name}</span>
           </span>
-          <span class="score" title="Relevance score (higher is better)">score {x.score.toFixed(4)}</span>
+          <span class="score" title="Relevance score (higher is better)">
+            score {x.score.toFixed(4)}
+          </span>
           <p class="snippet">{truncate(x.content.replace(/\s+/g, ' '), 320)}</p>
         </li>
       ))}
@@ -95,24 +108,55 @@ const DocumentsTable: FC<{ docs: DocumentRow[] }> = ({ docs }) => (
     <table>
       <caption class="visually-hidden">Documents, newest first</caption>
       <thead>
-        <tr><th scope="col">Document</th><th scope="col">Collection</th><th scope="col">Status</th><th scope="col" class="num">Chunks</th><th scope="col" class="num">Size</th><th scope="col">Added</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+        <tr>
+          <th scope="col">Document</th>
+          <th scope="col">Collection</th>
+          <th scope="col">Status</th>
+          <th scope="col" class="num">
+            Chunks
+          </th>
+          <th scope="col" class="num">
+            Size
+          </th>
+          <th scope="col">Added</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
       </thead>
       <tbody>
-        {docs.length === 0 ? <tr><td colspan={7} class="empty">No documents here yet.</td></tr> : null}
+        {docs.length === 0 ? (
+          <tr>
+            <td colspan={7} class="empty">
+              No documents here yet.
+            </td>
+          </tr>
+        ) : null}
         {docs.map((d) => (
           <tr>
             <td>
               <strong>{d.title}</strong>
               {d.original_filename && d.original_filename !== d.title ? <div class="muted mono">{d.original_filename}</div> : null}
-              {d.status === 'failed' && d.error_message ? <div class="error-detail"><span class="visually-hidden">Error: </span>{d.error_message}</div> : null}
+              {d.status === 'failed' && d.error_message ? (
+                <div class="error-detail">
+                  <span class="visually-hidden">Error: </span>
+                  {d.error_message}
+                </div>
+              ) : null}
             </td>
             <td>{d.collection_name}</td>
-            <td><StatusBadge status={d.status} /></td>
+            <td>
+              <StatusBadge status={d.status} />
+            </td>
             <td class="num">{count(d.chunks_count)}</td>
             <td class="num">{d.file_size ? bytes(d.file_size) : '—'}</td>
             <td class="muted">{dateTime(d.created_at)}</td>
             <td class="actions">
-              {d.blob_key ? <a class="btn small" href={`/api/v1/documents/${d.id}/download/`}>Download<span class="visually-hidden"> {d.title}</span></a> : null}
+              {d.blob_key ? (
+                <a class="btn small" href={`/api/v1/documents/${d.id}/download/`}>
+                  Download<span class="visually-hidden"> {d.title}</span>
+                </a>
+              ) : null}
             </td>
           </tr>
         ))}
@@ -144,6 +188,7 @@ const Overview: FC<OverviewProps> = (p) => {
   return (
     <Layout title="Collections" session={p.session} active="overview">
       <PageHead title="Collections" lead="What you can search, and whether ingestion worked." />
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet styled or announced everywhere; the role is equivalent */}
       <form class="card" method="get" action="/app/" role="search" aria-label="Search documents">
         <div class="form-row">
           <div class="field">
@@ -154,20 +199,43 @@ const Overview: FC<OverviewProps> = (p) => {
             <label for="search-collection">In collection</label>
             <select id="search-collection" name="collection">
               <option value="">All collections</option>
-              {p.collections.map((c) => <option value={c.slug} selected={c.slug === f.collection}>{c.name}</option>)}
+              {p.collections.map((c) => (
+                <option value={c.slug} selected={c.slug === f.collection}>
+                  {c.name}
+                </option>
+              ))}
             </select>
           </div>
-          <button type="submit" class="btn primary">Search</button>
+          <button type="submit" class="btn primary">
+            Search
+          </button>
         </div>
       </form>
-      {p.searchError ? <div class="section"><Notice tone="error">{p.searchError}</Notice></div> : null}
-      {p.results ? <section class="section" aria-label="Search results"><SearchResults r={p.results} /></section> : null}
+      {p.searchError ? (
+        <div class="section">
+          <Notice tone="error">{p.searchError}</Notice>
+        </div>
+      ) : null}
+      {p.results ? (
+        <section class="section" aria-label="Search results">
+          <SearchResults r={p.results} />
+        </section>
+      ) : null}
 
       <section class="section" aria-labelledby="collections-title">
-        <div class="section-head"><h2 id="collections-title">Your collections</h2><span class="muted">{p.collections.length} visible</span></div>
-        {p.collections.length === 0 ? <div class="card empty">No collections yet. Create one with <code>POST /api/v1/collections/</code> or the CLI.</div> : null}
+        <div class="section-head">
+          <h2 id="collections-title">Your collections</h2>
+          <span class="muted">{p.collections.length} visible</span>
+        </div>
+        {p.collections.length === 0 ? (
+          <div class="card empty">
+            No collections yet. Create one with <code>POST /api/v1/collections/</code> or the CLI.
+          </div>
+        ) : null}
         <div class="collections">
-          {p.collections.map((c) => <CollectionCard c={c} counts={p.counts.get(c.id) ?? { indexed: 0, pending: 0, failed: 0 }} userId={p.session.user.id} />)}
+          {p.collections.map((c) => (
+            <CollectionCard c={c} counts={p.counts.get(c.id) ?? { indexed: 0, pending: 0, failed: 0 }} userId={p.session.user.id} />
+          ))}
         </div>
       </section>
 
@@ -179,17 +247,27 @@ const Overview: FC<OverviewProps> = (p) => {
               <label for="doc-collection">Collection</label>
               <select id="doc-collection" name="collection">
                 <option value="">All</option>
-                {p.collections.map((c) => <option value={c.slug} selected={c.slug === f.collection}>{c.name}</option>)}
+                {p.collections.map((c) => (
+                  <option value={c.slug} selected={c.slug === f.collection}>
+                    {c.name}
+                  </option>
+                ))}
               </select>
             </div>
             <div class="field">
               <label for="doc-status">Status</label>
               <select id="doc-status" name="status">
                 <option value="">Any</option>
-                {STATUSES.map((s) => <option value={s} selected={s === f.status}>{s}</option>)}
+                {STATUSES.map((s) => (
+                  <option value={s} selected={s === f.status}>
+                    {s}
+                  </option>
+                ))}
               </select>
             </div>
-            <button type="submit" class="btn">Filter</button>
+            <button type="submit" class="btn">
+              Filter
+            </button>
           </form>
         </div>
         <DocumentsTable docs={p.docs} />
@@ -220,7 +298,10 @@ export function registerOverviewPages(web: Hono<WebEnv>, deps: AppDeps): void {
     const collections = await queryVisibleCollections(deps.sql, caller);
     if (filter.collection && !collections.some((x) => x.slug === filter.collection)) filter.collection = undefined;
     const [counts, docs] = await Promise.all([
-      statusCounts(deps, collections.map((x) => x.id)),
+      statusCounts(
+        deps,
+        collections.map((x) => x.id),
+      ),
       listDocuments(deps, caller, { collection: filter.collection, status: filter.status, limit: PAGE_SIZE, cursor: filter.cursor }),
     ]);
     let results: SearchOutcome | undefined;
@@ -233,6 +314,18 @@ export function registerOverviewPages(web: Hono<WebEnv>, deps: AppDeps): void {
         searchError = err.message;
       }
     }
-    return page(c, <Overview session={session} collections={collections} counts={counts} docs={docs.page} next={docs.next} filter={filter} results={results} searchError={searchError} />);
+    return page(
+      c,
+      <Overview
+        session={session}
+        collections={collections}
+        counts={counts}
+        docs={docs.page}
+        next={docs.next}
+        filter={filter}
+        results={results}
+        searchError={searchError}
+      />,
+    );
   });
 }

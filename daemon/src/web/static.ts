@@ -21,7 +21,11 @@ function load(): Map<string, Asset> {
     assets = new Map();
     for (const name of ['app.css', 'app.js']) {
       const body = readFileSync(path.join(DIR, name), 'utf8');
-      assets.set(name, { body, type: TYPES[name.split('.').pop()!]!, version: createHash('sha256').update(body).digest('hex').slice(0, 12) });
+      assets.set(name, {
+        body,
+        type: TYPES[name.split('.').pop()!]!,
+        version: createHash('sha256').update(body).digest('hex').slice(0, 12),
+      });
     }
   }
   return assets;

@@ -19,11 +19,15 @@ type Plan = Awaited<ReturnType<typeof planSummary>>;
 type Invoice = Awaited<ReturnType<typeof listInvoices>>[number];
 
 const Stat: FC<{ label: string; value: string; sub?: string; id: string }> = ({ label, value, sub, id }) => (
-  <div class="card stat" aria-labelledby={`${id}-label`}>
-    <span class="label" id={`${id}-label`}>{label}</span>
-    <span class="value" id={id}>{value}</span>
+  <section class="card stat" aria-labelledby={`${id}-label`}>
+    <span class="label" id={`${id}-label`}>
+      {label}
+    </span>
+    <span class="value" id={id}>
+      {value}
+    </span>
     {sub ? <span class="sub">{sub}</span> : null}
-  </div>
+  </section>
 );
 
 const PlanCard: FC<{ plan: Plan }> = ({ plan }) => {
@@ -35,18 +39,34 @@ const PlanCard: FC<{ plan: Plan }> = ({ plan }) => {
         <span class="muted">{money(plan.price_cents)} / month</span>
       </div>
       <label for="quota-progress">
-        {count(plan.used_queries)} of {count(plan.included_queries)} included searches used ({percent(plan.used_queries, plan.included_queries)})
+        {count(plan.used_queries)} of {count(plan.included_queries)} included searches used (
+        {percent(plan.used_queries, plan.included_queries)})
       </label>
-      <progress id="quota-progress" class={over ? 'quota over' : 'quota'} max={plan.included_queries} value={Math.min(plan.used_queries, plan.included_queries)}>
+      <progress
+        id="quota-progress"
+        class={over ? 'quota over' : 'quota'}
+        max={plan.included_queries}
+        value={Math.min(plan.used_queries, plan.included_queries)}
+      >
         {percent(plan.used_queries, plan.included_queries)}
       </progress>
       <dl class="facts">
-        <dt>Billing cycle</dt><dd>{date(plan.cycle_start)} to {date(plan.cycle_end)}</dd>
-        <dt>Overage rate</dt><dd>{ratePerQuery(plan.overage_rate_millicents)}</dd>
-        <dt>Overage so far</dt><dd>{count(plan.overage_queries)} searches · {money(plan.overage_cents)}</dd>
-        <dt>Projected searches</dt><dd>{count(plan.projected_queries)} by cycle end</dd>
-        <dt>Projected overage</dt><dd id="projected-overage">{money(plan.projected_overage_cents)}</dd>
-        <dt>Projected total</dt><dd>{money(plan.projected_total_cents)}</dd>
+        <dt>Billing cycle</dt>
+        <dd>
+          {date(plan.cycle_start)} to {date(plan.cycle_end)}
+        </dd>
+        <dt>Overage rate</dt>
+        <dd>{ratePerQuery(plan.overage_rate_millicents)}</dd>
+        <dt>Overage so far</dt>
+        <dd>
+          {count(plan.overage_queries)} searches · {money(plan.overage_cents)}
+        </dd>
+        <dt>Projected searches</dt>
+        <dd>{count(plan.projected_queries)} by cycle end</dd>
+        <dt>Projected overage</dt>
+        <dd id="projected-overage">{money(plan.projected_overage_cents)}</dd>
+        <dt>Projected total</dt>
+        <dd>{money(plan.projected_total_cents)}</dd>
       </dl>
       {plan.hard_quota ? (
         <p class="muted section">The Free plan has a hard quota: once it is used, searches answer 429 until the next cycle.</p>
@@ -60,12 +80,36 @@ const PerKey: FC<{ report: Report; total: number }> = ({ report, total }) => (
     <h2 id="per-key-title">By key</h2>
     <div class="table-wrap section">
       <table>
-        <thead><tr><th scope="col">Key</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Share</th><th scope="col" class="num">Errors</th><th scope="col" class="num">Avg time</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col" class="num">
+              Requests
+            </th>
+            <th scope="col" class="num">
+              Share
+            </th>
+            <th scope="col" class="num">
+              Errors
+            </th>
+            <th scope="col" class="num">
+              Avg time
+            </th>
+          </tr>
+        </thead>
         <tbody>
-          {report.per_key.length === 0 ? <tr><td colspan={5} class="empty">No keys.</td></tr> : null}
+          {report.per_key.length === 0 ? (
+            <tr>
+              <td colspan={5} class="empty">
+                No keys.
+              </td>
+            </tr>
+          ) : null}
           {report.per_key.map((k) => (
             <tr>
-              <td><strong>{k.name}</strong> <code class="muted">{k.prefix}…</code></td>
+              <td>
+                <strong>{k.name}</strong> <code class="muted">{k.prefix}…</code>
+              </td>
               <td class="num">{count(k.requests)}</td>
               <td class="num">{percent(k.requests, total)}</td>
               <td class="num">{count(k.errors)}</td>
@@ -80,23 +124,56 @@ const PerKey: FC<{ report: Report; total: number }> = ({ report, total }) => (
 
 const RecentLog: FC<{ report: Report; days: number; cursor?: string }> = ({ report, days, cursor }) => (
   <section class="section" aria-labelledby="log-title" id="log">
-    <div class="section-head"><h2 id="log-title">Recent requests</h2><span class="muted">newest first</span></div>
+    <div class="section-head">
+      <h2 id="log-title">Recent requests</h2>
+      <span class="muted">newest first</span>
+    </div>
     <div class="table-wrap">
       <table>
         <thead>
-          <tr><th scope="col">Time</th><th scope="col">Key</th><th scope="col">Request</th><th scope="col">Query</th><th scope="col" class="num">Results</th><th scope="col" class="num">Time</th><th scope="col" class="num">Status</th></tr>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Key</th>
+            <th scope="col">Request</th>
+            <th scope="col">Query</th>
+            <th scope="col" class="num">
+              Results
+            </th>
+            <th scope="col" class="num">
+              Time
+            </th>
+            <th scope="col" class="num">
+              Status
+            </th>
+          </tr>
         </thead>
         <tbody>
-          {report.recent.items.length === 0 ? <tr><td colspan={7} class="empty">No requests in this period.</td></tr> : null}
+          {report.recent.items.length === 0 ? (
+            <tr>
+              <td colspan={7} class="empty">
+                No requests in this period.
+              </td>
+            </tr>
+          ) : null}
           {report.recent.items.map((r) => (
             <tr>
-              <td class="muted"><time datetime={new Date(r.timestamp).toISOString()}>{dateTime(r.timestamp)}</time></td>
-              <td><code>{r.key_prefix || '—'}</code></td>
-              <td><span class="mono">{r.method} {r.endpoint}</span></td>
+              <td class="muted">
+                <time datetime={new Date(r.timestamp).toISOString()}>{dateTime(r.timestamp)}</time>
+              </td>
+              <td>
+                <code>{r.key_prefix || '—'}</code>
+              </td>
+              <td>
+                <span class="mono">
+                  {r.method} {r.endpoint}
+                </span>
+              </td>
               <td>{r.query !== null ? `“${truncate(r.query, 80)}”` : <span class="muted">—</span>}</td>
               <td class="num">{r.result_count ?? '—'}</td>
               <td class="num">{ms(r.response_time_ms)}</td>
-              <td class="num"><span class={`status-code ${r.status >= 400 ? 'err' : 'okc'}`}>{r.status}</span></td>
+              <td class="num">
+                <span class={`status-code ${r.status >= 400 ? 'err' : 'okc'}`}>{r.status}</span>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -104,7 +181,9 @@ const RecentLog: FC<{ report: Report; days: number; cursor?: string }> = ({ repo
     </div>
     <nav class="pager" aria-label="Request log pages">
       {cursor ? <a href={`/app/usage?days=${days}#log`}>← Newest</a> : <span />}
-      {report.recent.next_cursor ? <a href={`/app/usage?days=${days}&cursor=${encodeURIComponent(report.recent.next_cursor)}#log`}>Older requests →</a> : null}
+      {report.recent.next_cursor ? (
+        <a href={`/app/usage?days=${days}&cursor=${encodeURIComponent(report.recent.next_cursor)}#log`}>Older requests →</a>
+      ) : null}
     </nav>
   </section>
 );
@@ -113,20 +192,53 @@ const INVOICE_TONE = { recorded: 'neutral', sent: 'ok', pending: 'warn', failed:
 
 const Invoices: FC<{ invoices: Invoice[] }> = ({ invoices }) => (
   <section class="section" aria-labelledby="invoices-title">
-    <div class="section-head"><h2 id="invoices-title">Invoices</h2></div>
+    <div class="section-head">
+      <h2 id="invoices-title">Invoices</h2>
+    </div>
     <div class="table-wrap">
       <table>
-        <thead><tr><th scope="col">Period</th><th scope="col">Plan</th><th scope="col" class="num">Searches</th><th scope="col" class="num">Overage</th><th scope="col" class="num">Total</th><th scope="col">Status</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Period</th>
+            <th scope="col">Plan</th>
+            <th scope="col" class="num">
+              Searches
+            </th>
+            <th scope="col" class="num">
+              Overage
+            </th>
+            <th scope="col" class="num">
+              Total
+            </th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
         <tbody>
-          {invoices.length === 0 ? <tr><td colspan={6} class="empty">No invoices yet: one is produced when each billing cycle ends.</td></tr> : null}
+          {invoices.length === 0 ? (
+            <tr>
+              <td colspan={6} class="empty">
+                No invoices yet: one is produced when each billing cycle ends.
+              </td>
+            </tr>
+          ) : null}
           {invoices.map((i) => (
             <tr>
-              <td>{date(i.period_start)} to {date(i.period_end)}</td>
+              <td>
+                {date(i.period_start)} to {date(i.period_end)}
+              </td>
               <td>{i.plan}</td>
-              <td class="num">{count(i.used_queries)} / {count(i.included_queries)}</td>
-              <td class="num">{count(i.overage_queries)} · {money(i.overage_cents, i.currency)}</td>
-              <td class="num"><strong>{money(i.total_cents, i.currency)}</strong></td>
-              <td><Badge tone={INVOICE_TONE[i.status]}>{i.status}</Badge></td>
+              <td class="num">
+                {count(i.used_queries)} / {count(i.included_queries)}
+              </td>
+              <td class="num">
+                {count(i.overage_queries)} · {money(i.overage_cents, i.currency)}
+              </td>
+              <td class="num">
+                <strong>{money(i.total_cents, i.currency)}</strong>
+              </td>
+              <td>
+                <Badge tone={INVOICE_TONE[i.status]}>{i.status}</Badge>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -135,25 +247,54 @@ const Invoices: FC<{ invoices: Invoice[] }> = ({ invoices }) => (
   </section>
 );
 
-const UsageView: FC<{ session: Session; report: Report; plan: Plan; invoices: Invoice[]; cursor?: string }> = ({ session, report, plan, invoices, cursor }) => (
+const UsageView: FC<{ session: Session; report: Report; plan: Plan; invoices: Invoice[]; cursor?: string }> = ({
+  session,
+  report,
+  plan,
+  invoices,
+  cursor,
+}) => (
   <Layout title="Usage" session={session} active="usage">
     <PageHead title="Usage" lead={`All API keys of your organization, ${report.from} to ${report.to} (UTC days).`}>
       <nav class="segmented" aria-label="Period">
-        {PERIODS.map((d) => <a href={`/app/usage?days=${d}`} aria-current={d === report.days ? 'true' : undefined}>{d} days</a>)}
+        {PERIODS.map((d) => (
+          <a href={`/app/usage?days=${d}`} aria-current={d === report.days ? 'true' : undefined}>
+            {d} days
+          </a>
+        ))}
       </nav>
     </PageHead>
     <div class="grid cols-3">
-      <Stat id="total-requests" label="Total requests" value={count(report.total_requests)} sub={`${count(Math.round(report.total_requests / report.days))} per day on average`} />
-      <Stat id="error-count" label="Errors" value={count(report.error_count)} sub={`${percent(report.error_count, report.total_requests)} of requests (status 400 and above)`} />
+      <Stat
+        id="total-requests"
+        label="Total requests"
+        value={count(report.total_requests)}
+        sub={`${count(Math.round(report.total_requests / report.days))} per day on average`}
+      />
+      <Stat
+        id="error-count"
+        label="Errors"
+        value={count(report.error_count)}
+        sub={`${percent(report.error_count, report.total_requests)} of requests (status 400 and above)`}
+      />
       <Stat id="avg-response" label="Avg response time" value={ms(report.avg_response_time_ms)} sub="server time per request" />
     </div>
     <section class="card section" aria-labelledby="chart-heading">
       <div class="section-head">
         <h2 id="chart-heading">Daily volume</h2>
-        <div class="legend" aria-hidden="true"><span><span class="swatch requests"></span>Requests</span><span><span class="swatch errors"></span>Errors</span></div>
+        <div class="legend" aria-hidden="true">
+          <span>
+            <span class="swatch requests"></span>Requests
+          </span>
+          <span>
+            <span class="swatch errors"></span>Errors
+          </span>
+        </div>
       </div>
       <VolumeChart daily={report.daily} id="volume-chart" />
-      <p class="chart-readout" id="volume-chart-readout" aria-live="polite">Hover or focus a day (arrow keys move) to see its figures.</p>
+      <p class="chart-readout" id="volume-chart-readout" aria-live="polite">
+        Hover or focus a day (arrow keys move) to see its figures.
+      </p>
       <ChartTable daily={report.daily} />
     </section>
     <div class="grid cols-2 section">
@@ -179,7 +320,10 @@ export function registerUsagePage(web: Hono<WebEnv>, deps: AppDeps): void {
       if (!(err instanceof AppError) || !cursor) throw err;
       return c.redirect(`/app/usage?days=${days}`, 303);
     }
-    const [plan, invoices] = await Promise.all([planSummary(deps.sql, caller.orgId, now), listInvoices(deps.sql, { orgId: caller.orgId, limit: 12 })]);
+    const [plan, invoices] = await Promise.all([
+      planSummary(deps.sql, caller.orgId, now),
+      listInvoices(deps.sql, { orgId: caller.orgId, limit: 12 }),
+    ]);
     return page(c, <UsageView session={c.get('session')!} report={report} plan={plan} invoices={invoices} cursor={cursor} />);
   });
 }

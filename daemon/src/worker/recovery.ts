@@ -44,7 +44,10 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
     }
     await sql`delete from worker_heartbeats where last_seen < now() - interval '1 day'`;
   };
-  const tick = () => void beat().then(sweep).catch((err) => log.warn({ err }, 'recovery sweep failed'));
+  const tick = () =>
+    void beat()
+      .then(sweep)
+      .catch((err) => log.warn({ err }, 'recovery sweep failed'));
   const timer = setInterval(tick, opts.heartbeatMs);
   timer.unref();
   tick();

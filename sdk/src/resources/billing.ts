@@ -11,7 +11,12 @@ export function billingResource(t: Transport) {
     /** Invoices, newest cycle first; await for a page or `for await` over all (follows `next_before`). */
     invoices(query: Omit<InvoicesQuery, 'before'> = {}, opts?: CallOptions): PagePromise<Invoice> {
       return new PagePromise(async (before) => {
-        const { data, response } = await t.call('GET', '/api/v1/billing/invoices/', (init) => t.raw.GET('/api/v1/billing/invoices/', { ...init, params: { query: { ...query, ...(before ? { before } : {}) } } }), opts);
+        const { data, response } = await t.call(
+          'GET',
+          '/api/v1/billing/invoices/',
+          (init) => t.raw.GET('/api/v1/billing/invoices/', { ...init, params: { query: { ...query, ...(before ? { before } : {}) } } }),
+          opts,
+        );
         return { data: data.items, response, nextCursor: data.next_before };
       });
     },

@@ -19,8 +19,12 @@ export interface TextDocument {
 }
 
 export function documentsResource(t: Transport, loader: FileLoader | undefined) {
-  const formCall = (init: { signal: AbortSignal }, path: '/api/v1/collections/{uuid}/documents/' | '/api/v1/documents/{uuid}/replace/', uuid: string, form: () => FormData) =>
-    t.raw.POST(path, { ...init, params: { path: { uuid } }, body: form() as never, bodySerializer: (b: unknown) => b as FormData });
+  const formCall = (
+    init: { signal: AbortSignal },
+    path: '/api/v1/collections/{uuid}/documents/' | '/api/v1/documents/{uuid}/replace/',
+    uuid: string,
+    form: () => FormData,
+  ) => t.raw.POST(path, { ...init, params: { path: { uuid } }, body: form() as never, bodySerializer: (b: unknown) => b as FormData });
 
   const resource = {
     /**
@@ -29,27 +33,60 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
      */
     list(query: ListDocumentsQuery = {}, opts?: CallOptions): PagePromise<DocumentListItem> {
       return new PagePromise((cursor) =>
-        t.call('GET', '/api/v1/documents/', (init) => t.raw.GET('/api/v1/documents/', { ...init, params: { query: { ...query, ...(cursor ? { cursor } : {}) } } }), opts),
+        t.call(
+          'GET',
+          '/api/v1/documents/',
+          (init) => t.raw.GET('/api/v1/documents/', { ...init, params: { query: { ...query, ...(cursor ? { cursor } : {}) } } }),
+          opts,
+        ),
       );
     },
     /** Detail with the extracted text, chunks and error_message. */
     async get(uuid: string, opts?: CallOptions): Promise<DocumentDetail> {
-      return (await t.call('GET', '/api/v1/documents/{uuid}/', (init) => t.raw.GET('/api/v1/documents/{uuid}/', { ...init, params: { path: { uuid } } }), opts)).data;
+      return (
+        await t.call(
+          'GET',
+          '/api/v1/documents/{uuid}/',
+          (init) => t.raw.GET('/api/v1/documents/{uuid}/', { ...init, params: { path: { uuid } } }),
+          opts,
+        )
+      ).data;
     },
     /** Documents carrying a tag (exact, case-insensitive), optionally within one collection (slug). */
     async byTag(tag: string, query: { collection?: string } = {}, opts?: CallOptions): Promise<TaggedDocuments> {
-      return (await t.call('GET', '/api/v1/tags/{tag}/documents/', (init) => t.raw.GET('/api/v1/tags/{tag}/documents/', { ...init, params: { path: { tag }, query } }), opts)).data;
+      return (
+        await t.call(
+          'GET',
+          '/api/v1/tags/{tag}/documents/',
+          (init) => t.raw.GET('/api/v1/tags/{tag}/documents/', { ...init, params: { path: { tag }, query } }),
+          opts,
+        )
+      ).data;
     },
     /** Uploads one file; it starts `pending`. See `waitForIndexed`. */
     async upload(collectionUuid: string, source: UploadSource, opts: UploadOptions = {}): Promise<UploadedDocument> {
       const file = await toNamedBlob(source, loader, opts.filename);
-      const { data } = await t.call('POST', '/api/v1/collections/{uuid}/documents/', (init) => formCall(init, '/api/v1/collections/{uuid}/documents/', collectionUuid, () => uploadForm('file', [file], opts)), { timeoutMs: t.uploadTimeoutMs, signal: opts.signal });
+      const { data } = await t.call(
+        'POST',
+        '/api/v1/collections/{uuid}/documents/',
+        (init) => formCall(init, '/api/v1/collections/{uuid}/documents/', collectionUuid, () => uploadForm('file', [file], opts)),
+        { timeoutMs: t.uploadTimeoutMs, signal: opts.signal },
+      );
       return data as UploadedDocument;
     },
     /** One batch request (at most 100 files): the service skips bad files with a reason instead of failing. */
-    async uploadBatch(collectionUuid: string, sources: UploadSource[], opts: Omit<UploadOptions, 'filename' | 'title'> = {}): Promise<BatchUpload> {
+    async uploadBatch(
+      collectionUuid: string,
+      sources: UploadSource[],
+      opts: Omit<UploadOptions, 'filename' | 'title'> = {},
+    ): Promise<BatchUpload> {
       const files = await Promise.all(sources.map((s) => toNamedBlob(s, loader)));
-      const { data } = await t.call('POST', '/api/v1/collections/{uuid}/documents/', (init) => formCall(init, '/api/v1/collections/{uuid}/documents/', collectionUuid, () => uploadForm('files', files, opts)), { timeoutMs: t.uploadTimeoutMs, signal: opts.signal });
+      const { data } = await t.call(
+        'POST',
+        '/api/v1/collections/{uuid}/documents/',
+        (init) => formCall(init, '/api/v1/collections/{uuid}/documents/', collectionUuid, () => uploadForm('files', files, opts)),
+        { timeoutMs: t.uploadTimeoutMs, signal: opts.signal },
+      );
       return data as BatchUpload;
     },
     /** Many files, batched, with concurrency and progress; see UploadManyOptions. */
@@ -58,29 +95,63 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
     },
     /** A text-only document (no file). */
     async uploadText(collectionUuid: string, doc: TextDocument, opts?: CallOptions): Promise<UploadedDocument> {
-      const body = { source_type: 'text' as const, content: doc.content, ...(doc.title !== undefined ? { title: doc.title } : {}), ...(doc.tags !== undefined ? { tags: tagsField(doc.tags)! } : {}) };
-      const { data } = await t.call('POST', '/api/v1/collections/{uuid}/documents/', (init) => t.raw.POST('/api/v1/collections/{uuid}/documents/', { ...init, params: { path: { uuid: collectionUuid } }, body: body as never }), opts);
+      const body = {
+        source_type: 'text' as const,
+        content: doc.content,
+        ...(doc.title !== undefined ? { title: doc.title } : {}),
+        ...(doc.tags !== undefined ? { tags: tagsField(doc.tags)! } : {}),
+      };
+      const { data } = await t.call(
+        'POST',
+        '/api/v1/collections/{uuid}/documents/',
+        (init) =>
+          t.raw.POST('/api/v1/collections/{uuid}/documents/', { ...init, params: { path: { uuid: collectionUuid } }, body: body as never }),
+        opts,
+      );
       return data as UploadedDocument;
     },
     /** Replaces the file, keeping the uuid (and title/tags unless given); processing starts over. */
     async replace(uuid: string, source: UploadSource, opts: UploadOptions = {}): Promise<UploadedDocument> {
       const file = await toNamedBlob(source, loader, opts.filename);
-      const { data } = await t.call('POST', '/api/v1/documents/{uuid}/replace/', (init) => formCall(init, '/api/v1/documents/{uuid}/replace/', uuid, () => uploadForm('file', [file], opts)), { timeoutMs: t.uploadTimeoutMs, signal: opts.signal });
+      const { data } = await t.call(
+        'POST',
+        '/api/v1/documents/{uuid}/replace/',
+        (init) => formCall(init, '/api/v1/documents/{uuid}/replace/', uuid, () => uploadForm('file', [file], opts)),
+        { timeoutMs: t.uploadTimeoutMs, signal: opts.signal },
+      );
       return data as UploadedDocument;
     },
     /** Queues processing again (e.g. after a failure). */
     async reprocess(uuid: string, opts?: CallOptions): Promise<UploadedDocument> {
-      return (await t.call('POST', '/api/v1/documents/{uuid}/reprocess/', (init) => t.raw.POST('/api/v1/documents/{uuid}/reprocess/', { ...init, params: { path: { uuid } } }), opts)).data;
+      return (
+        await t.call(
+          'POST',
+          '/api/v1/documents/{uuid}/reprocess/',
+          (init) => t.raw.POST('/api/v1/documents/{uuid}/reprocess/', { ...init, params: { path: { uuid } } }),
+          opts,
+        )
+      ).data;
     },
     async delete(uuid: string, opts?: CallOptions): Promise<void> {
-      await t.call('DELETE', '/api/v1/documents/{uuid}/', (init) => t.raw.DELETE('/api/v1/documents/{uuid}/', { ...init, params: { path: { uuid } } }), opts);
+      await t.call(
+        'DELETE',
+        '/api/v1/documents/{uuid}/',
+        (init) => t.raw.DELETE('/api/v1/documents/{uuid}/', { ...init, params: { path: { uuid } } }),
+        opts,
+      );
     },
     /**
      * The signed, time-limited (1 hour) URL of the original file; it needs no API key. In browsers a
      * cross-origin redirect hides its Location, so this works in Node or same-origin pages.
      */
     async downloadUrl(uuid: string, opts?: CallOptions): Promise<string> {
-      const { response } = await t.call('GET', '/api/v1/documents/{uuid}/download/', (init) => t.raw.GET('/api/v1/documents/{uuid}/download/', { ...init, params: { path: { uuid } }, redirect: 'manual', parseAs: 'text' }), opts);
+      const { response } = await t.call(
+        'GET',
+        '/api/v1/documents/{uuid}/download/',
+        (init) =>
+          t.raw.GET('/api/v1/documents/{uuid}/download/', { ...init, params: { path: { uuid } }, redirect: 'manual', parseAs: 'text' }),
+        opts,
+      );
       const location = response.headers.get('location');
       if (!location) throw new DocsiftError(`The service did not return a download link (HTTP ${response.status}).`);
       return new URL(location, t.baseUrl + '/').toString();
@@ -106,10 +177,17 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
       const r = await waitForSettled(t, list, opts);
       if (r.failed.length) {
         const first = r.failed[0]!;
-        const msg = r.failed.length === 1 ? `Document ${first.uuid} failed: ${first.error_message ?? 'unknown error'}` : `${r.failed.length} of ${list.length} documents failed; first: ${first.error_message ?? 'unknown error'}`;
-        throw new DocumentProcessingError(msg, r.failed.map((f) => ({ uuid: f.uuid, ...(f.title ? { title: f.title } : {}), error_message: f.error_message ?? '' })));
+        const msg =
+          r.failed.length === 1
+            ? `Document ${first.uuid} failed: ${first.error_message ?? 'unknown error'}`
+            : `${r.failed.length} of ${list.length} documents failed; first: ${first.error_message ?? 'unknown error'}`;
+        throw new DocumentProcessingError(
+          msg,
+          r.failed.map((f) => ({ uuid: f.uuid, ...(f.title ? { title: f.title } : {}), error_message: f.error_message ?? '' })),
+        );
       }
-      if (r.timedOut) throw new TimeoutError(`${r.pending.length} of ${list.length} documents still pending after ${opts.timeoutMs ?? 300_000} ms`);
+      if (r.timedOut)
+        throw new TimeoutError(`${r.pending.length} of ${list.length} documents still pending after ${opts.timeoutMs ?? 300_000} ms`);
       return Array.isArray(uuids) ? r.documents : resource.get(list[0]!);
     }) as {
       (uuid: string, opts?: WaitOptions): Promise<DocumentDetail>;

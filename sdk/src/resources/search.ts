@@ -6,7 +6,9 @@ export function searchResource(t: Transport) {
   return async function search(request: string | SearchRequest, opts?: CallOptions): Promise<SearchResponse> {
     const body: SearchRequest = typeof request === 'string' ? { query: request } : request;
     // Read-only despite being a POST, so it is retried like a GET.
-    return (await t.call('POST', '/api/v1/search/', (init) => t.raw.POST('/api/v1/search/', { ...init, body }), { idempotent: true, ...opts })).data;
+    return (
+      await t.call('POST', '/api/v1/search/', (init) => t.raw.POST('/api/v1/search/', { ...init, body }), { idempotent: true, ...opts })
+    ).data;
   };
 }
 

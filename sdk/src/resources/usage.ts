@@ -7,13 +7,24 @@ export interface UsageParams extends Omit<UsageQuery, 'days'> {
   days?: 7 | 30 | 90 | NonNullable<UsageQuery['days']>;
 }
 
-const query = ({ days, ...rest }: UsageParams): UsageQuery => ({ ...rest, ...(days !== undefined ? { days: String(days) as NonNullable<UsageQuery['days']> } : {}) });
+const query = ({ days, ...rest }: UsageParams): UsageQuery => ({
+  ...rest,
+  ...(days !== undefined ? { days: String(days) as NonNullable<UsageQuery['days']> } : {}),
+});
 
 export function usageResource(t: Transport) {
   const get = async (p: UsageParams = {}, opts?: CallOptions): Promise<UsageStats> =>
-    (await t.call('GET', '/api/v1/keys/usage/', (init) => t.raw.GET('/api/v1/keys/usage/', { ...init, params: { query: query(p) } }), opts)).data;
+    (await t.call('GET', '/api/v1/keys/usage/', (init) => t.raw.GET('/api/v1/keys/usage/', { ...init, params: { query: query(p) } }), opts))
+      .data;
   const forKey = async (uuid: string, p: UsageParams = {}, opts?: CallOptions): Promise<UsageStats> =>
-    (await t.call('GET', '/api/v1/keys/{uuid}/usage/', (init) => t.raw.GET('/api/v1/keys/{uuid}/usage/', { ...init, params: { path: { uuid }, query: query(p) } }), opts)).data;
+    (
+      await t.call(
+        'GET',
+        '/api/v1/keys/{uuid}/usage/',
+        (init) => t.raw.GET('/api/v1/keys/{uuid}/usage/', { ...init, params: { path: { uuid }, query: query(p) } }),
+        opts,
+      )
+    ).data;
   return {
     /**
      * Totals, daily series, per-key breakdown and the first page of the request log, for the
@@ -28,8 +39,15 @@ export function usageResource(t: Transport) {
       return new PagePromise(async (cursor) => {
         const params = { ...rest, ...(cursor ? { cursor } : {}) };
         const path = key ? '/api/v1/keys/{uuid}/usage/' : '/api/v1/keys/usage/';
-        const { data, response } = await t.call('GET', path, (init) =>
-          key ? t.raw.GET('/api/v1/keys/{uuid}/usage/', { ...init, params: { path: { uuid: key }, query: query(params) } }) : t.raw.GET('/api/v1/keys/usage/', { ...init, params: { query: query(params) } }), opts);
+        const { data, response } = await t.call(
+          'GET',
+          path,
+          (init) =>
+            key
+              ? t.raw.GET('/api/v1/keys/{uuid}/usage/', { ...init, params: { path: { uuid: key }, query: query(params) } })
+              : t.raw.GET('/api/v1/keys/usage/', { ...init, params: { query: query(params) } }),
+          opts,
+        );
         return { data: data.recent.items, response, nextCursor: data.recent.next_cursor };
       });
     },

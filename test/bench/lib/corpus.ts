@@ -20,8 +20,20 @@ const MEDIA: Record<string, string> = Object.fromEntries(SAMPLES.map((s) => [s.t
 
 /** How many of every 1,000 small documents have each type. */
 const MIX: [type: string, perThousand: number][] = [
-  ['txt', 180], ['md', 180], ['html', 100], ['csv', 80], ['json', 80], ['rtf', 50], ['pdf', 120], ['docx', 100], ['odt', 40],
-  ['pptx', 14], ['xlsx', 14], ['odp', 14], ['ods', 14], ['epub', 14],
+  ['txt', 180],
+  ['md', 180],
+  ['html', 100],
+  ['csv', 80],
+  ['json', 80],
+  ['rtf', 50],
+  ['pdf', 120],
+  ['docx', 100],
+  ['odt', 40],
+  ['pptx', 14],
+  ['xlsx', 14],
+  ['odp', 14],
+  ['ods', 14],
+  ['epub', 14],
 ];
 
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -39,9 +51,18 @@ function docx(title: string, paras: string[]): Uint8Array {
   const p = (t: string, style?: string) =>
     `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${xmlEscape(t)}</w:t></w:r></w:p>`;
   return zip([
-    ['[Content_Types].xml', `${xml}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`],
-    ['_rels/.rels', `${xml}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`],
-    ['word/document.xml', `${xml}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${p(title, 'Heading1')}${paras.map((x) => p(x)).join('')}</w:body></w:document>`],
+    [
+      '[Content_Types].xml',
+      `${xml}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    ],
+    [
+      '_rels/.rels',
+      `${xml}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ],
+    [
+      'word/document.xml',
+      `${xml}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${p(title, 'Heading1')}${paras.map((x) => p(x)).join('')}</w:body></w:document>`,
+    ],
   ]);
 }
 
@@ -51,8 +72,14 @@ function odt(title: string, paras: string[]): Uint8Array {
   const body = `<office:text><text:h text:outline-level="1">${xmlEscape(title)}</text:h>${paras.map((x) => `<text:p>${xmlEscape(x)}</text:p>`).join('')}</office:text>`;
   return zip([
     ['mimetype', mime, true],
-    ['META-INF/manifest.xml', `${xml}<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`],
-    ['content.xml', `${xml}<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body>${body}</office:body></office:document-content>`],
+    [
+      'META-INF/manifest.xml',
+      `${xml}<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
+    ],
+    [
+      'content.xml',
+      `${xml}<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body>${body}</office:body></office:document-content>`,
+    ],
   ]);
 }
 
@@ -62,7 +89,7 @@ function pdf(title: string, paras: string[]): Uint8Array {
   for (const para of paras) {
     let line = '';
     for (const w of ascii(para).split(/\s+/)) {
-      if (line && line.length + w.length + 1 > 90) (lines.push(line), (line = ''));
+      if (line && line.length + w.length + 1 > 90) lines.push(line), (line = '');
       line = line ? `${line} ${w}` : w;
     }
     if (line) lines.push(line);
@@ -71,10 +98,16 @@ function pdf(title: string, paras: string[]): Uint8Array {
   const pages: string[][] = [];
   for (let i = 0; i < lines.length; i += 50) pages.push(lines.slice(i, i + 50));
   const esc = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + i * 2} 0 R`).join(' ')}] /Count ${pages.length} >>`, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + i * 2} 0 R`).join(' ')}] /Count ${pages.length} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
   pages.forEach((pl, i) => {
     const ops = pl.flatMap((l, j) => (l ? [`BT /F1 10 Tf 50 ${760 - j * 14} Td (${esc(l)}) Tj ET`] : [])).join('\n');
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
+    );
     objects.push(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
   });
   let out = '%PDF-1.4\n%\xE2\xE3\xCF\xD3\n';
@@ -128,19 +161,34 @@ function smallDocument(p: Prose, type: string, i: number, chars: number): Corpus
   const base = `${String(i).padStart(4, '0')}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   const textChars = title.length + paras.reduce((s, x) => s + x.length, 0);
   const file = (data: Uint8Array | string): CorpusFile => ({
-    name: `${base}.${type}`, type, mediaType: MEDIA[type] ?? 'application/octet-stream',
-    data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data, textChars, large: false,
+    name: `${base}.${type}`,
+    type,
+    mediaType: MEDIA[type] ?? 'application/octet-stream',
+    data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data,
+    textChars,
+    large: false,
   });
   switch (type) {
-    case 'txt': return file(`${title}\n\n${paras.join('\n\n')}\n`);
-    case 'md': return file(`# ${title}\n\n${paras.map((x, k) => (k && k % 2 === 0 ? `## ${p.title(topic)}\n\n${x}` : x)).join('\n\n')}\n\n- ${p.sentence(topic)}\n- ${p.sentence(topic)}\n`);
-    case 'html': return file(html(title, paras, p));
-    case 'csv': return file(csv(p, topic, chars));
-    case 'json': return file(json(p, topic, title, chars));
-    case 'rtf': return file(rtf(title, paras));
-    case 'pdf': return file(pdf(title, paras));
-    case 'docx': return file(docx(title, paras));
-    case 'odt': return file(odt(title, paras));
+    case 'txt':
+      return file(`${title}\n\n${paras.join('\n\n')}\n`);
+    case 'md':
+      return file(
+        `# ${title}\n\n${paras.map((x, k) => (k && k % 2 === 0 ? `## ${p.title(topic)}\n\n${x}` : x)).join('\n\n')}\n\n- ${p.sentence(topic)}\n- ${p.sentence(topic)}\n`,
+      );
+    case 'html':
+      return file(html(title, paras, p));
+    case 'csv':
+      return file(csv(p, topic, chars));
+    case 'json':
+      return file(json(p, topic, title, chars));
+    case 'rtf':
+      return file(rtf(title, paras));
+    case 'pdf':
+      return file(pdf(title, paras));
+    case 'docx':
+      return file(docx(title, paras));
+    case 'odt':
+      return file(odt(title, paras));
     default: {
       // Binary copies: same bytes, distinct names; text size is that of the sample.
       const data = readFileSync(samplePath(`sample.${type}`));

@@ -61,7 +61,10 @@ export interface BenchDatabase {
  */
 export async function benchDatabase(label: string): Promise<BenchDatabase> {
   const adminUrl = await benchAdminUrl();
-  const safe = label.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 24);
+  const safe = label
+    .replace(/[^a-z0-9_]/gi, '_')
+    .toLowerCase()
+    .slice(0, 24);
   const name = `bench_${safe}_p${process.pid.toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
@@ -96,7 +99,9 @@ export async function benchDatabase(label: string): Promise<BenchDatabase> {
 
 /** Databases of earlier benchmark runs whose process is gone. */
 async function dropStaleBenchDatabases(admin: postgres.Sql): Promise<void> {
-  const rows = await admin<{ datname: string }[]>`select datname from pg_database where datname ~ '^bench_[a-z0-9_]+_p[0-9a-z]+_[0-9a-f]{8}$'`;
+  const rows = await admin<
+    { datname: string }[]
+  >`select datname from pg_database where datname ~ '^bench_[a-z0-9_]+_p[0-9a-z]+_[0-9a-f]{8}$'`;
   for (const { datname } of rows) {
     const pid = /_p([0-9a-z]+)_[0-9a-f]{8}$/.exec(datname)?.[1];
     if (pid && !alive(parseInt(pid, 36))) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
@@ -149,7 +154,10 @@ export async function startDaemonProcess(opts: StartDaemonOptions): Promise<Daem
   child.stderr!.pipe(log, { end: false });
   const isServe = opts.args[0] === 'serve';
   const url = await new Promise<string | undefined>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`daemon ${opts.args.join(' ')} not ready after ${opts.readyTimeoutMs ?? 60_000} ms (log: ${opts.logFile})`)), opts.readyTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`daemon ${opts.args.join(' ')} not ready after ${opts.readyTimeoutMs ?? 60_000} ms (log: ${opts.logFile})`)),
+      opts.readyTimeoutMs ?? 60_000,
+    );
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
       log.write(d);

@@ -7,7 +7,11 @@ export interface TimedResponse<T = unknown> {
   ms: number;
 }
 
-export type ApiCall = <T = unknown>(method: string, path: string, opts?: { json?: unknown; body?: FormData; timeoutMs?: number }) => Promise<TimedResponse<T>>;
+export type ApiCall = <T = unknown>(
+  method: string,
+  path: string,
+  opts?: { json?: unknown; body?: FormData; timeoutMs?: number },
+) => Promise<TimedResponse<T>>;
 
 export function apiClient(baseUrl: string, key: string): ApiCall {
   return async <T>(method: string, p: string, opts: { json?: unknown; body?: FormData; timeoutMs?: number } = {}) => {
@@ -35,6 +39,7 @@ export function apiClient(baseUrl: string, key: string): ApiCall {
 
 /** Throws with the response body when the status is not the expected one. */
 export function expectStatus<T>(r: TimedResponse<T>, status: number, what: string): TimedResponse<T> {
-  if (r.status !== status) throw new Error(`${what}: HTTP ${r.status} ${typeof r.body === 'string' ? r.body : JSON.stringify(r.body)}`.slice(0, 2000));
+  if (r.status !== status)
+    throw new Error(`${what}: HTTP ${r.status} ${typeof r.body === 'string' ? r.body : JSON.stringify(r.body)}`.slice(0, 2000));
   return r;
 }

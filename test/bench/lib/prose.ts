@@ -18,32 +18,100 @@ export const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floo
 
 const TOPICS: Record<string, { nouns: string[]; verbs: string[]; adjectives: string[] }> = {
   finance: {
-    nouns: ['invoice', 'budget', 'ledger', 'forecast', 'audit', 'quarter', 'revenue', 'expense report', 'cash flow', 'procurement policy', 'vendor contract', 'reimbursement'],
+    nouns: [
+      'invoice',
+      'budget',
+      'ledger',
+      'forecast',
+      'audit',
+      'quarter',
+      'revenue',
+      'expense report',
+      'cash flow',
+      'procurement policy',
+      'vendor contract',
+      'reimbursement',
+    ],
     verbs: ['approves', 'reconciles', 'reviews', 'postpones', 'allocates', 'flags', 'summarises', 'rejects'],
     adjectives: ['quarterly', 'overdue', 'consolidated', 'provisional', 'annual', 'audited', 'unpaid'],
   },
   engineering: {
-    nouns: ['deployment', 'database migration', 'load balancer', 'incident', 'release branch', 'build pipeline', 'cache layer', 'service mesh', 'rollback plan', 'latency budget', 'index rebuild'],
+    nouns: [
+      'deployment',
+      'database migration',
+      'load balancer',
+      'incident',
+      'release branch',
+      'build pipeline',
+      'cache layer',
+      'service mesh',
+      'rollback plan',
+      'latency budget',
+      'index rebuild',
+    ],
     verbs: ['deploys', 'monitors', 'refactors', 'benchmarks', 'patches', 'documents', 'rolls back', 'replicates'],
     adjectives: ['distributed', 'idempotent', 'stateless', 'degraded', 'redundant', 'asynchronous', 'encrypted'],
   },
   medicine: {
-    nouns: ['clinical trial', 'patient cohort', 'dosage', 'biopsy', 'vaccine', 'symptom', 'protocol', 'placebo group', 'blood panel', 'follow-up visit'],
+    nouns: [
+      'clinical trial',
+      'patient cohort',
+      'dosage',
+      'biopsy',
+      'vaccine',
+      'symptom',
+      'protocol',
+      'placebo group',
+      'blood panel',
+      'follow-up visit',
+    ],
     verbs: ['prescribes', 'monitors', 'diagnoses', 'records', 'evaluates', 'screens', 'discharges'],
     adjectives: ['randomised', 'chronic', 'acute', 'double-blind', 'preliminary', 'adverse', 'paediatric'],
   },
   law: {
-    nouns: ['tenancy agreement', 'clause', 'liability', 'court filing', 'settlement', 'indemnity', 'witness statement', 'data processing agreement', 'appeal'],
+    nouns: [
+      'tenancy agreement',
+      'clause',
+      'liability',
+      'court filing',
+      'settlement',
+      'indemnity',
+      'witness statement',
+      'data processing agreement',
+      'appeal',
+    ],
     verbs: ['amends', 'terminates', 'enforces', 'disputes', 'negotiates', 'ratifies', 'waives'],
     adjectives: ['binding', 'confidential', 'statutory', 'material', 'void', 'pending', 'mutual'],
   },
   travel: {
-    nouns: ['itinerary', 'ferry crossing', 'mountain hut', 'rail pass', 'coastal path', 'museum', 'harbour town', 'night train', 'guesthouse', 'glacier hike'],
+    nouns: [
+      'itinerary',
+      'ferry crossing',
+      'mountain hut',
+      'rail pass',
+      'coastal path',
+      'museum',
+      'harbour town',
+      'night train',
+      'guesthouse',
+      'glacier hike',
+    ],
     verbs: ['visits', 'books', 'recommends', 'crosses', 'explores', 'photographs', 'cancels'],
     adjectives: ['scenic', 'crowded', 'remote', 'seasonal', 'affordable', 'historic', 'windswept'],
   },
   cooking: {
-    nouns: ['sourdough starter', 'braise', 'stock', 'marinade', 'pastry', 'fermentation', 'spice blend', 'risotto', 'cast iron pan', 'recipe card'],
+    nouns: [
+      'sourdough starter',
+      'braise',
+      'stock',
+      'marinade',
+      'pastry',
+      'fermentation',
+      'spice blend',
+      'risotto',
+      'cast iron pan',
+      'recipe card',
+    ],
     verbs: ['simmers', 'kneads', 'roasts', 'seasons', 'reduces', 'ferments', 'plates'],
     adjectives: ['smoky', 'tangy', 'caramelised', 'crisp', 'slow-cooked', 'seasonal', 'fragrant'],
   },
@@ -51,9 +119,40 @@ const TOPICS: Record<string, { nouns: string[]; verbs: string[]; adjectives: str
 
 export const TOPIC_NAMES = Object.keys(TOPICS);
 
-const ACTORS = ['The team', 'Our analyst', 'The committee', 'Each reviewer', 'The coordinator', 'A contractor', 'The owner', 'Management', 'The on-call engineer', 'The editor'];
-const CONNECTIVES = ['However,', 'In practice,', 'As a result,', 'Meanwhile,', 'For that reason,', 'In most cases,', 'Afterwards,', 'By contrast,'];
-const NAMES = ['Amara Okafor', 'Lena Fischer', 'Ravi Menon', 'Sofia Rossi', 'Tomás Ibarra', 'Yuki Tanaka', 'Noah Becker', 'Ingrid Holm', 'Kwame Mensah', 'Chloé Martin'];
+const ACTORS = [
+  'The team',
+  'Our analyst',
+  'The committee',
+  'Each reviewer',
+  'The coordinator',
+  'A contractor',
+  'The owner',
+  'Management',
+  'The on-call engineer',
+  'The editor',
+];
+const CONNECTIVES = [
+  'However,',
+  'In practice,',
+  'As a result,',
+  'Meanwhile,',
+  'For that reason,',
+  'In most cases,',
+  'Afterwards,',
+  'By contrast,',
+];
+const NAMES = [
+  'Amara Okafor',
+  'Lena Fischer',
+  'Ravi Menon',
+  'Sofia Rossi',
+  'Tomás Ibarra',
+  'Yuki Tanaka',
+  'Noah Becker',
+  'Ingrid Holm',
+  'Kwame Mensah',
+  'Chloé Martin',
+];
 
 export class Prose {
   readonly rand: () => number;
@@ -84,7 +183,8 @@ export class Prose {
       () => `${this.name()} noted that every ${n('nouns')} needs a ${n('adjectives')} ${n('nouns')} by ${1 + Math.floor(r() * 28)} March.`,
       () => `Why does the ${n('nouns')} depend on the ${n('nouns')}? Because ${pick(r, ACTORS).toLowerCase()} ${n('verbs')} it twice.`,
       () => `A ${n('adjectives')} ${n('nouns')} costs about ${num()} euros, while the ${n('nouns')} stays ${n('adjectives')}.`,
-      () => `${pick(r, ACTORS)} ${n('verbs')} the ${n('nouns')} and ${n('verbs')} the ${n('nouns')}; nobody ${n('verbs')} the ${n('adjectives')} ${n('nouns')}.`,
+      () =>
+        `${pick(r, ACTORS)} ${n('verbs')} the ${n('nouns')} and ${n('verbs')} the ${n('nouns')}; nobody ${n('verbs')} the ${n('adjectives')} ${n('nouns')}.`,
     ];
     return pick(r, templates)();
   }

@@ -13,7 +13,10 @@ export function printTable(title: string, header: string[], rows: Cell[][], out:
   const text = (c: Cell) => (c === undefined || c === null ? '–' : String(c));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => text(r[i]).length)));
   const line = (cells: Cell[]) =>
-    cells.map((c, i) => (typeof c === 'number' ? text(c).padStart(widths[i]!) : text(c).padEnd(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (typeof c === 'number' ? text(c).padStart(widths[i]!) : text(c).padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   out.write(`\n${title}\n`);
   out.write(line(header) + '\n');
   out.write(widths.map((w) => '-'.repeat(w)).join('  ') + '\n');
@@ -34,7 +37,8 @@ export function machineInfo(): Record<string, unknown> {
 
 /** The commit measured, and how many files differed from it: figures belong to a code version. */
 export function codeVersion(): { commit: string; dirty_files: number } {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     return { commit: git('rev-parse', '--short', 'HEAD'), dirty_files: git('status', '--porcelain').split('\n').filter(Boolean).length };
   } catch {

@@ -26,7 +26,15 @@ export async function uploadCorpus(
   const batchSize = Math.min(100, opts.batchSize ?? 100);
   const batches: CorpusFile[][] = [];
   for (let i = 0; i < files.length; i += batchSize) batches.push(files.slice(i, i + batchSize));
-  const result: UploadResult = { startedAt: Date.now(), finishedAt: 0, uploaded: 0, skipped: [], requests: 0, bytes: 0, requestMs: percentiles([]) };
+  const result: UploadResult = {
+    startedAt: Date.now(),
+    finishedAt: 0,
+    uploaded: 0,
+    skipped: [],
+    requests: 0,
+    bytes: 0,
+    requestMs: percentiles([]),
+  };
   const times: number[] = [];
   let next = 0;
   const lane = async () => {
@@ -36,7 +44,11 @@ export async function uploadCorpus(
       if (opts.tags) form.append('tags', opts.tags);
       for (const f of batch) form.append('files', new Blob([f.data as Uint8Array<ArrayBuffer>], { type: f.mediaType }), f.name);
       const r = expectStatus(
-        await api<{ total_uploaded: number; skipped: { filename: string; reason: string }[] }>('POST', `/api/v1/collections/${collectionId}/documents/`, { body: form, timeoutMs: 300_000 }),
+        await api<{ total_uploaded: number; skipped: { filename: string; reason: string }[] }>(
+          'POST',
+          `/api/v1/collections/${collectionId}/documents/`,
+          { body: form, timeoutMs: 300_000 },
+        ),
         201,
         'batch upload',
       );
@@ -66,7 +78,9 @@ export interface IndexProgress {
 
 /** Counts straight from the database: the API has no cheap count, and timestamps are exact here. */
 export async function indexProgress(sql: Sql): Promise<IndexProgress> {
-  const [r] = await sql<{ pending: number; indexed: number; failed: number; chunks: number; first: Date | null; last: Date | null; last_failed: Date | null }[]>`
+  const [r] = await sql<
+    { pending: number; indexed: number; failed: number; chunks: number; first: Date | null; last: Date | null; last_failed: Date | null }[]
+  >`
     select count(*) filter (where status = 'pending')::int as pending,
            count(*) filter (where status = 'indexed')::int as indexed,
            count(*) filter (where status = 'failed')::int as failed,
@@ -75,8 +89,13 @@ export async function indexProgress(sql: Sql): Promise<IndexProgress> {
            max(updated_at) filter (where status = 'failed') as last_failed
       from documents where deleted_at is null`;
   return {
-    pending: r!.pending, indexed: r!.indexed, failed: r!.failed, chunks: r!.chunks,
-    firstIndexedAt: r!.first?.getTime(), lastIndexedAt: r!.last?.getTime(), lastFailedAt: r!.last_failed?.getTime(),
+    pending: r!.pending,
+    indexed: r!.indexed,
+    failed: r!.failed,
+    chunks: r!.chunks,
+    firstIndexedAt: r!.first?.getTime(),
+    lastIndexedAt: r!.last?.getTime(),
+    lastFailedAt: r!.last_failed?.getTime(),
   };
 }
 
@@ -117,7 +136,11 @@ export async function failedDocuments(api: ApiCall, detailLimit = 50): Promise<{
   const listed: { uuid: string; title: string }[] = [];
   let path: string | undefined = '/api/v1/documents/?status=failed&limit=500';
   while (path) {
-    const r: TimedResponse<{ uuid: string; title: string }[]> = expectStatus(await api<{ uuid: string; title: string }[]>('GET', path), 200, 'list failed');
+    const r: TimedResponse<{ uuid: string; title: string }[]> = expectStatus(
+      await api<{ uuid: string; title: string }[]>('GET', path),
+      200,
+      'list failed',
+    );
     listed.push(...r.body);
     path = /<([^>]+)>;\s*rel="next"/.exec(r.headers.get('link') ?? '')?.[1];
   }

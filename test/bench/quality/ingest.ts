@@ -13,7 +13,13 @@ export interface IngestOptions {
 }
 
 export async function createCollection(api: ApiCall, name: string): Promise<{ uuid: string; slug: string }> {
-  const r = expectStatus(await api<{ uuid: string; slug: string }>('POST', '/api/v1/collections', { json: { name, description: 'BEIR SciFact corpus for npm run bench:quality' } }), 201, 'create collection');
+  const r = expectStatus(
+    await api<{ uuid: string; slug: string }>('POST', '/api/v1/collections', {
+      json: { name, description: 'BEIR SciFact corpus for npm run bench:quality' },
+    }),
+    201,
+    'create collection',
+  );
   return { uuid: r.body.uuid, slug: r.body.slug };
 }
 
@@ -54,7 +60,11 @@ export interface IndexingOutcome {
  * Waits until no document of the collection is pending. Progress is read from the database (the
  * API's listing would do too, but paging 5k documents every few seconds only adds load).
  */
-export async function waitForIndexing(sql: postgres.Sql, collectionId: string, opts: { log?: (line: string) => void; timeoutMs?: number; intervalMs?: number } = {}): Promise<IndexingOutcome> {
+export async function waitForIndexing(
+  sql: postgres.Sql,
+  collectionId: string,
+  opts: { log?: (line: string) => void; timeoutMs?: number; intervalMs?: number } = {},
+): Promise<IndexingOutcome> {
   const log = opts.log ?? (() => {});
   const started = performance.now();
   let lastIndexed = 0;
@@ -73,9 +83,12 @@ export async function waitForIndexing(sql: postgres.Sql, collectionId: string, o
     const rate = now - lastAt > 1000 ? (s.indexed - lastIndexed) / ((now - lastAt) / 1000) : undefined;
     const overall = s.indexed / ((now - started) / 1000);
     const eta = rate !== undefined && overall > 0 ? Math.round(s.pending / overall) : undefined;
-    log(`  indexed ${s.indexed}/${total} docs (${s.chunks} chunks, ${s.failed} failed) · ${rate === undefined ? '?' : rate.toFixed(1)} docs/s now · ETA ${eta === undefined ? '?' : `${eta} s`}`);
+    log(
+      `  indexed ${s.indexed}/${total} docs (${s.chunks} chunks, ${s.failed} failed) · ${rate === undefined ? '?' : rate.toFixed(1)} docs/s now · ETA ${eta === undefined ? '?' : `${eta} s`}`,
+    );
     if (s.pending === 0) return { ms: now - started, indexed: s.indexed, failed: s.failed, chunks: s.chunks };
-    if (opts.timeoutMs && now - started > opts.timeoutMs) throw new Error(`indexing not finished after ${Math.round(opts.timeoutMs / 1000)} s (${s.pending} pending)`);
+    if (opts.timeoutMs && now - started > opts.timeoutMs)
+      throw new Error(`indexing not finished after ${Math.round(opts.timeoutMs / 1000)} s (${s.pending} pending)`);
     lastIndexed = s.indexed;
     lastAt = now;
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 10_000));

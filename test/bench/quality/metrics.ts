@@ -44,7 +44,11 @@ export interface RunScores {
 }
 
 /** Mean nDCG@10 and Recall@k over queries; a query with no ranking scores 0. */
-export function scoreRun(runs: Map<string, string[]>, queries: readonly { id: string; relevant: ReadonlySet<string> }[], recallK: number): RunScores {
+export function scoreRun(
+  runs: Map<string, string[]>,
+  queries: readonly { id: string; relevant: ReadonlySet<string> }[],
+  recallK: number,
+): RunScores {
   const nd: number[] = [];
   const rc: number[] = [];
   for (const q of queries) {

@@ -39,9 +39,11 @@ export const API_LIMIT = 50;
 
 async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.max(1, concurrency) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 /**
@@ -55,7 +57,8 @@ export async function runHttp(api: ApiCall, collection: string, queries: TestQue
     if (cfg.fusion) json.fusion = cfg.fusion;
     if (cfg.semanticRatio !== undefined) json.semantic_ratio = cfg.semanticRatio;
     const r = await api<ApiResponse>('POST', '/api/v1/search/', { json });
-    if (r.status !== 200) throw new Error(`search ${cfg.label} for query ${q.id}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 500)}`);
+    if (r.status !== 200)
+      throw new Error(`search ${cfg.label} for query ${q.id}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 500)}`);
     out.latenciesMs.push(r.ms);
     if (r.body.fallback) out.fallbacks++;
     out.fusion ??= r.body.fusion;
@@ -69,15 +72,35 @@ export async function runHttp(api: ApiCall, collection: string, queries: TestQue
  * documents and cut at `k`. Each channel then contributes 200 candidates instead of the API's 100,
  * which only matters for the tail this measures.
  */
-export async function runInProcess(deps: AppDeps, caller: Caller, collection: string, queries: TestQuery[], cfg: OurConfig, k = 100): Promise<RunOutput> {
+export async function runInProcess(
+  deps: AppDeps,
+  caller: Caller,
+  collection: string,
+  queries: TestQuery[],
+  cfg: OurConfig,
+  k = 100,
+): Promise<RunOutput> {
   const out: RunOutput = { runs: new Map(), latenciesMs: [], fallbacks: 0 };
   for (const q of queries) {
-    const req: SearchRequest = { query: q.text.trim(), collection, limit: 2 * k, mode: cfg.mode, fusion: cfg.fusion, semanticRatio: cfg.semanticRatio };
+    const req: SearchRequest = {
+      query: q.text.trim(),
+      collection,
+      limit: 2 * k,
+      mode: cfg.mode,
+      fusion: cfg.fusion,
+      semanticRatio: cfg.semanticRatio,
+    };
     const started = performance.now();
     const r = await search(deps, caller, req);
     out.latenciesMs.push(performance.now() - started);
     if (r.fallback) out.fallbacks++;
-    out.runs.set(q.id, dedupeDocs(r.results.map((x) => beirIdFromTags(x.tags)), k));
+    out.runs.set(
+      q.id,
+      dedupeDocs(
+        r.results.map((x) => beirIdFromTags(x.tags)),
+        k,
+      ),
+    );
   }
   return out;
 }

@@ -42,10 +42,15 @@ export function evaluateTargets(rows: ResultRow[]): Target[] {
   const text = ours('text');
   const hybrid = ours('hybrid');
   const vector = ours('vector');
-  if (text) targets.push({ name: `docsift text nDCG@10 ≥ ${TEXT_TARGET}`, pass: r3(text.ndcg10) >= TEXT_TARGET, detail: `${f3(text.ndcg10)}` });
+  if (text)
+    targets.push({ name: `docsift text nDCG@10 ≥ ${TEXT_TARGET}`, pass: r3(text.ndcg10) >= TEXT_TARGET, detail: `${f3(text.ndcg10)}` });
   if (text && hybrid) {
     const best = Math.max(text.ndcg10, vector?.ndcg10 ?? 0);
-    targets.push({ name: 'docsift hybrid ≥ better single channel', pass: r3(hybrid.ndcg10) >= r3(best), detail: `hybrid ${f3(hybrid.ndcg10)} vs text ${f3(text.ndcg10)}${vector ? `, vector ${f3(vector.ndcg10)}` : ''}` });
+    targets.push({
+      name: 'docsift hybrid ≥ better single channel',
+      pass: r3(hybrid.ndcg10) >= r3(best),
+      detail: `hybrid ${f3(hybrid.ndcg10)} vs text ${f3(text.ndcg10)}${vector ? `, vector ${f3(vector.ndcg10)}` : ''}`,
+    });
   }
   const peers = [...new Set(rows.filter((r) => r.system !== 'docsift').map((r) => r.system))];
   for (const peer of peers) {
@@ -53,7 +58,11 @@ export function evaluateTargets(rows: ResultRow[]): Target[] {
       const theirs = rows.find((r) => r.system === peer && r.mode === mode && r.primary);
       const mine = ours(mode);
       if (!theirs || !mine) continue;
-      targets.push({ name: `docsift ${mode} ≥ ${peer} ${mode}`, pass: r3(mine.ndcg10) >= r3(theirs.ndcg10), detail: `${f3(mine.ndcg10)} vs ${f3(theirs.ndcg10)} (${theirs.label})` });
+      targets.push({
+        name: `docsift ${mode} ≥ ${peer} ${mode}`,
+        pass: r3(mine.ndcg10) >= r3(theirs.ndcg10),
+        detail: `${f3(mine.ndcg10)} vs ${f3(theirs.ndcg10)} (${theirs.label})`,
+      });
     }
   }
   return targets;
@@ -63,13 +72,30 @@ export function printResults(rows: ResultRow[], queries: number, docs: number): 
   printTable(
     `SciFact test (${queries} queries, ${docs} documents): nDCG@10 and recall, documents ranked by their best chunk`,
     ['system', 'mode', 'variant', 'nDCG@10', 'R@100', 'R@50', 'p50 ms'],
-    rows.map((r) => [r.system, r.mode, r.label + (r.primary ? '' : ' *'), f3(r.ndcg10), f3(r.recall100), f3(r.recall50), r.p50Ms === undefined ? undefined : Math.round(r.p50Ms * 10) / 10]),
+    rows.map((r) => [
+      r.system,
+      r.mode,
+      r.label + (r.primary ? '' : ' *'),
+      f3(r.ndcg10),
+      f3(r.recall100),
+      f3(r.recall50),
+      r.p50Ms === undefined ? undefined : Math.round(r.p50Ms * 10) / 10,
+    ]),
   );
-  process.stdout.write('  * extra variant, not used for the targets. docsift nDCG@10 and R@50 via HTTP (limit 50); R@100 via the search service in-process (limit 200 chunks).\n');
-  printTable('Reference nDCG@10 (full corpus, from SOURCE.md)', ['system', 'nDCG@10'], REFERENCES.map((r) => [r.system, r.ndcg10.toFixed(3)]));
+  process.stdout.write(
+    '  * extra variant, not used for the targets. docsift nDCG@10 and R@50 via HTTP (limit 50); R@100 via the search service in-process (limit 200 chunks).\n',
+  );
+  printTable(
+    'Reference nDCG@10 (full corpus, from SOURCE.md)',
+    ['system', 'nDCG@10'],
+    REFERENCES.map((r) => [r.system, r.ndcg10.toFixed(3)]),
+  );
 }
 
-export function printSweep(rows: { label: string; ndcg10: number; recall50: number; method: string; ratio: number | null }[], defaultLabel: string): void {
+export function printSweep(
+  rows: { label: string; ndcg10: number; recall50: number; method: string; ratio: number | null }[],
+  defaultLabel: string,
+): void {
   printTable(
     `Hybrid fusion sweep through the API (current default: ${defaultLabel})`,
     ['fusion', 'reported by API', 'nDCG@10', 'R@50'],

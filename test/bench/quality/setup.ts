@@ -44,17 +44,25 @@ export function startServe(o: DaemonEnvOptions): Promise<DaemonProcess> {
 
 /** `docsift-daemon admin create-user --json`, as an operator would run it. */
 export async function createUserKey(o: DaemonEnvOptions, email: string): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'daemon/src/main.ts', 'admin', 'create-user', '--email', email, '--new-org', 'Quality benchmark', '--json'], {
-    cwd: repoRoot,
-    env: { ...process.env, ...daemonEnv(o) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'daemon/src/main.ts', 'admin', 'create-user', '--email', email, '--new-org', 'Quality benchmark', '--json'],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...daemonEnv(o) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  const line = out
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
   if (code !== 0 || !line) throw new Error(`admin create-user failed (exit ${code}): ${err || out}`);
   return (JSON.parse(line) as { key: string }).key;
 }
@@ -68,7 +76,11 @@ export interface InProcess {
 /** The daemon's deps without HTTP or worker, on the same database and embedding provider as the served one. */
 export async function startInProcess(o: DaemonEnvOptions, key: string): Promise<InProcess> {
   const config = loadConfig({ ...process.env, ...daemonEnv(o) });
-  const daemon = await startDaemon(config as Config & { DATABASE_URL: string }, createLogger('warn'), { api: false, worker: false, migrate: false });
+  const daemon = await startDaemon(config as Config & { DATABASE_URL: string }, createLogger('warn'), {
+    api: false,
+    worker: false,
+    migrate: false,
+  });
   try {
     const caller = await authenticateKey(daemon.deps, `Bearer ${key}`);
     return { daemon, caller, close: () => daemon.stop() };

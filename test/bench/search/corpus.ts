@@ -105,7 +105,7 @@ export class CorpusLoader {
     let n = 0;
     for (const d of o.docs) {
       batch.push(d);
-      if ((n += d.chunks) >= (o.batchChunks ?? 300)) (batches.push(batch), (batch = []), (n = 0));
+      if ((n += d.chunks) >= (o.batchChunks ?? 300)) batches.push(batch), (batch = []), (n = 0);
     }
     if (batch.length) batches.push(batch);
     let next = 0;

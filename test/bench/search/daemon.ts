@@ -29,5 +29,10 @@ export function startSearchDaemon(s: DaemonSetup): Promise<DaemonProcess> {
     METERING_ENABLED: s.metering ? 'true' : 'false',
   };
   if (s.provider.kind === 'ollama') Object.assign(env, { OLLAMA_HOST: s.provider.host, OLLAMA_MODEL: s.provider.model });
-  return startDaemonProcess({ env, args: ['serve', '--api-only'], logFile: path.join(s.dataDir, `daemon-${s.label}.log`), readyTimeoutMs: 120_000 });
+  return startDaemonProcess({
+    env,
+    args: ['serve', '--api-only'],
+    logFile: path.join(s.dataDir, `daemon-${s.label}.log`),
+    readyTimeoutMs: 120_000,
+  });
 }

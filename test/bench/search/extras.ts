@@ -56,13 +56,19 @@ export async function withQueryEmbedding(
       { mode: 'hybrid', concurrency: 16, texts: fresh.slice(2 * n1), requests: Math.min(requests16, fresh.length - 2 * n1) },
     ];
     for (const r of runs) {
-      const result = await runLoad(r.texts, { concurrency: r.concurrency, requests: r.requests, cpu: cpuProbe(sql, 'docsift', daemon.pid) }, async (text) => {
-        const res = await client.post({ query: text, mode: r.mode, limit: 5 });
-        return { ok: res.status === 200 && (res.body as { fallback?: unknown }).fallback === null, body: res.body };
-      });
+      const result = await runLoad(
+        r.texts,
+        { concurrency: r.concurrency, requests: r.requests, cpu: cpuProbe(sql, 'docsift', daemon.pid) },
+        async (text) => {
+          const res = await client.post({ query: text, mode: r.mode, limit: 5 });
+          return { ok: res.status === 200 && (res.body as { fallback?: unknown }).fallback === null, body: res.body };
+        },
+      );
       delete result.sample;
       http.push({ mode: r.mode, concurrency: r.concurrency, result });
-      log(`  http with embedding  ${r.mode.padEnd(6)} c=${String(r.concurrency).padEnd(2)} p50 ${result.p50} ms  p99 ${result.p99} ms  ${result.throughput}/s  cpu ${result.cpuMsPerRequest} ms/req  (load ${result.load1}${result.errors ? `, ${result.errors} errors` : ''})`);
+      log(
+        `  http with embedding  ${r.mode.padEnd(6)} c=${String(r.concurrency).padEnd(2)} p50 ${result.p50} ms  p99 ${result.p99} ms  ${result.throughput}/s  cpu ${result.cpuMsPerRequest} ms/req  (load ${result.load1}${result.errors ? `, ${result.errors} errors` : ''})`,
+      );
     }
   } finally {
     client.close();
@@ -94,7 +100,12 @@ export async function withMetering(
   const floor = await measureFloor(sql, 'hybrid', q, collectionIds, { concurrency: 1, requests: q.length, cpu: cpuProbe(sql, FLOOR_APP) });
   const out: Partial<MeteredRun> = { queries: q.length, floor };
   for (const metering of [false, true]) {
-    const daemon = await startSearchDaemon({ ...base, metering, provider: { kind: 'ollama', host: base.standIn, model: BENCH_MODEL }, label: metering ? 'metered' : 'plain' });
+    const daemon = await startSearchDaemon({
+      ...base,
+      metering,
+      provider: { kind: 'ollama', host: base.standIn, model: BENCH_MODEL },
+      label: metering ? 'metered' : 'plain',
+    });
     const client = searchClient(daemon.url!, base.key);
     try {
       const call = async (x: FloorQuery) => {
@@ -106,7 +117,9 @@ export async function withMetering(
       const r = await runLoad(q, { concurrency: 1, requests: q.length, cpu: cpuProbe(sql, 'docsift', daemon.pid) }, call);
       delete r.sample;
       out[metering ? 'metered' : 'plain'] = r;
-      log(`  http hybrid c=1 ${metering ? 'limits+metering ON ' : 'limits+metering off'}: p50 ${r.p50} ms  p99 ${r.p99} ms  cpu ${r.cpuMsPerRequest} ms/req  (SQL floor p50 ${floor.p50} ms, cpu ${floor.cpuMsPerRequest} ms/req, load ${r.load1}${r.errors ? `, ${r.errors} errors` : ''})`);
+      log(
+        `  http hybrid c=1 ${metering ? 'limits+metering ON ' : 'limits+metering off'}: p50 ${r.p50} ms  p99 ${r.p99} ms  cpu ${r.cpuMsPerRequest} ms/req  (SQL floor p50 ${floor.p50} ms, cpu ${floor.cpuMsPerRequest} ms/req, load ${r.load1}${r.errors ? `, ${r.errors} errors` : ''})`,
+      );
     } finally {
       client.close();
       await daemon.stop();

@@ -37,7 +37,9 @@ export function cpuMs(pid: number): number | undefined {
  */
 export function cpuProbe(sql: Sql, appName: string, pid?: number): () => Promise<number> {
   return async () => {
-    const rows = await sql<{ pid: number }[]>`select pid from pg_stat_activity where application_name = ${appName} and datname = current_database()`;
+    const rows = await sql<
+      { pid: number }[]
+    >`select pid from pg_stat_activity where application_name = ${appName} and datname = current_database()`;
     return [pid, ...rows.map((r) => r.pid)].reduce<number>((sum, p) => sum + (p === undefined ? 0 : (cpuMs(p) ?? 0)), 0);
   };
 }
@@ -94,7 +96,11 @@ export function searchClient(baseUrl: string, key: string): SearchClient {
       return new Promise((resolve, reject) => {
         const req = request(
           url,
-          { method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } },
+          {
+            method: 'POST',
+            agent,
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+          },
           (res) => {
             const parts: Buffer[] = [];
             res.on('data', (c: Buffer) => parts.push(c));
@@ -134,7 +140,7 @@ export async function runOpenLoop<T>(
   let errors = 0;
   let inFlight = 0;
   let x = opts.seed ?? 12345;
-  const rand = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 4294967296;
   const started = performance.now();
   const waiters: (() => void)[] = [];
   const running: Promise<void>[] = [];

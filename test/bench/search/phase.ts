@@ -65,7 +65,12 @@ export async function benchPhase(ctx: PhaseContext): Promise<Row[]> {
       const ids = scope.collectionIds;
       const hydrateIds = await hydrateTargets(ctx.sql, q, ids);
       for (const step of ['text-channel', 'vector-channel', 'hydrate'] as const) {
-        add({ scope: scope.name, kind: 'sql', step, ...(await measureFloor(ctx.sql, step, q, ids, { concurrency: 1, requests: q.length, hydrateIds, cpu: ctx.floorCpu })) });
+        add({
+          scope: scope.name,
+          kind: 'sql',
+          step,
+          ...(await measureFloor(ctx.sql, step, q, ids, { concurrency: 1, requests: q.length, hydrateIds, cpu: ctx.floorCpu })),
+        });
       }
       for (const mode of MODES) {
         const body = (text: string) => ({ query: text, mode, limit: 5, ...(scope.slug ? { collection: scope.slug } : {}) });
@@ -83,10 +88,21 @@ export async function benchPhase(ctx: PhaseContext): Promise<Row[]> {
           return { ...r, embedded: ctx.embeddedSoFar() - before };
         };
         await runLoad(q, { concurrency: 4, requests: Math.min(100, q.length) }, call); // warm pages and plans
-        add({ scope: scope.name, kind: 'sql', step: mode, ...(await measureFloor(ctx.sql, mode, q, ids, { concurrency: 1, requests: q.length, cpu: ctx.floorCpu })) });
+        add({
+          scope: scope.name,
+          kind: 'sql',
+          step: mode,
+          ...(await measureFloor(ctx.sql, mode, q, ids, { concurrency: 1, requests: q.length, cpu: ctx.floorCpu })),
+        });
         add({ scope: scope.name, kind: 'http', step: mode, ...(await http(1, q.length)) });
         if (ctx.c16[scope.name]?.includes(mode)) {
-          if (mode === 'hybrid') add({ scope: scope.name, kind: 'sql', step: mode, ...(await measureFloor(ctx.sql, mode, q, ids, { concurrency: 16, requests: ctx.requests16, cpu: ctx.floorCpu })) });
+          if (mode === 'hybrid')
+            add({
+              scope: scope.name,
+              kind: 'sql',
+              step: mode,
+              ...(await measureFloor(ctx.sql, mode, q, ids, { concurrency: 16, requests: ctx.requests16, cpu: ctx.floorCpu })),
+            });
           add({ scope: scope.name, kind: 'http', step: mode, ...(await http(16, ctx.requests16)) });
         }
         if (mode === 'hybrid' && scope.name === 'all' && ctx.openLoopRate > 0) {

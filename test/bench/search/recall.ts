@@ -27,7 +27,12 @@ function exactPool(url: string): Sql {
   return postgres(url, {
     max: 1,
     onnotice: () => {},
-    connection: { enable_indexscan: 'off', enable_bitmapscan: 'off', plan_cache_mode: 'force_custom_plan', application_name: 'bench-search-exact' },
+    connection: {
+      enable_indexscan: 'off',
+      enable_bitmapscan: 'off',
+      plan_cache_mode: 'force_custom_plan',
+      application_name: 'bench-search-exact',
+    },
   }) as unknown as Sql;
 }
 
@@ -78,7 +83,14 @@ export async function measureRecall(
     }
     await pool.end();
     const p = percentiles(ms);
-    rows.push({ efSearch: ef, recall10: round(hit10 / want10, 4), recall100: round(hit100 / want100, 4), short, p50Ms: p.p50, p99Ms: p.p99 });
+    rows.push({
+      efSearch: ef,
+      recall10: round(hit10 / want10, 4),
+      recall100: round(hit100 / want100, 4),
+      short,
+      p50Ms: p.p50,
+      p99Ms: p.p99,
+    });
   }
   return { exactP50Ms: percentiles(exactMs).p50, rows };
 }

@@ -39,13 +39,60 @@ export function printPhase(title: string, rows: Row[]): void {
         const s = find(rows, scope, 'sql', mode, c);
         const h = find(rows, scope, 'http', mode, c);
         if (!s && !h) continue;
-        out.push([scope, mode, c, s?.p50, s?.p99, s?.throughput, s?.cpuMsPerRequest, h?.p50, h?.p99, h?.throughput, h?.cpuMsPerRequest, ratio(h?.p50, s?.p50), h?.load1 ?? s?.load1]);
+        out.push([
+          scope,
+          mode,
+          c,
+          s?.p50,
+          s?.p99,
+          s?.throughput,
+          s?.cpuMsPerRequest,
+          h?.p50,
+          h?.p99,
+          h?.throughput,
+          h?.cpuMsPerRequest,
+          ratio(h?.p50, s?.p50),
+          h?.load1 ?? s?.load1,
+        ]);
       }
       const o = find(rows, scope, 'http-open-loop', mode, 16);
-      if (o) out.push([scope, `${mode} @${(o as Row & { offeredRate?: number }).offeredRate}/s open`, 16, '', '', '', '', o.p50, o.p99, o.throughput, '', '', o.load1]);
+      if (o)
+        out.push([
+          scope,
+          `${mode} @${(o as Row & { offeredRate?: number }).offeredRate}/s open`,
+          16,
+          '',
+          '',
+          '',
+          '',
+          o.p50,
+          o.p99,
+          o.throughput,
+          '',
+          '',
+          o.load1,
+        ]);
     }
   }
-  printTable(title, ['scope', 'step / mode', 'c', 'SQL p50', 'SQL p99', 'SQL /s', 'SQL cpu', 'HTTP p50', 'HTTP p99', 'HTTP /s', 'HTTP cpu', 'HTTP/SQL p50', 'load1'], out);
+  printTable(
+    title,
+    [
+      'scope',
+      'step / mode',
+      'c',
+      'SQL p50',
+      'SQL p99',
+      'SQL /s',
+      'SQL cpu',
+      'HTTP p50',
+      'HTTP p99',
+      'HTTP /s',
+      'HTTP cpu',
+      'HTTP/SQL p50',
+      'load1',
+    ],
+    out,
+  );
 }
 
 export function printRecall(title: string, rows: RecallRow[], exactP50Ms: number): void {
@@ -60,6 +107,12 @@ export function printTargets(targets: Target[]): void {
   printTable(
     'Targets at 100k chunks (query embedding excluded)',
     ['target', 'measured', 'limit', 'result', 'note'],
-    targets.map((t) => [t.name, t.value === undefined ? '–' : `${t.value} ${t.unit}`, `${t.op} ${t.limit} ${t.unit}`, t.pass ? 'PASS' : 'FAIL', t.note ?? '']),
+    targets.map((t) => [
+      t.name,
+      t.value === undefined ? '–' : `${t.value} ${t.unit}`,
+      `${t.op} ${t.limit} ${t.unit}`,
+      t.pass ? 'PASS' : 'FAIL',
+      t.note ?? '',
+    ]),
   );
 }

@@ -35,7 +35,10 @@ export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hy
         return { ok: true, body: (await vectorCandidates(sql, q.vector, f, CANDIDATES)).length };
       case 'hydrate': {
         const ids = hydrateIds?.get(q.text) ?? [];
-        const rows = await hydrate(sql, ids.map((chunkId, i) => ({ chunkId, score: 1 - i / 100 })));
+        const rows = await hydrate(
+          sql,
+          ids.map((chunkId, i) => ({ chunkId, score: 1 - i / 100 })),
+        );
         return { ok: true, body: rows.length };
       }
       default: {
@@ -56,8 +59,16 @@ export async function hydrateTargets(sql: Sql, queries: FloorQuery[], collection
   const out = new Map<string, string[]>();
   for (const q of queries) {
     const f = { collectionIds };
-    const [t, v] = await Promise.all([textCandidates(sql, 'english', q.text, f, CANDIDATES), vectorCandidates(sql, q.vector, f, CANDIDATES)]);
-    out.set(q.text, rrf(t, v).slice(0, LIMIT).map((x) => x.chunkId));
+    const [t, v] = await Promise.all([
+      textCandidates(sql, 'english', q.text, f, CANDIDATES),
+      vectorCandidates(sql, q.vector, f, CANDIDATES),
+    ]);
+    out.set(
+      q.text,
+      rrf(t, v)
+        .slice(0, LIMIT)
+        .map((x) => x.chunkId),
+    );
   }
   return out;
 }

@@ -21,7 +21,7 @@ function zipfSampler(n: number, s: number, rand: () => number): () => number {
   const cdf = new Float64Array(n);
   let acc = 0;
   for (let i = 0; i < n; i++) {
-    acc += 1 / Math.pow(i + 1, s);
+    acc += 1 / (i + 1) ** s;
     cdf[i] = acc;
   }
   return () => {

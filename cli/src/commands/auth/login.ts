@@ -26,10 +26,7 @@ Examples:
   docsift login                                   # prompts for URL and key
   docsift login --url https://search.example.com  # prompts for the key
   echo "$KEY" | docsift login --api-key-stdin --profile ci`,
-  options: (cmd) =>
-    cmd
-      .option('--api-key-stdin', 'read the key from standard input')
-      .option('--default', 'make this profile the default'),
+  options: (cmd) => cmd.option('--api-key-stdin', 'read the key from standard input').option('--default', 'make this profile the default'),
   parse: (_args, flags) => ({ apiKeyStdin: !!flags.apiKeyStdin, setDefault: !!flags.default }),
   async run(ctx, opts) {
     const config = await readConfig(ctx.configFile);
@@ -54,15 +51,22 @@ Examples:
     key = key.trim();
     if (!key) throw new UsageError('The API key is empty.');
 
-    let current;
+    let current: Awaited<ReturnType<ReturnType<Context['makeClient']>['keys']['current']>>;
     try {
       current = await ctx.makeClient(url, key).keys.current();
     } catch (err) {
-      if (err instanceof AuthenticationError) throw new CliError(`The server at ${url} refused this key: ${err.message}`, ExitCode.AUTH, 'Check the key (keys start with svc_) or create one on the API Keys page.', err.code);
+      if (err instanceof AuthenticationError)
+        throw new CliError(
+          `The server at ${url} refused this key: ${err.message}`,
+          ExitCode.AUTH,
+          'Check the key (keys start with svc_) or create one on the API Keys page.',
+          err.code,
+        );
       throw err;
     }
     const saved = await updateProfile(profileName, { url, api_key: key }, ctx.configFile);
-    if (opts.setDefault && saved.default_profile !== profileName) await writeConfig({ ...saved, default_profile: profileName }, ctx.configFile);
+    if (opts.setDefault && saved.default_profile !== profileName)
+      await writeConfig({ ...saved, default_profile: profileName }, ctx.configFile);
 
     if (ctx.json) {
       ctx.out.data({ profile: profileName, url, config_path: ctx.configFile, ...current });

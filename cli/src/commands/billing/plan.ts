@@ -15,7 +15,14 @@ export default defineCommand<Record<string, never>>({
       ['Plan', `${p.name} (${dollars(p.price_cents)}/month)`],
       ['Cycle', `${formatDate(p.cycle_start)} → ${formatDate(p.cycle_end)}`],
       ['Searches', `${p.used_queries.toLocaleString('en-US')} of ${p.included_queries.toLocaleString('en-US')} included`],
-      ['Overage', p.overage_rate_millicents === null ? (p.hard_quota ? 'none: searches stop at the quota until the next cycle' : '—') : `${p.overage_queries.toLocaleString('en-US')} searches, ${dollars(p.overage_cents)} so far`],
+      [
+        'Overage',
+        p.overage_rate_millicents === null
+          ? p.hard_quota
+            ? 'none: searches stop at the quota until the next cycle'
+            : '—'
+          : `${p.overage_queries.toLocaleString('en-US')} searches, ${dollars(p.overage_cents)} so far`,
+      ],
       ['Projected', `${p.projected_queries.toLocaleString('en-US')} searches, ${dollars(p.projected_total_cents)} total`],
     ]);
   },

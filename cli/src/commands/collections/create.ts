@@ -20,7 +20,11 @@ export default defineCommand<Options>({
         const { input } = await import('@inquirer/prompts');
         return input({ message: 'Collection name', required: true });
       }));
-    const c = await (await ctx.client()).collections.create({ name, ...(opts.description !== undefined ? { description: opts.description } : {}), ...(opts.isPublic ? { is_public: true } : {}) });
+    const c = await (await ctx.client()).collections.create({
+      name,
+      ...(opts.description !== undefined ? { description: opts.description } : {}),
+      ...(opts.isPublic ? { is_public: true } : {}),
+    });
     if (ctx.json) return void ctx.out.data(c);
     ctx.out.line(`${ctx.out.green('✓')} Created collection ${ctx.out.bold(c.name)} (slug ${ctx.out.cyan(c.slug)}).`);
     showCollection(ctx.out, c);

@@ -8,7 +8,11 @@ export default defineCommand<{ ref: string; patch: UpdateCollection }>({
   name: 'update <collection>',
   summary: 'Rename a collection, change its description, or make it public/private (owner only)',
   options: (cmd) =>
-    cmd.option('--name <name>', 'new name (the slug stays)').option('-d, --description <text>', 'new description').option('--public', 'make it public').option('--private', 'make it private'),
+    cmd
+      .option('--name <name>', 'new name (the slug stays)')
+      .option('-d, --description <text>', 'new description')
+      .option('--public', 'make it public')
+      .option('--private', 'make it private'),
   parse: ([ref], flags) => {
     if (flags.public && flags.private) throw new UsageError('Give --public or --private, not both.');
     const patch: UpdateCollection = {};

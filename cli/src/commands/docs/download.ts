@@ -23,7 +23,10 @@ export function dispositionName(header: string | null): string | undefined {
 export default defineCommand<{ uuid: string; output: string | undefined; urlOnly: boolean }>({
   name: 'download <uuid>',
   summary: 'Download the original file (or print its signed, 1-hour URL with --url-only)',
-  options: (cmd) => cmd.option('-o, --output <path>', 'file or directory to write (default: original name in the current directory; - for stdout)').option('--url-only', 'print the signed URL instead'),
+  options: (cmd) =>
+    cmd
+      .option('-o, --output <path>', 'file or directory to write (default: original name in the current directory; - for stdout)')
+      .option('--url-only', 'print the signed URL instead'),
   parse: ([uuid], flags) => ({ uuid: uuid!, output: stringFlag(flags.output), urlOnly: !!flags.urlOnly }),
   async run(ctx, { uuid, output, urlOnly }) {
     const client = await ctx.client();
@@ -40,7 +43,12 @@ export default defineCommand<{ uuid: string; output: string | undefined; urlOnly
       return;
     }
     const name = dispositionName(res.headers.get('content-disposition')) ?? uuid;
-    const isDir = output ? await stat(output).then((s) => s.isDirectory(), () => false) : false;
+    const isDir = output
+      ? await stat(output).then(
+          (s) => s.isDirectory(),
+          () => false,
+        )
+      : false;
     const target = output ? (isDir ? path.join(output, name) : output) : name;
     await pipeline(Readable.fromWeb(res.body as never), createWriteStream(target));
     const bytes = (await stat(target)).size;

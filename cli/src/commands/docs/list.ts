@@ -53,18 +53,23 @@ export default defineCommand<Options>({
       return;
     }
     const o = ctx.out;
-    const statusStyle = (t: string, d: DocumentListItem) => (d.status === 'indexed' ? o.green(t) : d.status === 'failed' ? o.red(t) : o.yellow(t));
-    o.table(rows, [
-      { header: 'TITLE', value: (d) => d.title, max: 40 },
-      { header: 'STATUS', value: (d) => d.status, style: statusStyle },
-      { header: 'TYPE', value: (d) => d.source_type },
-      { header: 'CHUNKS', value: (d) => String(d.chunks_count), align: 'right' },
-      { header: 'SIZE', value: (d) => formatBytes(d.file_size), align: 'right' },
-      { header: 'COLLECTION', value: (d) => d.collection_slug, max: 24 },
-      { header: 'TAGS', value: (d) => d.tags.join(','), max: 24 },
-      { header: 'CREATED', value: (d) => formatDate(d.created_at) },
-      { header: 'UUID', value: (d) => d.uuid, style: (t) => o.dim(t) },
-    ], 'No documents. Upload some: docsift docs upload <paths…> --collection <slug>');
+    const statusStyle = (t: string, d: DocumentListItem) =>
+      d.status === 'indexed' ? o.green(t) : d.status === 'failed' ? o.red(t) : o.yellow(t);
+    o.table(
+      rows,
+      [
+        { header: 'TITLE', value: (d) => d.title, max: 40 },
+        { header: 'STATUS', value: (d) => d.status, style: statusStyle },
+        { header: 'TYPE', value: (d) => d.source_type },
+        { header: 'CHUNKS', value: (d) => String(d.chunks_count), align: 'right' },
+        { header: 'SIZE', value: (d) => formatBytes(d.file_size), align: 'right' },
+        { header: 'COLLECTION', value: (d) => d.collection_slug, max: 24 },
+        { header: 'TAGS', value: (d) => d.tags.join(','), max: 24 },
+        { header: 'CREATED', value: (d) => formatDate(d.created_at) },
+        { header: 'UUID', value: (d) => d.uuid, style: (t) => o.dim(t) },
+      ],
+      'No documents. Upload some: docsift docs upload <paths…> --collection <slug>',
+    );
     if (nextCursor && rows.length >= limit) o.note(o.dim(`Showing ${rows.length}; more with --all or --cursor ${nextCursor}`));
   },
 });

@@ -15,8 +15,19 @@ export default defineCommand<Options>({
   name: 'replace <uuid> <path>',
   summary: "Replace a document's file, keeping its uuid (and title/tags unless given); it is processed again",
   options: (cmd) =>
-    cmd.option('--title <title>', 'new title').option('-t, --tags <tags>', 'new comma-separated tags').option('-w, --wait', 'wait until it is indexed or failed').option('--timeout <seconds>', 'with --wait', '600'),
-  parse: ([uuid, path], flags) => ({ uuid: uuid!, path: path!, title: stringFlag(flags.title), tags: stringFlag(flags.tags), wait: !!flags.wait, timeoutMs: intFlag(flags.timeout, '--timeout')! * 1000 }),
+    cmd
+      .option('--title <title>', 'new title')
+      .option('-t, --tags <tags>', 'new comma-separated tags')
+      .option('-w, --wait', 'wait until it is indexed or failed')
+      .option('--timeout <seconds>', 'with --wait', '600'),
+  parse: ([uuid, path], flags) => ({
+    uuid: uuid!,
+    path: path!,
+    title: stringFlag(flags.title),
+    tags: stringFlag(flags.tags),
+    wait: !!flags.wait,
+    timeoutMs: intFlag(flags.timeout, '--timeout')! * 1000,
+  }),
   async run(ctx, opts) {
     const client = await ctx.client();
     const doc = await client.documents.replace(opts.uuid, opts.path, { title: opts.title, tags: opts.tags });
@@ -26,7 +37,9 @@ export default defineCommand<Options>({
       return;
     }
     const progress = await createProgress(ctx, 'wait');
-    const settled = await client.documents.waitForSettled(doc.uuid, { timeoutMs: opts.timeoutMs, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
+    const settled = await client.documents
+      .waitForSettled(doc.uuid, { timeoutMs: opts.timeoutMs, onProgress: (p) => progress.update(p) })
+      .finally(() => progress.done());
     if (ctx.json) ctx.out.data({ ...doc, wait: waitJson(settled) });
     else {
       ctx.out.line(`${ctx.out.green('✓')} Replaced ${doc.title} (${doc.uuid}) with ${opts.path}.`);

@@ -28,7 +28,8 @@ export default defineCommand<{ uuid: string; content: boolean; chunks: boolean }
     }
     if (chunks) {
       o.line();
-      for (const c of d.chunks) o.line(`${o.dim(`#${c.chunk_index}${c.page ? ` p.${c.page}` : ''}`)} ${truncate(c.content.replace(/\s+/g, ' '), 160)}`);
+      for (const c of d.chunks)
+        o.line(`${o.dim(`#${c.chunk_index}${c.page ? ` p.${c.page}` : ''}`)} ${truncate(c.content.replace(/\s+/g, ' '), 160)}`);
     }
   },
 });

@@ -77,9 +77,19 @@ Examples:
       if (opts.title !== undefined) {
         // A title applies to one document, so this is a plain single upload.
         const doc = await client.documents.upload(collection.uuid, files[0]!, { title: opts.title, tags: opts.tags });
-        result = { results: [{ index: 0, filename: doc.original_filename, size: doc.file_size, status: 'uploaded', document: doc }], uploaded: [doc], skipped: [], failed: [] };
+        result = {
+          results: [{ index: 0, filename: doc.original_filename, size: doc.file_size, status: 'uploaded', document: doc }],
+          uploaded: [doc],
+          skipped: [],
+          failed: [],
+        };
       } else {
-        result = await client.documents.uploadMany(collection.uuid, files, { tags: opts.tags, concurrency: opts.concurrency, batchSize: opts.batchSize, onProgress: (p) => progress.update(p) });
+        result = await client.documents.uploadMany(collection.uuid, files, {
+          tags: opts.tags,
+          concurrency: opts.concurrency,
+          batchSize: opts.batchSize,
+          onProgress: (p) => progress.update(p),
+        });
       }
     } finally {
       await progress.done();
@@ -89,16 +99,29 @@ Examples:
     const uploaded = result.results.flatMap((r) => (r.status === 'uploaded' ? [{ path: pathOf(r.index), ...r.document }] : []));
     const skipped = [
       ...missing.map((m) => ({ path: m.path, filename: m.path, reason: m.reason, code: 'NOT_FOUND' })),
-      ...result.skipped.map((s) => ({ path: pathOf(s.index), filename: s.filename, reason: s.reason, ...(s.code ? { code: s.code } : {}) })),
+      ...result.skipped.map((s) => ({
+        path: pathOf(s.index),
+        filename: s.filename,
+        reason: s.reason,
+        ...(s.code ? { code: s.code } : {}),
+      })),
     ];
-    const failed = result.failed.map((f) => ({ path: pathOf(f.index), filename: f.filename, error: f.error.message, ...('code' in f.error ? { code: String((f.error as { code: unknown }).code) } : {}) }));
+    const failed = result.failed.map((f) => ({
+      path: pathOf(f.index),
+      filename: f.filename,
+      error: f.error.message,
+      ...('code' in f.error ? { code: String((f.error as { code: unknown }).code) } : {}),
+    }));
     const totalBytes = result.results.reduce((n, r) => n + r.size, 0);
 
     let settled: SettledResult | undefined;
     if (opts.wait && uploaded.length) {
       const waitProgress = await createProgress(ctx, 'wait', { quiet: opts.quiet });
       try {
-        settled = await client.documents.waitForSettled(uploaded.map((u) => u.uuid), { collection: collection.slug, timeoutMs: opts.timeoutMs, onProgress: (p) => waitProgress.update(p) });
+        settled = await client.documents.waitForSettled(
+          uploaded.map((u) => u.uuid),
+          { collection: collection.slug, timeoutMs: opts.timeoutMs, onProgress: (p) => waitProgress.update(p) },
+        );
       } finally {
         await waitProgress.done();
       }
@@ -123,7 +146,9 @@ Examples:
     }
 
     const o = ctx.out;
-    o.line(`${uploaded.length ? o.green('✓') : o.red('✗')} Uploaded ${uploaded.length} of ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(uploaded.reduce((n, u) => n + u.file_size, 0))}) to ${o.bold(collection.name)} (${collection.slug}).`);
+    o.line(
+      `${uploaded.length ? o.green('✓') : o.red('✗')} Uploaded ${uploaded.length} of ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(uploaded.reduce((n, u) => n + u.file_size, 0))}) to ${o.bold(collection.name)} (${collection.slug}).`,
+    );
     if (skipped.length) {
       o.line(o.yellow(`Skipped ${skipped.length}:`));
       for (const s of skipped) o.line(`  ${s.path} — ${s.reason}`);
@@ -133,7 +158,12 @@ Examples:
       for (const f of failed) o.line(`  ${f.path} — ${f.error}`);
     }
     if (settled) printWaitSummary(ctx, settled, new Map(uploaded.map((u) => [u.uuid, u.path])));
-    else if (uploaded.length) o.line(o.dim(`Processing runs in the background: \`docsift docs wait ${uploaded.length === 1 ? uploaded[0]!.uuid : '<uuid>…'}\` or add --wait.`));
+    else if (uploaded.length)
+      o.line(
+        o.dim(
+          `Processing runs in the background: \`docsift docs wait ${uploaded.length === 1 ? uploaded[0]!.uuid : '<uuid>…'}\` or add --wait.`,
+        ),
+      );
     return exitCode;
   },
 });

@@ -10,13 +10,24 @@ export function waitJson(s: SettledResult, labels?: Map<string, string>) {
     failed: s.failed.length,
     pending: s.pending.length,
     timed_out: s.timedOut,
-    documents: s.documents.map((d) => ({ uuid: d.uuid, ...(labels?.has(d.uuid) ? { path: labels.get(d.uuid) } : {}), status: d.status, ...(d.title ? { title: d.title } : {}), ...(d.chunks_count !== undefined ? { chunks_count: d.chunks_count } : {}), ...(d.status === 'failed' ? { error_message: d.error_message ?? '' } : {}) })),
+    documents: s.documents.map((d) => ({
+      uuid: d.uuid,
+      ...(labels?.has(d.uuid) ? { path: labels.get(d.uuid) } : {}),
+      status: d.status,
+      ...(d.title ? { title: d.title } : {}),
+      ...(d.chunks_count !== undefined ? { chunks_count: d.chunks_count } : {}),
+      ...(d.status === 'failed' ? { error_message: d.error_message ?? '' } : {}),
+    })),
   };
 }
 
 export function printWaitSummary(ctx: Context, s: SettledResult, labels?: Map<string, string>): void {
   const o = ctx.out;
-  const parts = [o.green(`${s.indexed.length} indexed`), s.failed.length ? o.red(`${s.failed.length} failed`) : `0 failed`, `${s.pending.length} pending`];
+  const parts = [
+    o.green(`${s.indexed.length} indexed`),
+    s.failed.length ? o.red(`${s.failed.length} failed`) : `0 failed`,
+    `${s.pending.length} pending`,
+  ];
   o.line(`Indexing: ${parts.join(', ')}${s.timedOut ? o.yellow(' (timed out)') : ''}.`);
   for (const f of s.failed) o.line(`  ${o.red('✗')} ${labels?.get(f.uuid) ?? f.title ?? f.uuid} — ${f.error_message || 'no reason given'}`);
 }
@@ -36,13 +47,22 @@ export default defineCommand<Options>({
       .option('--timeout <seconds>', 'give up after this long', '600')
       .option('-c, --collection <slug>', 'the collection they are in (faster for many documents)')
       .option('-q, --quiet', 'no progress output'),
-  parse: (args, flags) => ({ uuids: (args[0] as unknown as string[]) ?? [], timeoutMs: intFlag(flags.timeout, '--timeout', { max: 86_400 })! * 1000, collection: stringFlag(flags.collection), quiet: !!flags.quiet }),
+  parse: (args, flags) => ({
+    uuids: (args[0] as unknown as string[]) ?? [],
+    timeoutMs: intFlag(flags.timeout, '--timeout', { max: 86_400 })! * 1000,
+    collection: stringFlag(flags.collection),
+    quiet: !!flags.quiet,
+  }),
   async run(ctx, opts) {
     const client = await ctx.client();
     const progress = await createProgress(ctx, 'wait', { quiet: opts.quiet });
     let settled: SettledResult;
     try {
-      settled = await client.documents.waitForSettled(opts.uuids, { timeoutMs: opts.timeoutMs, ...(opts.collection ? { collection: opts.collection } : {}), onProgress: (p) => progress.update(p) });
+      settled = await client.documents.waitForSettled(opts.uuids, {
+        timeoutMs: opts.timeoutMs,
+        ...(opts.collection ? { collection: opts.collection } : {}),
+        onProgress: (p) => progress.update(p),
+      });
     } finally {
       await progress.done();
     }

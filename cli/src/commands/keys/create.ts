@@ -29,7 +29,15 @@ export default defineCommand<Options>({
     const write = (flags.write as string[] | undefined) ?? [];
     if (full && (read.length || write.length)) throw new UsageError('A full-access key takes no collection grants.');
     const expires = choiceFlag<KeyExpiry>(flags.expires, '--expires', EXPIRY_CHOICES)!;
-    return { name: stringFlag(name), body: { is_full_access: full, expires_in: expires, ...(read.length || write.length ? { collections: [...new Set([...read, ...write])] } : {}) }, write };
+    return {
+      name: stringFlag(name),
+      body: {
+        is_full_access: full,
+        expires_in: expires,
+        ...(read.length || write.length ? { collections: [...new Set([...read, ...write])] } : {}),
+      },
+      write,
+    };
   },
   async run(ctx, opts) {
     const name =

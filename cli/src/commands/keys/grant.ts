@@ -5,7 +5,11 @@ export default defineCommand<{ ref: string; collection: string; permission: 'rea
   name: 'grant <key> <collection>',
   summary: 'Give a scoped key read or write access to a collection (slug); changes an existing grant',
   options: (cmd) => cmd.option('--permission <level>', 'read or write', 'read'),
-  parse: ([ref, collection], flags) => ({ ref: ref!, collection: collection!, permission: choiceFlag(flags.permission, '--permission', ['read', 'write'] as const)! }),
+  parse: ([ref, collection], flags) => ({
+    ref: ref!,
+    collection: collection!,
+    permission: choiceFlag(flags.permission, '--permission', ['read', 'write'] as const)!,
+  }),
   async run(ctx, { ref, collection, permission }) {
     const key = await resolveKey(ctx, ref);
     const g = await (await ctx.client()).keys.grant(key.uuid, { collection, permission });

@@ -19,11 +19,26 @@ export default defineCommand<{ all: boolean }>({
       { header: '', value: (k) => (k.uuid === current.uuid ? '*' : '') },
       { header: 'NAME', value: (k) => k.name, max: 30 },
       { header: 'PREFIX', value: (k) => k.prefix },
-      { header: 'TYPE', value: (k) => (k.is_full_access ? 'full access' : `scoped: ${k.grants.map((g) => `${g.collection}${g.permission === 'write' ? ' (write)' : ''}`).join(', ') || 'none'}`), max: 40 },
+      {
+        header: 'TYPE',
+        value: (k) =>
+          k.is_full_access
+            ? 'full access'
+            : `scoped: ${k.grants.map((g) => `${g.collection}${g.permission === 'write' ? ' (write)' : ''}`).join(', ') || 'none'}`,
+        max: 40,
+      },
       { header: 'TIER', value: (k) => k.rate_tier },
-      { header: 'EXPIRES', value: (k) => (k.expires_at ? formatDate(k.expires_at) : 'never'), style: (t, k) => (expired(k) ? o.red(t) : t) },
+      {
+        header: 'EXPIRES',
+        value: (k) => (k.expires_at ? formatDate(k.expires_at) : 'never'),
+        style: (t, k) => (expired(k) ? o.red(t) : t),
+      },
       { header: 'LAST USED', value: (k) => formatDate(k.last_used_at, 'never') },
-      { header: 'STATE', value: (k) => (!k.is_active ? 'revoked' : expired(k) ? 'expired' : 'active'), style: (t, k) => (!k.is_active || expired(k) ? o.red(t) : o.green(t)) },
+      {
+        header: 'STATE',
+        value: (k) => (!k.is_active ? 'revoked' : expired(k) ? 'expired' : 'active'),
+        style: (t, k) => (!k.is_active || expired(k) ? o.red(t) : o.green(t)),
+      },
       { header: 'UUID', value: (k) => k.uuid, style: (t) => o.dim(t) },
     ]);
     o.note(o.dim('* the key in use'));

@@ -4,7 +4,9 @@ import type { Context } from '../../context.js';
 /** Shows a newly issued secret exactly once: the key on stdout, the warning on stderr. */
 export function printSecret(ctx: Context, k: ApiKeyWithSecret, verb: string): void {
   const o = ctx.out;
-  o.line(`${o.green('✓')} ${verb} key ${o.bold(k.name)} (${k.prefix}…, ${k.is_full_access ? 'full access' : 'scoped'}, expires ${k.expires_at ?? 'never'}).`);
+  o.line(
+    `${o.green('✓')} ${verb} key ${o.bold(k.name)} (${k.prefix}…, ${k.is_full_access ? 'full access' : 'scoped'}, expires ${k.expires_at ?? 'never'}).`,
+  );
   o.line();
   o.line(`  ${o.bold(k.key)}`);
   o.line();

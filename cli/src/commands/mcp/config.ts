@@ -10,7 +10,16 @@ export function mcpConfig(kind: ClientKind, mcpUrl: string, key: string, name = 
   switch (kind) {
     case 'claude-desktop':
       // Claude Desktop's config file launches local (stdio) servers; mcp-remote bridges to HTTP.
-      return { mcpServers: { [name]: { command: 'npx', args: ['-y', 'mcp-remote', mcpUrl, '--header', 'Authorization:${DOCSIFT_AUTH}'], env: { DOCSIFT_AUTH: auth } } } };
+      return {
+        mcpServers: {
+          [name]: {
+            command: 'npx',
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands ${DOCSIFT_AUTH} from its env block
+            args: ['-y', 'mcp-remote', mcpUrl, '--header', 'Authorization:${DOCSIFT_AUTH}'],
+            env: { DOCSIFT_AUTH: auth },
+          },
+        },
+      };
     case 'claude-code':
       return { command: `claude mcp add --transport http ${name} ${mcpUrl} --header "Authorization: ${auth}"` };
     case 'vscode':
@@ -27,11 +36,18 @@ export default defineCommand<{ kind: ClientKind; placeholder: boolean }>({
   help: `The endpoint is <server>/mcp (Streamable HTTP) with tools search_documents, list_collections,
 get_document_info and search_by_tag. The output embeds the API key unless --placeholder;
 consider a scoped, read-only key: \`docsift keys create mcp --collection <slug>\`.`,
-  options: (cmd) => cmd.option('--client <kind>', KINDS.join(', '), 'generic').option('--placeholder', 'write <DOCSIFT_API_KEY> instead of the real key'),
+  options: (cmd) =>
+    cmd.option('--client <kind>', KINDS.join(', '), 'generic').option('--placeholder', 'write <DOCSIFT_API_KEY> instead of the real key'),
   parse: (_a, flags) => ({ kind: choiceFlag<ClientKind>(flags.client, '--client', KINDS)!, placeholder: !!flags.placeholder }),
   async run(ctx, { kind, placeholder }) {
     const creds = await ctx.credentials();
-    if (!creds.apiKey && !placeholder) throw new CliError('Not logged in: no API key to put in the configuration.', ExitCode.AUTH, 'Run `docsift login`, or pass --placeholder.', 'NOT_LOGGED_IN');
+    if (!creds.apiKey && !placeholder)
+      throw new CliError(
+        'Not logged in: no API key to put in the configuration.',
+        ExitCode.AUTH,
+        'Run `docsift login`, or pass --placeholder.',
+        'NOT_LOGGED_IN',
+      );
     const mcpUrl = `${creds.url.replace(/\/+$/, '')}/mcp`;
     const config = mcpConfig(kind, mcpUrl, placeholder ? '<DOCSIFT_API_KEY>' : creds.apiKey!);
     if (kind === 'claude-code' && !ctx.json) ctx.out.line((config as { command: string }).command);

@@ -24,7 +24,11 @@ Examples:
     const words = (args[0] as unknown as string[]) ?? [];
     const query = words.join(' ').trim();
     if (!query) throw new UsageError('The query is empty.');
-    const request: SearchRequest = { query, limit: intFlag(flags.limit, '--limit', { max: 50 })!, mode: choiceFlag<SearchMode>(flags.mode, '--mode', ['hybrid', 'text', 'vector'])! };
+    const request: SearchRequest = {
+      query,
+      limit: intFlag(flags.limit, '--limit', { max: 50 })!,
+      mode: choiceFlag<SearchMode>(flags.mode, '--mode', ['hybrid', 'text', 'vector'])!,
+    };
     const collection = stringFlag(flags.collection);
     if (collection) request.collection = collection;
     if (Array.isArray(flags.tag) && flags.tag.length) request.tags = flags.tag as string[];
@@ -43,7 +47,9 @@ Examples:
     const mark = (t: string) => (o.color ? o.paint(['bold', 'yellow'], t) : t);
     r.results.forEach((res, i) => {
       const page = res.page ? ` · p.${res.page}` : '';
-      o.line(`${o.bold(`${i + 1}.`)} ${o.bold(res.title)}  ${o.dim(`${res.collection_name} (${res.collection_slug})${page} · score ${res.score.toFixed(3)}`)}`);
+      o.line(
+        `${o.bold(`${i + 1}.`)} ${o.bold(res.title)}  ${o.dim(`${res.collection_name} (${res.collection_slug})${page} · score ${res.score.toFixed(3)}`)}`,
+      );
       o.line(`   ${renderSnippet(snippet(res.content, r.query, full ? res.content.length + 10 : 240), mark)}`);
       if (res.tags.length) o.line(`   ${o.dim(`tags: ${res.tags.join(', ')}`)}`);
       o.line(`   ${o.dim(`document ${res.document_id} · chunk ${res.chunk_index}`)}`);

@@ -51,24 +51,32 @@ Examples:
     if (!key) {
       o.line();
       o.line(o.bold('Per key'));
-      o.table(r.per_key, [
-        { header: 'NAME', value: (k) => k.name, max: 30 },
-        { header: 'PREFIX', value: (k) => k.prefix },
-        { header: 'REQUESTS', value: (k) => n(k.requests), align: 'right' },
-        { header: 'ERRORS', value: (k) => n(k.errors), align: 'right' },
-        { header: 'AVG MS', value: (k) => k.avg_response_time_ms.toFixed(1), align: 'right' },
-      ], 'No key was used in this period.');
+      o.table(
+        r.per_key,
+        [
+          { header: 'NAME', value: (k) => k.name, max: 30 },
+          { header: 'PREFIX', value: (k) => k.prefix },
+          { header: 'REQUESTS', value: (k) => n(k.requests), align: 'right' },
+          { header: 'ERRORS', value: (k) => n(k.errors), align: 'right' },
+          { header: 'AVG MS', value: (k) => k.avg_response_time_ms.toFixed(1), align: 'right' },
+        ],
+        'No key was used in this period.',
+      );
     }
     o.line();
     o.line(o.bold('Recent requests'));
-    o.table(r.recent.items, [
-      { header: 'WHEN', value: (e) => formatDate(e.timestamp) },
-      { header: 'KEY', value: (e) => e.key_prefix },
-      { header: 'REQUEST', value: (e) => `${e.method} ${e.endpoint}`, max: 44 },
-      { header: 'STATUS', value: (e) => String(e.status), style: (t, e) => (e.status >= 400 ? o.red(t) : t) },
-      { header: 'MS', value: (e) => e.response_time_ms.toFixed(0), align: 'right' },
-      { header: 'RESULTS', value: (e) => (e.result_count === null ? '' : String(e.result_count)), align: 'right' },
-      { header: 'QUERY', value: (e) => e.query ?? '', max: 40 },
-    ], 'No requests in this period.');
+    o.table(
+      r.recent.items,
+      [
+        { header: 'WHEN', value: (e) => formatDate(e.timestamp) },
+        { header: 'KEY', value: (e) => e.key_prefix },
+        { header: 'REQUEST', value: (e) => `${e.method} ${e.endpoint}`, max: 44 },
+        { header: 'STATUS', value: (e) => String(e.status), style: (t, e) => (e.status >= 400 ? o.red(t) : t) },
+        { header: 'MS', value: (e) => e.response_time_ms.toFixed(0), align: 'right' },
+        { header: 'RESULTS', value: (e) => (e.result_count === null ? '' : String(e.result_count)), align: 'right' },
+        { header: 'QUERY', value: (e) => e.query ?? '', max: 40 },
+      ],
+      'No requests in this period.',
+    );
   },
 });

@@ -25,8 +25,13 @@ function printEvent(ctx: Context, e: ReceivedEvent): void {
   if (!e.verified && e.reason) return void o.line(`${o.dim(time)} ${o.red('✗ rejected')} ${e.reason}`);
   const data = e.payload?.data as { title?: string; status?: string; error_message?: string | null; message?: string } | undefined;
   const what = data?.title ? `${data.title}${data.error_message ? ` — ${data.error_message}` : ''}` : (data?.message ?? '');
-  o.line(`${o.dim(time)} ${e.verified ? o.green('✓') : o.yellow('?')} ${o.bold(e.event ?? '?')} ${what} ${o.dim(`${e.event_id ?? ''}${e.attempt ? ` attempt ${e.attempt}` : ''}`)}`);
-  if (e.forward) o.line(`         → ${e.forward.url} ${e.forward.status === null ? o.red(`failed: ${e.forward.error}`) : e.forward.status < 300 ? o.green(String(e.forward.status)) : o.red(String(e.forward.status))} ${o.dim(`${e.forward.duration_ms} ms`)}`);
+  o.line(
+    `${o.dim(time)} ${e.verified ? o.green('✓') : o.yellow('?')} ${o.bold(e.event ?? '?')} ${what} ${o.dim(`${e.event_id ?? ''}${e.attempt ? ` attempt ${e.attempt}` : ''}`)}`,
+  );
+  if (e.forward)
+    o.line(
+      `         → ${e.forward.url} ${e.forward.status === null ? o.red(`failed: ${e.forward.error}`) : e.forward.status < 300 ? o.green(String(e.forward.status)) : o.red(String(e.forward.status))} ${o.dim(`${e.forward.duration_ms} ms`)}`,
+    );
 }
 
 export default defineCommand<Options>({
@@ -111,16 +116,37 @@ down), so the service's retries behave as in production.`,
         await saveSecret(secret);
       }
       if (!secret && !opts.skipVerify) {
-        throw new CliError('No signing secret to verify deliveries with.', 2, 'Pass --secret or set DOCSIFT_WEBHOOK_SECRET (it was shown by `webhooks set`), add --rotate-secret to issue a new one, or --skip-verify for a quick look.', 'USAGE');
+        throw new CliError(
+          'No signing secret to verify deliveries with.',
+          2,
+          'Pass --secret or set DOCSIFT_WEBHOOK_SECRET (it was shown by `webhooks set`), add --rotate-secret to issue a new one, or --skip-verify for a quick look.',
+          'USAGE',
+        );
       }
       if (secret) secrets.push(secret);
 
-      if (ctx.json) ctx.out.line(JSON.stringify({ type: 'listening', url: receiver.url, registered: registered ?? null, forward_to: opts.forwardTo ?? null, verifying: !opts.skipVerify }));
+      if (ctx.json)
+        ctx.out.line(
+          JSON.stringify({
+            type: 'listening',
+            url: receiver.url,
+            registered: registered ?? null,
+            forward_to: opts.forwardTo ?? null,
+            verifying: !opts.skipVerify,
+          }),
+        );
       else {
         const o = ctx.out;
-        o.note(`Listening on ${o.bold(receiver.url)}${opts.skipVerify ? o.yellow(' without verifying signatures') : ` (verifying with ${mask(secret!)})`}${opts.forwardTo ? `, forwarding to ${opts.forwardTo}` : ''}.`);
+        o.note(
+          `Listening on ${o.bold(receiver.url)}${opts.skipVerify ? o.yellow(' without verifying signatures') : ` (verifying with ${mask(secret!)})`}${opts.forwardTo ? `, forwarding to ${opts.forwardTo}` : ''}.`,
+        );
         if (registered) o.note(`Webhook set to ${registered}. Trigger one with \`docsift webhooks test\` or an upload.`);
-        else o.note(o.dim(`Nothing was changed on the server. Point the webhook here with \`docsift webhooks set <public-url>\` (or ${receiver.url} when the daemon runs with ALLOW_PRIVATE_URLS=true), or rerun with --register.`));
+        else
+          o.note(
+            o.dim(
+              `Nothing was changed on the server. Point the webhook here with \`docsift webhooks set <public-url>\` (or ${receiver.url} when the daemon runs with ALLOW_PRIVATE_URLS=true), or rerun with --register.`,
+            ),
+          );
         o.note(o.dim('Ctrl-C to stop.'));
       }
       const stop = () => finish();

@@ -7,7 +7,10 @@ export default defineCommand<{ id: string }>({
   async run(ctx, { id }) {
     const d = await (await ctx.client()).webhooks.redeliver(id);
     if (ctx.json) ctx.out.data(d);
-    else ctx.out.line(`${d.success ? ctx.out.green('✓') : ctx.out.red('✗')} Redelivered ${d.event_type} (attempt ${d.attempt}): ${d.status_code === null ? 'no HTTP answer' : `HTTP ${d.status_code}`} in ${d.duration_ms} ms${d.error ? ` — ${d.error}` : ''}.`);
+    else
+      ctx.out.line(
+        `${d.success ? ctx.out.green('✓') : ctx.out.red('✗')} Redelivered ${d.event_type} (attempt ${d.attempt}): ${d.status_code === null ? 'no HTTP answer' : `HTTP ${d.status_code}`} in ${d.duration_ms} ms${d.error ? ` — ${d.error}` : ''}.`,
+      );
     return d.success ? 0 : 1;
   },
 });

@@ -10,6 +10,10 @@ The server refuses private and loopback URLs unless it runs with ALLOW_PRIVATE_U
   parse: ([url]) => ({ url: url! }),
   async run(ctx, { url }) {
     const w = await (await ctx.client()).webhooks.set(url);
-    await reportWebhook(ctx, w, 'secret' in w ? `${ctx.out.green('✓')} Webhook created.` : `${ctx.out.green('✓')} Webhook URL updated (secret unchanged).`);
+    await reportWebhook(
+      ctx,
+      w,
+      'secret' in w ? `${ctx.out.green('✓')} Webhook created.` : `${ctx.out.green('✓')} Webhook URL updated (secret unchanged).`,
+    );
   },
 });

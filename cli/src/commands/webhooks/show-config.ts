@@ -24,6 +24,8 @@ export async function reportWebhook(ctx: Context, w: WebhookConfig | WebhookConf
     o.line();
     o.line(`  Signing secret: ${o.bold(secret)}`);
     o.line();
-    o.warn(`The secret is shown only once.${savedTo ? ` Saved to profile "${savedTo}" for \`docsift webhooks listen\`.` : ' Store it where your receiver can read it.'}`);
+    o.warn(
+      `The secret is shown only once.${savedTo ? ` Saved to profile "${savedTo}" for \`docsift webhooks listen\`.` : ' Store it where your receiver can read it.'}`,
+    );
   }
 }

@@ -1,7 +1,5 @@
 // docsift web UI: progressive enhancement only. Every page works without this file.
 (() => {
-  'use strict';
-
   // Copy buttons: <button data-copy="#id">. The Clipboard API needs a secure context (https or
   // localhost); elsewhere fall back to selecting the text so Ctrl+C works.
   for (const btn of document.querySelectorAll('[data-copy]')) {

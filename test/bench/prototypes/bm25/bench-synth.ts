@@ -2,9 +2,7 @@
 // pruned results with exhaustive BM25, plus SciFact quality as a small tenant of that corpus.
 // Usage: node --import tsx bench-synth.ts [db=bm25_synth] [mode=all|latency|quality]
 import { mkdirSync, writeFileSync } from 'node:fs';
-import {
-  bm25Search, connect, loadTestQueries, mean, ndcgAt10, percentile, recallAt, scifactCollection, uuidDoc,
-} from './lib.ts';
+import { bm25Search, connect, loadTestQueries, mean, ndcgAt10, percentile, recallAt, scifactCollection, uuidDoc } from './lib.js';
 
 const db = process.argv[2] ?? 'bm25_synth';
 const mode = process.argv[3] ?? 'all';
@@ -17,16 +15,23 @@ const sizes = await sql<{ id: string; n: number }[]>`
 const synthIds = sizes.map((s) => s.id).filter((id) => id !== scifactCollection);
 const big = sizes[0]?.id ?? '';
 // A small tenant: the synthetic collection closest to 500 chunks.
-const small = [...sizes].filter((s) => s.id !== scifactCollection)
-  .sort((a, b) => Math.abs(a.n - 500) - Math.abs(b.n - 500))[0];
+const small = [...sizes].filter((s) => s.id !== scifactCollection).sort((a, b) => Math.abs(a.n - 500) - Math.abs(b.n - 500))[0];
 const scenarios: Record<string, string[]> = {
   [`small (${small?.n} chunks)`]: [small?.id ?? ''],
   [`big (${sizes[0]?.n} chunks)`]: [big],
   [`all ${synthIds.length + 1} collections`]: sizes.map((s) => s.id),
 };
 
-interface Row { scenario: string; k: number; rescore: number; p50: number; p99: number; mean: number;
-  overlap10?: number; overlap100?: number }
+interface Row {
+  scenario: string;
+  k: number;
+  rescore: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  overlap10?: number;
+  overlap100?: number;
+}
 const rows: Row[] = [];
 
 async function timeRun(ids: string[], k: number, rescore: number): Promise<{ ms: number[]; res: string[][] }> {
@@ -52,15 +57,30 @@ if (mode === 'all' || mode === 'latency') {
   const rescores = (process.env.BM25_RESCORE ?? '0').split(',').map(Number);
   for (const [name, ids] of Object.entries(scenarios)) {
     const ex = await timeRun(ids, exhaustive, 0);
-    rows.push({ scenario: name, k: Infinity, rescore: 0, p50: percentile(ex.ms, 50), p99: percentile(ex.ms, 99),
-      mean: mean(ex.ms), overlap10: 1, overlap100: 1 });
+    rows.push({
+      scenario: name,
+      k: Infinity,
+      rescore: 0,
+      p50: percentile(ex.ms, 50),
+      p99: percentile(ex.ms, 99),
+      mean: mean(ex.ms),
+      overlap10: 1,
+      overlap100: 1,
+    });
     console.log(JSON.stringify(rows.at(-1)));
     for (const k of ks) {
       for (const rescore of rescores) {
         const r = await timeRun(ids, k, rescore);
-        rows.push({ scenario: name, k, rescore, p50: percentile(r.ms, 50), p99: percentile(r.ms, 99), mean: mean(r.ms),
+        rows.push({
+          scenario: name,
+          k,
+          rescore,
+          p50: percentile(r.ms, 50),
+          p99: percentile(r.ms, 99),
+          mean: mean(r.ms),
           overlap10: mean(r.res.map((x, i) => overlap(x, ex.res[i] ?? [], 10))),
-          overlap100: mean(r.res.map((x, i) => overlap(x, ex.res[i] ?? [], 100))) });
+          overlap100: mean(r.res.map((x, i) => overlap(x, ex.res[i] ?? [], 100))),
+        });
         console.log(JSON.stringify(rows.at(-1)));
       }
     }
@@ -89,6 +109,8 @@ if (mode === 'all' || mode === 'quality') {
   }
 }
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL(`./results/bench-${db}-${mode}-${process.env.BM25_TAG ?? 'default'}.json`, import.meta.url),
-  JSON.stringify({ rows, quality }, null, 2));
+writeFileSync(
+  new URL(`./results/bench-${db}-${mode}-${process.env.BM25_TAG ?? 'default'}.json`, import.meta.url),
+  JSON.stringify({ rows, quality }, null, 2),
+);
 await sql.end();

@@ -5,8 +5,8 @@
 //   node --import tsx bench-variants.ts [db=bm25_synth] [scenario=big|small|all|scifact] [queries=300]
 import { loadavg } from 'node:os';
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { bm25Search, connect, loadTestQueries, mean, ndcgAt10, percentile, recallAt, scifactCollection, uuidDoc } from './lib.ts';
-import { bm25MaxScore, type MaxScoreOptions } from './maxscore-query.ts';
+import { bm25Search, connect, loadTestQueries, mean, ndcgAt10, percentile, recallAt, scifactCollection, uuidDoc } from './lib.js';
+import { bm25MaxScore, type MaxScoreOptions } from './maxscore-query.js';
 
 type Variant = { name: string } & Partial<MaxScoreOptions> & { topk?: number; globalStats?: boolean };
 const db = process.argv[2] ?? 'bm25_synth';
@@ -20,10 +20,14 @@ const sizes = await sql<{ id: string; n: number }[]>`
   select collection_id as id, n_chunks::int as n from collection_text_stats order by n_chunks desc`;
 const synth = sizes.filter((s) => s.id !== scifactCollection);
 const smallest500 = [...synth].sort((a, b) => Math.abs(a.n - 500) - Math.abs(b.n - 500))[0];
-const ids: string[] = scenario === 'big' ? [synth[0]?.id ?? '']
-  : scenario === 'small' ? [smallest500?.id ?? '']
-  : scenario === 'scifact' ? [scifactCollection]
-  : sizes.map((s) => s.id);
+const ids: string[] =
+  scenario === 'big'
+    ? [synth[0]?.id ?? '']
+    : scenario === 'small'
+      ? [smallest500?.id ?? '']
+      : scenario === 'scifact'
+        ? [scifactCollection]
+        : sizes.map((s) => s.id);
 const label = `${scenario} (${ids.length} collection(s), ${sizes.filter((s) => ids.includes(s.id)).reduce((a, s) => a + s.n, 0)} chunks)`;
 
 const allIds = sizes.map((s) => s.id);
@@ -50,7 +54,10 @@ for (const [qi, q] of queries.entries()) {
   const ex = res[0] ?? [];
   all.forEach((_, vi) => {
     const r = res[vi] ?? [];
-    const inter = (n: number) => { const s = new Set(ex.slice(0, n)); return r.slice(0, n).filter((x) => s.has(x)).length / Math.max(1, Math.min(n, ex.length)); };
+    const inter = (n: number) => {
+      const s = new Set(ex.slice(0, n));
+      return r.slice(0, n).filter((x) => s.has(x)).length / Math.max(1, Math.min(n, ex.length));
+    };
     stats[vi]!.o10.push(inter(10));
     stats[vi]!.o100.push(inter(100));
     const docs = r.map(uuidDoc);
@@ -64,10 +71,20 @@ console.log(`${label}; ${queries.length} queries; load avg ${load0.toFixed(1)} -
 console.log('variant | p50 ms | p99 ms | mean ms | overlap@10 | overlap@100 | nDCG@10 | R@100');
 all.forEach((v, vi) => {
   const s = stats[vi]!;
-  const line = [v.name.padEnd(40), percentile(s.ms, 50).toFixed(1), percentile(s.ms, 99).toFixed(1), mean(s.ms).toFixed(1),
-    mean(s.o10).toFixed(3), mean(s.o100).toFixed(3), scenario === 'scifact' ? mean(s.nd).toFixed(4) : '-',
-    scenario === 'scifact' ? mean(s.rc).toFixed(4) : '-'].join(' | ');
+  const line = [
+    v.name.padEnd(40),
+    percentile(s.ms, 50).toFixed(1),
+    percentile(s.ms, 99).toFixed(1),
+    mean(s.ms).toFixed(1),
+    mean(s.o10).toFixed(3),
+    mean(s.o100).toFixed(3),
+    scenario === 'scifact' ? mean(s.nd).toFixed(4) : '-',
+    scenario === 'scifact' ? mean(s.rc).toFixed(4) : '-',
+  ].join(' | ');
   console.log(line);
-  appendFileSync(new URL('./results/variants.log', import.meta.url), `${new Date().toISOString()} ${db} ${label} load=${load0.toFixed(1)}/${load1.toFixed(1)} ${line}\n`);
+  appendFileSync(
+    new URL('./results/variants.log', import.meta.url),
+    `${new Date().toISOString()} ${db} ${label} load=${load0.toFixed(1)}/${load1.toFixed(1)} ${line}\n`,
+  );
 });
 await sql.end();

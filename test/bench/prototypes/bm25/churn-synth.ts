@@ -4,9 +4,9 @@
 // Usage: node --import tsx churn-synth.ts [db=bm25_synth] [newChunks=5000] [workers=2]
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { connect, loadTestQueries, percentile, type Sql } from './lib.ts';
-import { bm25MaxScore } from './maxscore-query.ts';
-import { makeGenerator, rng } from '../../search/synth-text.ts';
+import { connect, loadTestQueries, percentile, type Sql } from './lib.js';
+import { bm25MaxScore } from './maxscore-query.js';
+import { makeGenerator, rng } from '../../search/synth-text.js';
 
 const db = process.argv[2] ?? 'bm25_synth';
 const newChunks = Number(process.argv[3] ?? 5000);
@@ -14,8 +14,8 @@ const workers = Number(process.argv[4] ?? 2);
 const sql = connect(db);
 const gen = makeGenerator(4242);
 const rand = rng(99);
-const colls = (await sql<{ id: string; n: number }[]>`
-  select collection_id as id, n_chunks::int as n from collection_text_stats order by n_chunks desc`);
+const colls = await sql<{ id: string; n: number }[]>`
+  select collection_id as id, n_chunks::int as n from collection_text_stats order by n_chunks desc`;
 const big = colls[0]?.id ?? '';
 
 // Stats that disagree with a recount from the postings / chunks themselves.
@@ -59,21 +59,23 @@ const sampler = setInterval(() => {
 }, 200);
 let left = newChunks;
 const t0 = performance.now();
-await Promise.all(conns.map(async (c) => {
-  while (left > 0) {
-    const n = Math.min(left, 1 + Math.floor(rand() * 20));
-    left -= n;
-    // Half the documents go to the big tenant, so workers really collide on its lexemes.
-    const coll = rand() < 0.5 ? big : colls[Math.floor(rand() * colls.length)]?.id ?? big;
-    const parts = Array.from({ length: n }, () => gen());
-    await c`
+await Promise.all(
+  conns.map(async (c) => {
+    while (left > 0) {
+      const n = Math.min(left, 1 + Math.floor(rand() * 20));
+      left -= n;
+      // Half the documents go to the big tenant, so workers really collide on its lexemes.
+      const coll = rand() < 0.5 ? big : (colls[Math.floor(rand() * colls.length)]?.id ?? big);
+      const parts = Array.from({ length: n }, () => gen());
+      await c`
       insert into chunks (id, document_id, collection_id, chunk_index, content, tsv)
       select gen_random_uuid(), ${randomUUID()}::uuid, ${coll}::uuid, i::int - 1, body,
              to_tsvector('english', title || E'\n' || body)
       from unnest(${parts.map((p) => p.title)}::text[], ${parts.map((p) => p.content)}::text[])
         with ordinality as t(title, body, i)`;
-  }
-}));
+    }
+  }),
+);
 const ingestSec = (performance.now() - t0) / 1000;
 clearInterval(sampler);
 await Promise.all(conns.map((c) => c.end()));
@@ -118,11 +120,22 @@ const folded = await runAll();
 const same = unfolded.out.filter((o, i) => o === folded.out[i]).length;
 
 const result = {
-  workers, newChunks, ingestSec, chunksPerSec: newChunks / ingestSec, waitSamples: Object.fromEntries(waits),
-  deleteDocs: delDocs.length, deleteMs, updateChunks: 200, updateMs,
-  deltaRowsBeforeFold: d?.n, mismatchesBeforeFold: before, mismatchesAfterFold: after, foldMs,
+  workers,
+  newChunks,
+  ingestSec,
+  chunksPerSec: newChunks / ingestSec,
+  waitSamples: Object.fromEntries(waits),
+  deleteDocs: delDocs.length,
+  deleteMs,
+  updateChunks: 200,
+  updateMs,
+  deltaRowsBeforeFold: d?.n,
+  mismatchesBeforeFold: before,
+  mismatchesAfterFold: after,
+  foldMs,
   identicalResultsUnfoldedVsFolded: `${same}/${queries.length}`,
-  p50Unfolded: percentile(unfolded.ms, 50), p50Folded: percentile(folded.ms, 50),
+  p50Unfolded: percentile(unfolded.ms, 50),
+  p50Folded: percentile(folded.ms, 50),
 };
 console.log(JSON.stringify(result, null, 2));
 writeFileSync(new URL(`./results/churn-${db}.json`, import.meta.url), JSON.stringify(result, null, 2));

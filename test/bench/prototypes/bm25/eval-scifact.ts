@@ -1,12 +1,9 @@
 // Quality + latency of text-channel variants on SciFact (300 test queries).
 // Requires: node --import tsx load-scifact.ts   (database bm25_scifact)
 // Usage: node --import tsx eval-scifact.ts [database] [collectionId]
-import { bm25MaxScore } from './maxscore-query.ts';
-import { operatorFilter } from '../../../../daemon/src/search/query-filter.ts';
-import {
-  bm25Search, connect, loadTestQueries, mean, ndcgAt10, percentile, recallAt, scifactCollection, uuidDoc,
-  type Sql,
-} from './lib.ts';
+import { bm25MaxScore } from './maxscore-query.js';
+import { operatorFilter } from '../../../../daemon/src/search/query-filter.js';
+import { bm25Search, connect, loadTestQueries, mean, ndcgAt10, percentile, recallAt, scifactCollection, uuidDoc, type Sql } from './lib.js';
 
 const db = process.argv[2] ?? 'bm25_scifact';
 const coll = process.argv[3] ?? scifactCollection;
@@ -28,18 +25,24 @@ async function evaluate(label: string, run: Runner): Promise<void> {
     nd.push(ndcgAt10(ranked, q.relevant));
     rc.push(recallAt(ranked, q.relevant, 100));
   }
-  console.log([label.padEnd(44), mean(nd).toFixed(4), mean(rc).toFixed(4),
-    percentile(ms, 50).toFixed(1), percentile(ms, 99).toFixed(1)].join(' | '));
+  console.log(
+    [label.padEnd(44), mean(nd).toFixed(4), mean(rc).toFixed(4), percentile(ms, 50).toFixed(1), percentile(ms, 99).toFixed(1)].join(' | '),
+  );
 }
 
-const bm25 = (k: number, k1 = 0.9, b = 0.4, rescore = 0): Runner => async (q) =>
-  (await bm25Search(sql, { q, ids: [coll], k, n: 100, k1, b, rescore })).map((r) => uuidDoc(r.chunk_id));
+const bm25 =
+  (k: number, k1 = 0.9, b = 0.4, rescore = 0): Runner =>
+  async (q) =>
+    (await bm25Search(sql, { q, ids: [coll], k, n: 100, k1, b, rescore })).map((r) => uuidDoc(r.chunk_id));
 
 // ts_rank over OR-ed lexemes: the baseline from the issue.
-const tsRank: Runner = async (q) => (await sql<{ id: string }[]>`
+const tsRank: Runner = async (q) =>
+  (
+    await sql<{ id: string }[]>`
   with qq as (select replace(plainto_tsquery('english', ${q})::text, '&', '|')::tsquery as tq)
   select id from chunks, qq where collection_id = ${coll} and tsv @@ tq
-  order by ts_rank(tsv, tq) desc limit 100`).map((r) => uuidDoc(r.id));
+  order by ts_rank(tsv, tq) desc limit 100`
+  ).map((r) => uuidDoc(r.id));
 
 // AND semantics: exhaustive BM25 restricted to chunks matching every query lexeme.
 const bm25And: Runner = async (q) => {
@@ -49,7 +52,10 @@ const bm25And: Runner = async (q) => {
     select id from chunks where id = any(${hits.map((h) => h.chunk_id)}::uuid[])
       and tsv @@ plainto_tsquery('english', ${q})`;
   const keep = new Set(ok.map((r) => r.id));
-  return hits.filter((h) => keep.has(h.chunk_id)).slice(0, 100).map((h) => uuidDoc(h.chunk_id));
+  return hits
+    .filter((h) => keep.has(h.chunk_id))
+    .slice(0, 100)
+    .map((h) => uuidDoc(h.chunk_id));
 };
 
 async function setRefLen(len: number): Promise<void> {
@@ -58,8 +64,18 @@ async function setRefLen(len: number): Promise<void> {
 }
 
 async function parserEdgeCases(s: Sql): Promise<void> {
-  const odd = ['', '-', '"', '"unterminated phrase', 'a & b | !c :* (d', "o'brien's \\ x", 'the of and',
-    '-mice "gene expression" covid-19', 'IL-6 or TNF', '💥 ∆ émigré'];
+  const odd = [
+    '',
+    '-',
+    '"',
+    '"unterminated phrase',
+    'a & b | !c :* (d',
+    "o'brien's \\ x",
+    'the of and',
+    '-mice "gene expression" covid-19',
+    'IL-6 or TNF',
+    '💥 ∆ émigré',
+  ];
   for (const q of odd) {
     const r = await bm25Search(s, { q, ids: [coll], k: 100, n: 3 });
     const [lx] = await s<{ l: string[] }[]>`
@@ -95,8 +111,12 @@ if (mode === 'all' || mode === 'reflen') {
 }
 if (mode === 'all' || mode === 'filter') {
   // Operator queries: every hit must satisfy the phrase / negation filter.
-  for (const q of ['"gene expression" stem cells', 'stem cells -mice', '-"embryonic stem" cells differentiation',
-    'vitamin D -"vitamin D3" deficiency']) {
+  for (const q of [
+    '"gene expression" stem cells',
+    'stem cells -mice',
+    '-"embryonic stem" cells differentiation',
+    'vitamin D -"vitamin D3" deficiency',
+  ]) {
     const filter = operatorFilter(q);
     const plain = await bm25MaxScore(sql, { q, ids: [coll], budget: 5000, k: 100, m: 200, n: 100 });
     const hits = await bm25MaxScore(sql, { q, ids: [coll], budget: 5000, k: 100, m: 200, n: 100, filter });
@@ -104,7 +124,9 @@ if (mode === 'all' || mode === 'filter') {
       select count(*)::int as n from chunks
       where id = any(${hits.map((h) => h.chunk_id)}::uuid[])
         and not tsv @@ websearch_to_tsquery('english', ${filter})`;
-    console.log(`  ${JSON.stringify(q).padEnd(44)} filter=${JSON.stringify(filter)} plain=${plain.length} filtered=${hits.length} violating=${bad?.n}`);
+    console.log(
+      `  ${JSON.stringify(q).padEnd(44)} filter=${JSON.stringify(filter)} plain=${plain.length} filtered=${hits.length} violating=${bad?.n}`,
+    );
   }
 }
 await sql.end();

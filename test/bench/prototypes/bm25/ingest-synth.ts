@@ -3,9 +3,9 @@
 // Usage: node --import tsx ingest-synth.ts [db=bm25_synth] [chunks=100000] [workers=2]
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { connect, recreateDatabase, type Sql } from './lib.ts';
-import { loadScifact } from './load-scifact.ts';
-import { collectionSizes, makeGenerator, rng } from '../../search/synth-text.ts';
+import { connect, recreateDatabase, type Sql } from './lib.js';
+import { loadScifact } from './load-scifact.js';
+import { collectionSizes, makeGenerator, rng } from '../../search/synth-text.js';
 
 const db = process.argv[2] ?? 'bm25_synth';
 const total = Number(process.argv[3] ?? 100_000);
@@ -16,10 +16,13 @@ const admin = await recreateDatabase(db);
 const gen = makeGenerator(42);
 const rand = rng(7);
 
-interface Doc { coll: string; chunks: number }
+interface Doc {
+  coll: string;
+  chunks: number;
+}
 const docs: Doc[] = [];
 collectionSizes(total).forEach((size, i) => {
-  for (let left = size; left > 0;) {
+  for (let left = size; left > 0; ) {
     const n = Math.min(left, 1 + Math.floor(rand() * 20));
     docs.push({ coll: collId(i), chunks: n });
     left -= n;
@@ -47,20 +50,24 @@ async function run(table: 'chunks' | 'chunks_plain', queue: Doc[]): Promise<{ ms
   const sampler = setInterval(() => {
     void admin<{ n: number }[]>`
       select count(*)::int as n from pg_stat_activity
-      where datname = ${db} and wait_event_type = 'Lock'`.then(([r]) => { lockWaits = Math.max(lockWaits, r?.n ?? 0); });
+      where datname = ${db} and wait_event_type = 'Lock'`.then(([r]) => {
+      lockWaits = Math.max(lockWaits, r?.n ?? 0);
+    });
   }, 500);
-  await Promise.all(conns.map(async (c) => {
-    while (next < queue.length) {
-      const d = queue[next++];
-      if (!d) break;
-      await insertDoc(c, table, d);
-      const before = done;
-      done += d.chunks;
-      if (Math.floor(done / 10_000) > Math.floor(before / 10_000)) {
-        console.log(`  ${table}: ${done} chunks, ${(done / ((performance.now() - t0) / 1000)).toFixed(0)} chunks/s`);
+  await Promise.all(
+    conns.map(async (c) => {
+      while (next < queue.length) {
+        const d = queue[next++];
+        if (!d) break;
+        await insertDoc(c, table, d);
+        const before = done;
+        done += d.chunks;
+        if (Math.floor(done / 10_000) > Math.floor(before / 10_000)) {
+          console.log(`  ${table}: ${done} chunks, ${(done / ((performance.now() - t0) / 1000)).toFixed(0)} chunks/s`);
+        }
       }
-    }
-  }));
+    }),
+  );
   clearInterval(sampler);
   await Promise.all(conns.map((c) => c.end()));
   return { ms: performance.now() - t0, lockWaits };
@@ -69,7 +76,12 @@ async function run(table: 'chunks' | 'chunks_plain', queue: Doc[]): Promise<{ ms
 // Baseline: the same insert into a table without the text-index triggers.
 await admin`create table chunks_plain (like chunks including all)`;
 const baseDocs: Doc[] = [];
-for (let n = 0; n < 10_000;) { const d = docs[baseDocs.length]; if (!d) break; baseDocs.push(d); n += d.chunks; }
+for (let n = 0; n < 10_000; ) {
+  const d = docs[baseDocs.length];
+  if (!d) break;
+  baseDocs.push(d);
+  n += d.chunks;
+}
 const base = await run('chunks_plain', baseDocs);
 const baseChunks = baseDocs.reduce((a, d) => a + d.chunks, 0);
 await admin`drop table chunks_plain`;
@@ -94,13 +106,20 @@ const sizes = await admin<{ rel: string; mb: number }[]>`
   from pg_class c join pg_namespace n on n.oid = c.relnamespace
   where n.nspname = 'public' and c.relkind in ('r', 'i') order by pg_relation_size(c.oid) desc`;
 const result = {
-  total, workers,
+  total,
+  workers,
   baseline: { chunks: baseChunks, seconds: base.ms / 1000, chunksPerSec: baseChunks / (base.ms / 1000) },
   ingest: {
-    seconds: main.ms / 1000, chunksPerSec: total / (main.ms / 1000), postings: cnt?.p,
-    postingsPerSec: (cnt?.p ?? 0) / (main.ms / 1000), maxConcurrentLockWaits: main.lockWaits,
+    seconds: main.ms / 1000,
+    chunksPerSec: total / (main.ms / 1000),
+    postings: cnt?.p,
+    postingsPerSec: (cnt?.p ?? 0) / (main.ms / 1000),
+    maxConcurrentLockWaits: main.lockWaits,
   },
-  deltaRowsBeforeFold: cnt?.d, foldSeconds: foldMs / 1000, vacuumSeconds: vacuumMs / 1000, sizesMb: sizes,
+  deltaRowsBeforeFold: cnt?.d,
+  foldSeconds: foldMs / 1000,
+  vacuumSeconds: vacuumMs / 1000,
+  sizesMb: sizes,
 };
 console.log(JSON.stringify(result, null, 2));
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

@@ -16,7 +16,12 @@ export function connect(database: string): Sql {
   // BM25_PLAN_CACHE / BM25_JIT let a run compare generic vs custom plans and JIT on/off.
   const planCache = process.env.BM25_PLAN_CACHE ?? 'auto';
   return postgres({
-    host: '127.0.0.1', port: 55432, user: 'postgres', database, max: 1, onnotice: () => {},
+    host: '127.0.0.1',
+    port: 55432,
+    user: 'postgres',
+    database,
+    max: 1,
+    onnotice: () => {},
     connection: { plan_cache_mode: planCache, jit: process.env.BM25_JIT ?? 'off' },
   });
 }
@@ -31,14 +36,21 @@ export async function recreateDatabase(name: string): Promise<Sql> {
   return sql;
 }
 
-export interface ScifactDoc { id: string; title: string; text: string }
+export interface ScifactDoc {
+  id: string;
+  title: string;
+  text: string;
+}
 
 export function loadCorpus(): ScifactDoc[] {
   const raw = gunzipSync(readFileSync(`${dataDir}/corpus.jsonl.gz`)).toString('utf8');
-  return raw.split('\n').filter((l) => l.length > 0).map((l) => {
-    const o = JSON.parse(l) as { _id: string; title: string; text: string };
-    return { id: o._id, title: o.title, text: o.text };
-  });
+  return raw
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => {
+      const o = JSON.parse(l) as { _id: string; title: string; text: string };
+      return { id: o._id, title: o.title, text: o.text };
+    });
 }
 
 // The 300 test queries (those present in the test qrels) with their relevant doc ids.
@@ -68,7 +80,9 @@ export const uuidDoc = (u: string): string => u.slice(24).replace(/^0+(?=\d)/, '
 
 export function ndcgAt10(ranked: string[], relevant: Set<string>): number {
   let dcg = 0;
-  ranked.slice(0, 10).forEach((d, i) => { if (relevant.has(d)) dcg += 1 / Math.log2(i + 2); });
+  ranked.slice(0, 10).forEach((d, i) => {
+    if (relevant.has(d)) dcg += 1 / Math.log2(i + 2);
+  });
   let idcg = 0;
   for (let i = 0; i < Math.min(10, relevant.size); i++) idcg += 1 / Math.log2(i + 2);
   return idcg === 0 ? 0 : dcg / idcg;
@@ -89,12 +103,12 @@ export const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / Math
 
 export interface SearchOptions {
   q: string;
-  ids: string[];          // collections searched (visible to the caller)
-  statsIds?: string[];    // collections whose statistics feed IDF/avgdl; defaults to ids
-  k: number;              // postings read per (collection, lexeme), by impact
-  n: number;              // results returned
+  ids: string[]; // collections searched (visible to the caller)
+  statsIds?: string[]; // collections whose statistics feed IDF/avgdl; defaults to ids
+  k: number; // postings read per (collection, lexeme), by impact
+  n: number; // results returned
   rescore?: number;
-  explain?: boolean;      // return EXPLAIN ANALYZE lines instead of results (benchmark aid)       // exact re-scoring of the best M candidates (0 = off)
+  explain?: boolean; // return EXPLAIN ANALYZE lines instead of results (benchmark aid)       // exact re-scoring of the best M candidates (0 = off)
   k1?: number;
   b?: number;
   cfg?: string;
@@ -151,7 +165,9 @@ export async function bm25Search(sql: Sql, o: SearchOptions): Promise<{ chunk_id
         limit ${o.k}
       ) p
     )
-    ${(o.rescore ?? 0) > 0 ? sql`,
+    ${
+      (o.rescore ?? 0) > 0
+        ? sql`,
     top as (
       select chunk_id, max(doc_len) as doc_len from hits
       group by chunk_id order by sum(s) desc limit ${o.rescore ?? 0}
@@ -168,9 +184,11 @@ export async function bm25Search(sql: Sql, o: SearchOptions): Promise<{ chunk_id
     cross join cs
     group by top.chunk_id
     order by score desc
-    limit ${o.n}` : sql`
+    limit ${o.n}`
+        : sql`
     select chunk_id, sum(s)::float8 as score
     from hits group by chunk_id
     order by score desc
-    limit ${o.n}`}`;
+    limit ${o.n}`
+    }`;
 }

@@ -3,7 +3,7 @@
 // Usage: node --import tsx load-scifact.ts [database]   (default bm25_scifact, recreated)
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { docUuid, loadCorpus, recreateDatabase, scifactCollection, type Sql } from './lib.ts';
+import { docUuid, loadCorpus, recreateDatabase, scifactCollection, type Sql } from './lib.js';
 
 export async function loadScifact(sql: Sql, collectionId = scifactCollection, batch = 100): Promise<number> {
   const docs = loadCorpus();

@@ -1,17 +1,17 @@
 // Text-channel query v2 ("budgeted MaxScore"): rare query lexemes are read completely,
 // common ones only through their top-K postings by impact, then the best M candidates by
 // upper bound are scored exactly by probing the (chunk_id, lexeme) primary key.
-import type { Sql } from './lib.ts';
+import type { Sql } from './lib.js';
 
 export interface MaxScoreOptions {
   q: string;
-  ids: string[];          // collections searched (visible to the caller)
-  statsIds?: string[];    // collections whose statistics feed IDF/avgdl; defaults to ids
-  budget: number;         // max postings read completely (rarest lexemes first)
-  k: number;              // top postings per (collection, common lexeme)
-  m: number;              // candidates scored exactly
-  n: number;              // results returned
-  filter?: string;        // operatorFilter(q): phrases / negations applied to the candidates
+  ids: string[]; // collections searched (visible to the caller)
+  statsIds?: string[]; // collections whose statistics feed IDF/avgdl; defaults to ids
+  budget: number; // max postings read completely (rarest lexemes first)
+  k: number; // top postings per (collection, common lexeme)
+  m: number; // candidates scored exactly
+  n: number; // results returned
+  filter?: string; // operatorFilter(q): phrases / negations applied to the candidates
   cfg?: string;
   explain?: boolean;
 }
@@ -133,9 +133,13 @@ export function bm25MaxScore(sql: Sql, o: MaxScoreOptions) {
     )
     select top.chunk_id, (top.known + coalesce(probe.s, 0))::float8 as score
     from top left join probe using (chunk_id)
-    ${o.filter ? sql`
+    ${
+      o.filter
+        ? sql`
     join chunks c on c.id = top.chunk_id
-      and c.tsv @@ websearch_to_tsquery(${o.cfg ?? 'english'}::regconfig, ${o.filter})` : sql``}
+      and c.tsv @@ websearch_to_tsquery(${o.cfg ?? 'english'}::regconfig, ${o.filter})`
+        : sql``
+    }
     order by score desc
     limit ${o.n}`;
 }

@@ -23,14 +23,21 @@ export async function lancePeer(chunks: PeerChunk[]): Promise<Peer> {
   return {
     name: 'LanceDB',
     version: packageVersion('@lancedb/lancedb'),
-    setup: `FTS index (${Object.entries(FTS).map(([k, v]) => `${k}=${v}`).join(', ')}); flat cosine kNN (no ANN index); hybrid = fullTextSearch + nearestTo, RRFReranker k=60`,
+    setup: `FTS index (${Object.entries(FTS)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}); flat cosine kNN (no ANN index); hybrid = fullTextSearch + nearestTo, RRFReranker k=60`,
     indexMs,
     variants: [
-      { mode: 'text', label: 'text (FTS BM25)', run: async (q, _v, k) => docs(await table.search(q, 'fts').select(['doc', '_score']).limit(k).toArray()) },
+      {
+        mode: 'text',
+        label: 'text (FTS BM25)',
+        run: async (q, _v, k) => docs(await table.search(q, 'fts').select(['doc', '_score']).limit(k).toArray()),
+      },
       {
         mode: 'vector',
         label: 'vector (flat cosine)',
-        run: async (_q, v, k) => docs(await table.query().nearestTo(v).distanceType('cosine').select(['doc', '_distance']).limit(k).toArray()),
+        run: async (_q, v, k) =>
+          docs(await table.query().nearestTo(v).distanceType('cosine').select(['doc', '_distance']).limit(k).toArray()),
       },
       {
         mode: 'hybrid',

@@ -15,11 +15,25 @@ export async function oramaPeer(chunks: PeerChunk[], opts: { extraHybridWeights?
     components: { tokenizer: { language: 'english', stemming: true, stopWords: englishStopwords } },
   });
   // `doc` is kept on each record but left out of the schema, so it is stored and not searched.
-  await insertMultiple(db, chunks.map((c) => ({ id: c.chunkId, doc: c.doc, text: c.text, embedding: c.vector })), 500);
+  await insertMultiple(
+    db,
+    chunks.map((c) => ({ id: c.chunkId, doc: c.doc, text: c.text, embedding: c.vector })),
+    500,
+  );
   const indexMs = performance.now() - started;
   const docs = (r: { hits: { document: unknown }[] }) => r.hits.map((h) => String((h.document as { doc: string }).doc));
   const hybrid = (weights?: { text: number; vector: number }) => async (q: string, v: number[], k: number) =>
-    docs(await search(db, { mode: 'hybrid', term: q, properties: ['text'], vector: { value: v, property: 'embedding' }, similarity: SIMILARITY_FLOOR, limit: k, ...(weights ? { hybridWeights: weights } : {}) }));
+    docs(
+      await search(db, {
+        mode: 'hybrid',
+        term: q,
+        properties: ['text'],
+        vector: { value: v, property: 'embedding' },
+        similarity: SIMILARITY_FLOOR,
+        limit: k,
+        ...(weights ? { hybridWeights: weights } : {}),
+      }),
+    );
   const extra = opts.extraHybridWeights;
   return {
     name: 'Orama',
@@ -28,7 +42,12 @@ export async function oramaPeer(chunks: PeerChunk[], opts: { extraHybridWeights?
     indexMs,
     variants: [
       { mode: 'text', label: 'text (BM25)', run: async (q, _v, k) => docs(await search(db, { term: q, properties: ['text'], limit: k })) },
-      { mode: 'vector', label: 'vector (exact cosine)', run: async (_q, v, k) => docs(await search(db, { mode: 'vector', vector: { value: v, property: 'embedding' }, similarity: SIMILARITY_FLOOR, limit: k })) },
+      {
+        mode: 'vector',
+        label: 'vector (exact cosine)',
+        run: async (_q, v, k) =>
+          docs(await search(db, { mode: 'vector', vector: { value: v, property: 'embedding' }, similarity: SIMILARITY_FLOOR, limit: k })),
+      },
       { mode: 'hybrid', label: 'hybrid (weights 0.5/0.5, default)', run: hybrid() },
       ...(extra ? [{ mode: 'hybrid' as const, label: `hybrid (weights ${extra.text}/${extra.vector})`, run: hybrid(extra) }] : []),
     ],
