@@ -4,16 +4,9 @@ import { createClient, filesInDirectory } from '@docsift/sdk/node';
 const docsift = createClient({ baseUrl: process.env.DOCSIFT_URL ?? 'http://localhost:8080', apiKey: process.env.DOCSIFT_API_KEY });
 const collection = await docsift.collections.create({ name: `Quickstart ${new Date().toISOString()}` });
 const files = await filesInDirectory(process.argv[2] ?? 'test/fixtures/samples');
-const upload = await docsift.documents.uploadMany(collection.uuid, files, {
-  onProgress: (p) => console.error(`uploaded ${p.filesDone}/${p.filesTotal} files, ${p.bytesDone}/${p.bytesTotal} bytes`),
-});
-const indexing = await docsift.documents.waitForSettled(
-  upload.uploaded.map((d) => d.uuid),
-  { timeoutMs: 120_000 },
-);
-console.log(
-  `uploaded ${upload.uploaded.length}, skipped ${upload.skipped.length}; indexed ${indexing.indexed.length}, failed ${indexing.failed.length}`,
-);
+const upload = await docsift.documents.uploadMany(collection.uuid, files, { onProgress: (p) => console.error(`uploaded ${p.filesDone}/${p.filesTotal} files, ${p.bytesDone}/${p.bytesTotal} bytes`) });
+const indexing = await docsift.documents.waitForSettled(upload.uploaded.map((d) => d.uuid), { timeoutMs: 120_000 });
+console.log(`uploaded ${upload.uploaded.length}, skipped ${upload.skipped.length}; indexed ${indexing.indexed.length}, failed ${indexing.failed.length}`);
 const { results } = await docsift.search({ query: process.argv[3] ?? 'kestrelmarble', collection: collection.slug, limit: 3 });
 for (const r of results) console.log(`${r.score.toFixed(3)}  ${r.title}: ${r.content.replace(/\s+/g, ' ').slice(0, 80)}`);
 const key = await docsift.keys.create({ name: 'quickstart-reader', collections: [collection.slug] });
