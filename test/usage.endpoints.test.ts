@@ -105,14 +105,14 @@ describe('usage endpoints', () => {
     assert.ok(r.body.per_key.every((k: any) => k.key_uuid === ownerKeyId || k.key_uuid === scoped.uuid));
   });
 
-  it('days must be 7, 30 or 90 (default 30); bad recent_limit or cursor are 400', async () => {
+  it('days must be a whole number from 1 to 90 (default 30); bad recent_limit or cursor are 400', async () => {
     assert.equal((await usage(owner.key)).body.days, 30);
-    for (const q of ['?days=8', '?days=abc', '?days=', '?recent_limit=0', '?recent_limit=101', '?cursor=nonsense']) {
+    for (const q of ['?days=91', '?days=abc', '?days=', '?recent_limit=0', '?recent_limit=101', '?cursor=nonsense']) {
       const r = await usage(owner.key, q);
       assert.equal(r.status, 400, q);
       assert.equal(r.body.code, 'VALIDATION_FAILED', q);
     }
-    assert.deepEqual((await usage(owner.key, '?days=8')).body.fields.days, ['days must be 7, 30 or 90.']);
+    assert.deepEqual((await usage(owner.key, '?days=91')).body.fields.days, ['days must be a whole number from 1 to 90.']);
   });
 
   it('recent log pages newest first with a cursor, no gaps or repeats', async () => {

@@ -77,6 +77,26 @@ export function toAppError(err: unknown): AppError {
   return new AppError('INTERNAL_ERROR', 'Internal server error. Quote the X-Request-Id header when reporting this.');
 }
 
+/** For a request path, the methods some registered route answers on it (trailing slashes ignored, as routing does). */
+function methodsByPath(app: App): (path: string) => string[] {
+  const table = app.routes
+    .filter((r) => r.method !== 'ALL' && !r.path.includes('*'))
+    .map((r) => ({
+      method: r.method.toUpperCase(),
+      re: new RegExp(
+        `^${r.path
+          .replace(/\/+$/, '')
+          .replace(/[.+?^$()|[\]\\]/g, '\\$&')
+          .replace(/:[^/]+/g, '[^/]+')}/?$`,
+      ),
+    }));
+  return (path) => {
+    const methods = new Set(table.filter((r) => r.re.test(path)).map((r) => r.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
+  };
+}
+
 export function createApp(deps: AppDeps): App {
   const app = newRouter();
 
@@ -99,7 +119,21 @@ export function createApp(deps: AppDeps): App {
     return respondError(c, appErr);
   });
 
-  app.notFound((c) => respondError(c, new AppError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`)));
+  // A known path called with a method it does not have is 405 with `Allow`, not 404. The route table
+  // is read on first use, when every route below is registered.
+  let allowedMethods: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    allowedMethods ??= methodsByPath(app);
+    const allow = allowedMethods(c.req.path);
+    if (allow.length) {
+      c.header('Allow', allow.join(', '));
+      return respondError(
+        c,
+        new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(', ')}.`),
+      );
+    }
+    return respondError(c, new AppError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`));
+  });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {

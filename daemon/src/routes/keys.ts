@@ -78,8 +78,17 @@ const CreateKey = z
 const UpdateKey = z.strictObject({ name: keyName.optional(), expires_in: expiresIn.optional() }).openapi('UpdateKey');
 const PutGrant = z
   .strictObject({
-    collection: z.string().min(1, 'Collection slug is required.'),
+    collection: z.string().min(1, 'Collection slug is required.').optional().openapi({ description: 'Collection slug.' }),
+    collection_id: z
+      .string()
+      .min(1)
+      .optional()
+      .openapi({ description: "The specification's alternative form: a collection uuid or slug. Give `collection` or this." }),
     permission: z.enum(['read', 'write']).optional().openapi({ default: 'read' }),
+  })
+  .refine((b) => b.collection !== undefined || b.collection_id !== undefined, {
+    message: 'Collection slug is required.',
+    path: ['collection'],
   })
   .openapi('PutGrant');
 const GrantParams = UuidParam.extend({ slug: z.string().openapi({ param: { name: 'slug', in: 'path' } }) });
@@ -212,7 +221,7 @@ export function registerKeyRoutes(app: App, deps: AppDeps): void {
   app.openapi(routes.putGrant, async (c) => {
     const body = c.req.valid('json');
     const r = await upsertGrant(deps, c.get('caller'), c.req.valid('param').uuid, {
-      collection: body.collection,
+      collection: (body.collection ?? body.collection_id)!,
       permission: body.permission ?? 'read',
     });
     return c.json(r.grant, r.created ? 201 : 200);

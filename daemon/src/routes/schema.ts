@@ -40,11 +40,6 @@ const SWAGGER_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 <script src="/api/v1/docs/assets/swagger-ui-bundle.js"></script>
 <script>window.ui = SwaggerUIBundle({ url: '/api/v1/schema/', dom_id: '#ui' });</script></body></html>`;
 
-// Redoc's standalone bundle is not shipped in a light npm package, so this page loads it from its CDN.
-const REDOC_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>docsift API</title></head>
-<body><redoc spec-url="/api/v1/schema/"></redoc>
-<script src="https://cdn.redoc.ly/redoc/v2.1.5/bundles/redoc.standalone.js"></script></body></html>`;
-
 const SWAGGER_ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
@@ -65,9 +60,11 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, buil
     devOnly();
     return c.html(SWAGGER_HTML);
   });
+  // Redoc was dropped: its standalone bundle ships only from a CDN (blank offline) or with a React stack.
+  // The old address leads to the local Swagger UI so bookmarks keep working.
   app.get('/api/v1/redoc', (c) => {
     devOnly();
-    return c.html(REDOC_HTML);
+    return c.redirect('/api/v1/docs/', 301);
   });
   app.get('/api/v1/docs/assets/:file', async (c) => {
     devOnly();

@@ -1,17 +1,22 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from '../app.js';
 import { AppError } from '../errors.js';
-import { usageReport, USAGE_DAYS, type UsageScope } from '../usage/queries.js';
+import { USAGE_MAX_DAYS, usageReport, type UsageScope } from '../usage/queries.js';
 import type { AppDeps, Caller } from '../types.js';
 import { errorResponses, jsonResponse, Timestamp, UuidParam } from './common.js';
 
 const UsageQuery = z.object({
-  days: z
-    .enum(USAGE_DAYS, { error: 'days must be 7, 30 or 90.' })
+  days: z.coerce
+    .number({ error: 'days must be a whole number from 1 to 90.' })
+    .int('days must be a whole number from 1 to 90.')
+    .min(1, 'days must be a whole number from 1 to 90.')
+    .max(USAGE_MAX_DAYS, 'days must be a whole number from 1 to 90.')
     .optional()
     .openapi({
       param: { name: 'days', in: 'query' },
-      description: 'Period: the last 7, 30 or 90 UTC days, today included. Default 30; other values answer 400.',
+      description:
+        'Period: the last `days` UTC days, today included — any whole number from 1 to 90 (the raw request log is kept 90 days; 7, 30 and 90 are the usual periods). Default 30; other values answer 400 VALIDATION_FAILED.',
+      example: 30,
     }),
   recent_limit: z.coerce
     .number()
@@ -141,7 +146,7 @@ async function keyScope(deps: AppDeps, caller: Caller, keyId: string): Promise<U
 export function registerUsageRoutes(app: App, deps: AppDeps): void {
   const report = (scope: UsageScope, q: z.infer<typeof UsageQuery>) =>
     usageReport(deps.sql, scope, {
-      days: Number(q.days ?? '30'),
+      days: q.days ?? 30,
       now: deps.clock.now(),
       recentLimit: q.recent_limit ?? 20,
       cursor: q.cursor,

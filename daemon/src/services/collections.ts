@@ -182,7 +182,7 @@ export async function unsubscribe(deps: AppDeps, caller: Caller, slug: string) {
   return deps.sql.begin(async (tx) => {
     const rows = await tx<{ collection_id: string }[]>`
       select s.collection_id from subscriptions s join collections c on c.id = s.collection_id
-       where s.user_id = ${caller.userId} and c.slug = ${slug}`;
+       where s.user_id = ${caller.userId} and c.slug = ${slug} and c.deleted_at is null`;
     if (!rows[0]) throw new AppError('SUBSCRIPTION_NOT_FOUND', 'Subscription not found.');
     requireFullAccess(caller, 'manage subscriptions');
     await tx`delete from subscriptions where user_id = ${caller.userId} and collection_id = ${rows[0].collection_id}`;

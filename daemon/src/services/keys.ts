@@ -67,12 +67,15 @@ export async function listKeys(deps: AppDeps, caller: Caller) {
 }
 
 /** A collection the key's owner can see, by slug; 404 otherwise (never reveals other tenants' slugs). */
-async function grantableCollection(tx: Tx, userId: string, slug: string): Promise<{ id: string; owner_id: string }> {
-  const rows = isSlug(slug)
-    ? await tx<{ id: string; owner_id: string }[]>`
-        select c.id, c.owner_id from collections c where c.slug = ${slug} and ${visibleToUser(tx, userId)}`
-    : [];
-  if (!rows[0]) throw new AppError('COLLECTION_NOT_FOUND', `Collection "${slug}" not found.`);
+/** A collection the user sees, named by slug or (the specification's `collection_id` form) by uuid. */
+async function grantableCollection(tx: Tx, userId: string, ref: string): Promise<{ id: string; owner_id: string; slug: string }> {
+  type Row = { id: string; owner_id: string; slug: string };
+  const rows = isUuid(ref)
+    ? await tx<Row[]>`select c.id, c.owner_id, c.slug from collections c where c.id = ${ref} and ${visibleToUser(tx, userId)}`
+    : isSlug(ref)
+      ? await tx<Row[]>`select c.id, c.owner_id, c.slug from collections c where c.slug = ${ref} and ${visibleToUser(tx, userId)}`
+      : [];
+  if (!rows[0]) throw new AppError('COLLECTION_NOT_FOUND', `Collection "${ref}" not found.`);
   return rows[0];
 }
 
@@ -195,7 +198,7 @@ export async function upsertGrant(deps: AppDeps, caller: Caller, keyId: string, 
     const c = await grantableCollection(tx, caller.userId, input.collection);
     requireFullAccess(caller, 'manage API keys');
     const created = await putGrant(tx, k.id, caller.userId, c, input.permission);
-    return { grant: input, created };
+    return { grant: { collection: c.slug, permission: input.permission }, created };
   });
 }
 

@@ -4,7 +4,8 @@ import { AppError } from '../errors.js';
 /** Whose usage: an organization (full-access keys), a user (scoped keys) or one key. */
 export type UsageScope = { kind: 'org'; id: string } | { kind: 'user'; id: string } | { kind: 'key'; id: string };
 
-export const USAGE_DAYS = ['7', '30', '90'] as const;
+/** The API accepts any period from 1 day up to this; the web dashboard offers 7, 30 and 90. */
+export const USAGE_MAX_DAYS = 90;
 
 const DAY_MS = 86_400_000;
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);

@@ -18,8 +18,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Period: the last 7, 30 or 90 UTC days, today included. Default 30; other values answer 400. */
-                    days?: "7" | "30" | "90";
+                    /** @description Period: the last `days` UTC days, today included — any whole number from 1 to 90 (the raw request log is kept 90 days; 7, 30 and 90 are the usual periods). Default 30; other values answer 400 VALIDATION_FAILED. */
+                    days?: number;
                     /** @description Request-log entries per page (1–100, default 20). */
                     recent_limit?: number;
                     /** @description `recent.next_cursor` of the previous page. */
@@ -106,8 +106,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Period: the last 7, 30 or 90 UTC days, today included. Default 30; other values answer 400. */
-                    days?: "7" | "30" | "90";
+                    /** @description Period: the last `days` UTC days, today included — any whole number from 1 to 90 (the raw request log is kept 90 days; 7, 30 and 90 are the usual periods). Default 30; other values answer 400 VALIDATION_FAILED. */
+                    days?: number;
                     /** @description Request-log entries per page (1–100, default 20). */
                     recent_limit?: number;
                     /** @description `recent.next_cursor` of the previous page. */
@@ -3416,7 +3416,10 @@ export interface components {
             expires_in?: "30d" | "90d" | "6m" | "1y" | "never";
         };
         PutGrant: {
-            collection: string;
+            /** @description Collection slug. */
+            collection?: string;
+            /** @description The specification's alternative form: a collection uuid or slug. Give `collection` or this. */
+            collection_id?: string;
             /**
              * @default read
              * @enum {string}

@@ -3,14 +3,11 @@ import type { CallOptions, Transport } from '../transport.js';
 import type { RequestLogEntry, UsageQuery, UsageStats } from '../types.js';
 
 export interface UsageParams extends Omit<UsageQuery, 'days'> {
-  /** 7, 30 or 90 (default 30). */
-  days?: 7 | 30 | 90 | NonNullable<UsageQuery['days']>;
+  /** Whole days from 1 to 90 (default 30); 7, 30 and 90 are the usual periods. */
+  days?: number;
 }
 
-const query = ({ days, ...rest }: UsageParams): UsageQuery => ({
-  ...rest,
-  ...(days !== undefined ? { days: String(days) as NonNullable<UsageQuery['days']> } : {}),
-});
+const query = ({ days, ...rest }: UsageParams): UsageQuery => ({ ...rest, ...(days !== undefined ? { days } : {}) });
 
 export function usageResource(t: Transport) {
   const get = async (p: UsageParams = {}, opts?: CallOptions): Promise<UsageStats> =>

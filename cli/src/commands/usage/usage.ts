@@ -1,11 +1,11 @@
 import type { UsageStats } from '@docsift/sdk';
-import { choiceFlag, defineCommand, intFlag } from '../../command.js';
+import { defineCommand, intFlag } from '../../command.js';
 import { formatDate } from '../../output.js';
 import { resolveKey } from '../../resolve.js';
 import { dailyChart } from '../../ui/chart.js';
 
 interface Options {
-  days: 7 | 30 | 90;
+  days: number;
   key: string | undefined;
   recent: number;
 }
@@ -23,11 +23,11 @@ Examples:
   docsift usage --json | jq '.daily'`,
   options: (cmd) =>
     cmd
-      .option('-d, --days <n>', '7, 30 or 90', '7')
+      .option('-d, --days <n>', 'period in days, 1–90 (7, 30 and 90 are usual)', '7')
       .option('-k, --key <key>', 'one key only (uuid, prefix or name)')
       .option('--recent <n>', 'recent requests to list, 1–100', '10'),
   parse: (_a, flags) => ({
-    days: Number(choiceFlag(String(flags.days), '--days', ['7', '30', '90'])) as 7 | 30 | 90,
+    days: intFlag(flags.days, '--days', { max: 90 })!,
     key: typeof flags.key === 'string' ? flags.key : undefined,
     recent: intFlag(flags.recent, '--recent', { max: 100 })!,
   }),

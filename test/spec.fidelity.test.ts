@@ -1,0 +1,138 @@
+// Rules of the specification that an audit found the daemon answering differently (issue 16), one test each.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
+
+describe('specification fidelity', () => {
+  let d: TestDaemon;
+  let a: Tenant;
+  let b: Tenant;
+  let req: ReturnType<typeof http>;
+  before(async () => {
+    d = await startTestDaemon({ label: 'fidelity' });
+    a = await createTenant(d, 'fid-a');
+    b = await createTenant(d, 'fid-b');
+    req = http(d.url);
+  });
+  after(async () => d?.close());
+
+  describe('usage days is an integer period', () => {
+    it('accepts any whole number of days from 1 to 90', async () => {
+      for (const days of [1, 7, 14, 30, 45, 90]) {
+        const r = await req('GET', `/api/v1/keys/usage/?days=${days}`, { key: a.key });
+        assert.equal(r.status, 200, `days=${days}: ${r.text}`);
+        assert.equal(r.body.days, days);
+        assert.equal(r.body.daily.length, days);
+      }
+    });
+    it('refuses 0, 91, fractions and words with VALIDATION_FAILED on days', async () => {
+      for (const days of ['0', '91', '7.5', 'week', '-7']) {
+        const r = await req('GET', `/api/v1/keys/usage/?days=${days}`, { key: a.key });
+        assert.equal(r.status, 400, `days=${days}`);
+        assert.equal(r.body.code, 'VALIDATION_FAILED');
+        assert.ok(r.body.fields?.days, `days=${days}: ${r.text}`);
+      }
+    });
+  });
+
+  describe('key grants accept the collection_id form', () => {
+    let keyId: string;
+    let col: { uuid: string; slug: string };
+    before(async () => {
+      col = (await req('POST', '/api/v1/collections/', { key: a.key, json: { name: 'Grant target' } })).body;
+      keyId = (await req('POST', '/api/v1/keys/', { key: a.key, json: { name: 'scoped' } })).body.uuid;
+    });
+    it('by uuid and by slug, answering with the slug', async () => {
+      const byId = await req('POST', `/api/v1/keys/${keyId}/collections/`, { key: a.key, json: { collection_id: col.uuid } });
+      assert.equal(byId.status, 201, byId.text);
+      assert.deepEqual(byId.body, { collection: col.slug, permission: 'read' });
+      const bySlug = await req('POST', `/api/v1/keys/${keyId}/collections/`, {
+        key: a.key,
+        json: { collection_id: col.slug, permission: 'write' },
+      });
+      assert.equal(bySlug.status, 200, bySlug.text);
+      assert.deepEqual(bySlug.body, { collection: col.slug, permission: 'write' });
+    });
+    it('neither field is a validation error on collection', async () => {
+      const r = await req('POST', `/api/v1/keys/${keyId}/collections/`, { key: a.key, json: { permission: 'read' } });
+      assert.equal(r.status, 400);
+      assert.equal(r.body.code, 'VALIDATION_FAILED');
+      assert.ok(r.body.fields?.collection, r.text);
+    });
+    it("another tenant's collection uuid is 404, exactly like a uuid that never existed", async () => {
+      const theirs = (await req('POST', '/api/v1/collections/', { key: b.key, json: { name: 'Not yours', is_public: false } })).body;
+      const r = await req('POST', `/api/v1/keys/${keyId}/collections/`, { key: a.key, json: { collection_id: theirs.uuid } });
+      const never = await req('POST', `/api/v1/keys/${keyId}/collections/`, {
+        key: a.key,
+        json: { collection_id: '00000000-0000-4000-8000-000000000000' },
+      });
+      assert.equal(r.status, 404);
+      assert.equal(r.body.code, 'COLLECTION_NOT_FOUND');
+      assert.equal(never.status, 404);
+      // Byte for byte the never-existing answer once the uuid the caller sent is masked: nothing about it leaks.
+      assert.equal(r.text.replaceAll(theirs.uuid, 'ID'), never.text.replaceAll('00000000-0000-4000-8000-000000000000', 'ID'));
+      assert.ok(!r.text.includes(theirs.slug));
+    });
+  });
+
+  it('unsubscribing from a deleted collection answers 404, like GET on it', async () => {
+    const pub = (await req('POST', '/api/v1/collections/', { key: b.key, json: { name: 'Public soon gone', is_public: true } })).body;
+    assert.equal((await req('POST', `/api/v1/collections/${pub.slug}/subscribe/`, { key: a.key })).status, 200);
+    assert.equal((await req('DELETE', `/api/v1/collections/${pub.uuid}/`, { key: b.key })).status, 204);
+    assert.equal((await req('GET', `/api/v1/collections/${pub.uuid}/`, { key: a.key })).status, 404);
+    const r = await req('DELETE', `/api/v1/collections/${pub.slug}/subscribe/`, { key: a.key });
+    assert.equal(r.status, 404, r.text);
+    assert.equal(r.body.code, 'SUBSCRIPTION_NOT_FOUND');
+  });
+
+  describe('unknown methods on known routes', () => {
+    it('answer 405 with the envelope and an Allow header', async () => {
+      const cases: [string, string, string[]][] = [
+        ['PUT', '/api/v1/collections/', ['GET', 'POST']],
+        ['DELETE', '/api/v1/search/', ['POST']],
+        ['POST', '/api/v1/keys/current/', ['GET']],
+        ['PATCH', `/api/v1/documents/00000000-0000-4000-8000-000000000000/download/`, ['GET']],
+      ];
+      for (const [method, path, allowed] of cases) {
+        const r = await req(method, path, { key: a.key, json: {} });
+        assert.equal(r.status, 405, `${method} ${path}: ${r.text}`);
+        assert.equal(r.body.code, 'METHOD_NOT_ALLOWED');
+        assert.ok(r.body.error);
+        const allow = (r.headers.get('allow') ?? '').split(/,\s*/).sort();
+        for (const m of allowed) assert.ok(allow.includes(m), `${method} ${path}: Allow ${allow.join(',')} lacks ${m}`);
+      }
+    });
+    it('still needs a key first: 401 without one, never leaking which methods exist', async () => {
+      const r = await req('PUT', '/api/v1/collections/');
+      assert.equal(r.status, 401);
+    });
+    it('unknown paths stay 404', async () => {
+      const r = await req('GET', '/api/v1/collectionz/', { key: a.key });
+      assert.equal(r.status, 404);
+      assert.equal(r.body.code, 'NOT_FOUND');
+    });
+  });
+});
+
+describe('offline API docs in development', () => {
+  let d: TestDaemon;
+  before(async () => {
+    d = await startTestDaemon({ label: 'redoc', env: { NODE_ENV: 'development' } });
+  });
+  after(async () => d?.close());
+  it('/api/v1/redoc/ leads to docs that load nothing from another origin', async () => {
+    const req = http(d.url);
+    const moved = await req('GET', '/api/v1/redoc/');
+    assert.ok([301, 302, 308].includes(moved.status), `redoc: ${moved.status}`);
+    const page = await req('GET', moved.headers.get('location') ?? '');
+    assert.equal(page.status, 200);
+    const srcs = [...page.text.matchAll(/\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    assert.ok(srcs.length > 0, 'the page loads its script');
+    for (const src of srcs) {
+      assert.ok(src.startsWith('/'), `external asset: ${src}`);
+      const asset = await req('GET', src);
+      assert.equal(asset.status, 200, src);
+      assert.ok(asset.text.length > 1000, `${src} is served`);
+    }
+  });
+});
