@@ -114,6 +114,72 @@ describe('specification fidelity', () => {
   });
 });
 
+describe('the document list without limit is every visible document', () => {
+  let d: TestDaemon;
+  let a: Tenant;
+  let b: Tenant;
+  let req: ReturnType<typeof http>;
+  const N = 1_250; // more than the old default page (100) and than one database batch (500)
+  before(async () => {
+    d = await startTestDaemon({ label: 'list-all' });
+    a = await createTenant(d, 'list-a');
+    b = await createTenant(d, 'list-b');
+    req = http(d.url);
+    for (const [t, name, n] of [
+      [a, 'Many', N],
+      [b, 'Theirs', 40],
+    ] as const) {
+      const col = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name } })).body;
+      await d.deps.sql`
+        insert into documents (collection_id, title, source_type, status, tags, created_at)
+        select ${col.uuid}, ${name} || ' ' || g, 'text', case when g % 5 = 0 then 'failed' else 'indexed' end,
+               array['t' || (g % 3)], now() - g * interval '1 second'
+          from generate_series(1, ${n}::int) g`;
+    }
+  });
+  after(async () => d?.close());
+
+  it('answers one array of all of them, newest first, with no next link', async () => {
+    const r = await req('GET', '/api/v1/documents/', { key: a.key });
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /application\/json/);
+    assert.equal(r.body.length, N);
+    assert.equal(new Set(r.body.map((x: { uuid: string }) => x.uuid)).size, N);
+    assert.equal(r.headers.get('link'), null);
+    assert.equal(r.headers.get('x-next-cursor'), null);
+    const times = r.body.map((x: { created_at: string }) => Date.parse(x.created_at));
+    assert.deepEqual(
+      times,
+      [...times].sort((x: number, y: number) => y - x),
+    );
+    assert.ok(
+      r.body.every((x: { title: string }) => x.title.startsWith('Many ')),
+      "only the caller's documents",
+    );
+  });
+  it('filters apply without limit too', async () => {
+    const r = await req('GET', '/api/v1/documents/?status=failed&tag=t1', { key: a.key });
+    assert.equal(r.status, 200);
+    const expected = Array.from({ length: N }, (_, i) => i + 1).filter((g) => g % 5 === 0 && g % 3 === 1).length;
+    assert.equal(r.body.length, expected);
+  });
+  it('an empty list is []', async () => {
+    const r = await req('GET', '/api/v1/documents/?tag=nothing-has-this', { key: a.key });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, []);
+  });
+  it('with limit it is still one page with a next link', async () => {
+    const r = await req('GET', '/api/v1/documents/?limit=100', { key: a.key });
+    assert.equal(r.body.length, 100);
+    assert.ok(r.headers.get('link'));
+  });
+  it('another tenant sees none of them', async () => {
+    const r = await req('GET', '/api/v1/documents/', { key: b.key });
+    assert.equal(r.body.length, 40);
+    assert.ok(r.body.every((x: { title: string }) => x.title.startsWith('Theirs ')));
+  });
+});
+
 describe('offline API docs in development', () => {
   let d: TestDaemon;
   before(async () => {

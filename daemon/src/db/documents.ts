@@ -63,12 +63,13 @@ export interface ListFilter {
   tag?: string;
   collection?: string;
   status?: DocumentStatus;
-  limit: number;
+  /** Absent: every matching row (read it with `.cursor()` to keep memory flat). */
+  limit?: number;
   cursor?: { createdAt: Date; id: string };
 }
 
 /** Newest first, keyset-paginated on (created_at, id) so deep pages stay fast. */
-export async function listVisibleDocuments(tx: Tx, caller: Caller, f: ListFilter): Promise<DocumentRow[]> {
+export function listVisibleDocuments(tx: Tx, caller: Caller, f: ListFilter) {
   const tagPattern = f.tag ? '%' + f.tag.toLowerCase().replace(/[\\%_]/g, (m) => '\\' + m) + '%' : null;
   return tx<DocumentRow[]>`
     select ${columns(tx)}
@@ -79,7 +80,7 @@ export async function listVisibleDocuments(tx: Tx, caller: Caller, f: ListFilter
        ${tagPattern ? tx`and exists (select 1 from unnest(d.tags) t where lower(t) like ${tagPattern})` : tx``}
        ${f.cursor ? tx`and (d.created_at, d.id) < (${f.cursor.createdAt}, ${f.cursor.id})` : tx``}
      order by d.created_at desc, d.id desc
-     limit ${f.limit}`;
+     ${f.limit === undefined ? tx`` : tx`limit ${f.limit}`}`;
 }
 
 /** Documents carrying exactly `tag` (case-insensitive) in the caller's visible collections. */

@@ -102,3 +102,42 @@ export function setNextPage(
   c.header('Link', `<${url.pathname}${url.search}>; rel="next"`);
   c.header('X-Next-Cursor', next);
 }
+
+/**
+ * A JSON array written batch by batch as the database yields rows. The status is already sent when a
+ * later batch fails, so the stream is cut (the client sees truncated JSON, never a wrong complete list).
+ */
+export function jsonArrayStream<R>(
+  first: IteratorResult<R[]>,
+  rest: AsyncIterator<R[]>,
+  toJson: (row: R) => unknown,
+  logger: { error: (o: object, msg: string) => void },
+): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  let started = false;
+  let pending: IteratorResult<R[]> | undefined = first;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const batch = pending ?? (await rest.next());
+        pending = undefined;
+        if (batch.done) {
+          controller.enqueue(enc.encode(started ? ']' : '[]'));
+          controller.close();
+          return;
+        }
+        const body = batch.value.map((r) => JSON.stringify(toJson(r))).join(',');
+        if (body) {
+          controller.enqueue(enc.encode((started ? ',' : '[') + body));
+          started = true;
+        }
+      } catch (err) {
+        logger.error({ err }, 'streamed list failed');
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      await rest.return?.(undefined);
+    },
+  });
+}

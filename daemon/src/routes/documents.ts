@@ -9,6 +9,7 @@ import {
   deleteDocument,
   documentDetail,
   downloadUrl,
+  allDocuments,
   listDocuments,
   replaceDocument,
   reprocessDocument,
@@ -24,15 +25,26 @@ import {
   multipartUploadBody,
   UploadedDocument,
 } from './document-schemas.js';
-import { errorResponses, jsonResponse, UuidParam, setNextPage } from './common.js';
+import { errorResponses, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './common.js';
 
 const tags = ['Documents'];
+
+/** Page size when a cursor arrives without a limit (older clients following `X-Next-Cursor` alone). */
+const DEFAULT_PAGE = 100;
 
 const ListQuery = z.object({
   tag: z.string().optional().openapi({ description: 'Case-insensitive substring of any tag.' }),
   collection: z.string().optional().openapi({ description: 'Collection slug.' }),
   status: z.enum(['pending', 'indexed', 'failed']).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100).openapi({ description: 'Page size, 1–500 (default 100).' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .openapi({
+      description: `Page size, 1–500. Without \`limit\` (and without \`cursor\`) the answer is every visible document, streamed in one array; a \`cursor\` without \`limit\` pages by ${DEFAULT_PAGE}.`,
+    }),
   cursor: z
     .string()
     .optional()
@@ -62,7 +74,7 @@ const routes = {
     tags,
     summary: 'List documents in visible collections',
     description:
-      'Newest first. The body is a plain array; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`.',
+      'Newest first. The body is a plain array. Without `limit` it holds every visible document (as the specification says), streamed from the database so the server\'s memory stays flat whatever the count. With `limit` it is one page; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`.',
     request: { query: ListQuery },
     responses: {
       200: {
@@ -80,6 +92,8 @@ const routes = {
     path: '/api/v1/documents/{uuid}',
     tags,
     summary: 'Get a document with its text and chunks',
+    description:
+      'The list fields plus the extracted `content_text`, `error_message` and the chunks in order (with page numbers for paged formats). Pending documents have empty text and no chunks. Documents the key cannot see answer 404 DOCUMENT_NOT_FOUND.',
     request: { params: UuidParam },
     responses: { 200: jsonResponse(DocumentDetail, 'The document'), ...errorResponses(['DOCUMENT_NOT_FOUND']) },
   }),
@@ -150,8 +164,16 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   );
   app.openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
-    const { page, next } = await listDocuments(deps, c.get('caller'), q);
-    setNextPage(c, next, q.limit);
+    if (q.limit === undefined && q.cursor === undefined) {
+      const rows = allDocuments(deps, c.get('caller'), q);
+      // The first batch is read before answering, so a database failure is still a proper error status.
+      const first = await rows.next();
+      c.header('content-type', 'application/json; charset=utf-8');
+      return c.body(jsonArrayStream(first, rows, listItemJson, c.get('logger')), 200) as never;
+    }
+    const limit = q.limit ?? DEFAULT_PAGE;
+    const { page, next } = await listDocuments(deps, c.get('caller'), { ...q, limit });
+    setNextPage(c, next, limit);
     return c.json(page.map(listItemJson), 200);
   });
   app.openapi(routes.get, async (c) => c.json(await documentDetail(deps, c.get('caller'), c.req.valid('param').uuid), 200));

@@ -147,6 +147,18 @@ export async function listDocuments(
   return { page, next: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null };
 }
 
+/**
+ * Every visible document matching the filters, newest first, read from the database in batches
+ * through a cursor so memory stays flat whatever the count (the specification's unpaginated list).
+ */
+export async function* allDocuments(
+  deps: AppDeps,
+  caller: Caller,
+  q: { tag?: string; collection?: string; status?: DocumentStatus },
+): AsyncGenerator<DocumentRow[]> {
+  yield* listVisibleDocuments(deps.sql, caller, { tag: q.tag, collection: q.collection, status: q.status }).cursor(500);
+}
+
 /** Where GET /download/ redirects: a presigned store URL, or a daemon URL signed with HMAC, valid one hour. */
 export async function downloadUrl(deps: AppDeps, caller: Caller, id: string, baseUrl: string): Promise<string> {
   const d = await getVisibleDocument(deps.sql, caller, id);
