@@ -37,6 +37,44 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A typical message for each code: the OpenAPI document's error examples. */
+export const ERROR_EXAMPLES: Record<ErrorCode, string> = {
+  VALIDATION_FAILED: 'One or more fields failed validation.',
+  NO_FILES_PROVIDED: 'No files were provided: send them as multipart form fields named "files".',
+  NO_FILE_PROVIDED: 'No file was provided: send it as a multipart form field named "file".',
+  UNSUPPORTED_FILE_TYPE: 'Unsupported file type: .exe. Supported: PDF, Office, OpenDocument, RTF, EPUB, HTML, Markdown, text, CSV, JSON.',
+  FILE_TOO_LARGE: 'The file is larger than 50 MB.',
+  INVALID_FILE_CONTENT: 'The file content does not match its type: report.pdf is not a PDF.',
+  URL_REQUIRED: 'A URL document needs a "url".',
+  NAME_REQUIRED: 'A key name is required.',
+  INVALID_API_KEY: 'Invalid API key.',
+  API_KEY_EXPIRED: 'This API key expired on 2026-10-01. Create a new key or renew this one.',
+  USER_ACCOUNT_DISABLED: 'The account that owns this key is disabled.',
+  AUTHENTICATION_REQUIRED: 'Authentication required: send "Authorization: Bearer svc_…".',
+  WRITE_ACCESS_REQUIRED: 'This key can read but not write collection "research-papers".',
+  NOT_COLLECTION_OWNER: 'Only the owner of a collection can change or delete it.',
+  SCOPED_KEY_FORBIDDEN: 'Scoped API keys cannot manage API keys. Use a full-access key.',
+  CSRF_FAILED: 'The form expired or came from another site; reload the page and try again.',
+  DOWNLOAD_LINK_INVALID: 'This download link is invalid or has expired.',
+  NOT_FOUND: 'No route for GET /api/v1/nope/.',
+  COLLECTION_NOT_FOUND: 'Collection not found.',
+  DOCUMENT_NOT_FOUND: 'Document not found.',
+  DOCUMENT_FILE_NOT_FOUND: 'The original file is missing from storage.',
+  API_KEY_NOT_FOUND: 'API key not found.',
+  GRANT_NOT_FOUND: 'This key has no grant on collection "research-papers".',
+  SUBSCRIPTION_NOT_FOUND: 'Subscription not found.',
+  WEBHOOK_NOT_CONFIGURED: 'No webhook is configured for this organization.',
+  DELIVERY_NOT_FOUND: 'Delivery not found.',
+  METHOD_NOT_ALLOWED: 'PUT is not allowed on /api/v1/collections/; use GET, HEAD, POST.',
+  PAYLOAD_TOO_LARGE: 'Request body too large.',
+  RATE_LIMIT_EXCEEDED: 'Rate limit exceeded: 10 requests per minute on the Free tier. Retry after 42 s.',
+  INTERNAL_ERROR: 'Internal server error. Quote the X-Request-Id header when reporting this.',
+  SEARCH_UNAVAILABLE: 'Search is unavailable right now; try again shortly.',
+  UPLOAD_FAILED: 'The file could not be stored; nothing was saved. Try again.',
+  WEBHOOK_TEST_FAILED: 'The test event could not be delivered: connection refused.',
+  SERVICE_UNAVAILABLE: 'The database is unreachable; try again in a few seconds.',
+};
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
 export type FieldErrors = Record<string, string[]>;

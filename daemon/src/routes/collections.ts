@@ -81,6 +81,8 @@ const routes = {
     path: '/api/v1/collections/{uuid}',
     tags,
     summary: 'Get a collection',
+    description:
+      'A collection the key can see (owned, or public and subscribed; scoped keys: granted only), with its document counts. Anything else answers 404 COLLECTION_NOT_FOUND, never 403.',
     request: { params: UuidParam },
     responses: { 200: jsonResponse(CollectionSchema, 'The collection'), ...errorResponses(['COLLECTION_NOT_FOUND']) },
   }),

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AppError } from '../errors.js';
+import { finishOpenApiDocument } from './openapi-finish.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 export const API_VERSION = '1.0.0';
@@ -13,7 +14,14 @@ Authenticate every request (except this schema) with \`Authorization: Bearer svc
 Errors always use the envelope \`{error, code, fields?}\`; \`fields\` appears only on validation failures.
 Unknown routes answer 404 \`NOT_FOUND\`; malformed JSON answers 400 \`VALIDATION_FAILED\`.
 Every response carries \`X-Request-Id\` (an incoming \`X-Request-Id\` of up to 128 safe characters is echoed).
-Paths are served with and without the trailing slash.`;
+Paths are served with and without the trailing slash. A known path called with another method answers 405
+\`METHOD_NOT_ALLOWED\` with an \`Allow\` header.
+
+Pagination: list endpoints take \`limit\` and \`cursor\` and return the next page in the headers
+\`Link: <…>; rel="next"\` (RFC 8288) and \`X-Next-Cursor\`; the body stays the plain array of the
+specification (documents, webhook deliveries). This is the convention for every new list. Two
+reports whose body shape is fixed carry their cursor inside it under the same rule (pass it back as
+\`cursor\`/\`before\`): usage (\`recent.next_cursor\`) and invoices (\`next_before\`).`;
 
 export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -32,7 +40,7 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>) {
   doc.paths = Object.fromEntries(
     Object.entries(doc.paths ?? {}).map(([p, item]) => [p.startsWith('/api/') && !p.endsWith('/') ? p + '/' : p, item]),
   );
-  return doc;
+  return finishOpenApiDocument(doc);
 }
 
 const SWAGGER_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>docsift API</title>

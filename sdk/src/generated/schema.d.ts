@@ -15,75 +15,7 @@ export interface paths {
          * Usage statistics
          * @description Full-access keys see their whole organization; scoped keys see their own user (all of that user's keys). Authenticated requests (REST and /mcp, errors and 429s included) are recorded with key, endpoint (route pattern), method, status and response time, plus query text and result count for searches. Totals, daily series and the per-key breakdown come from daily rollups; the request log itself is kept for USAGE_RETENTION_DAYS (default 90). Records are written in batches about once a second, so the last second may be missing.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Period: the last `days` UTC days, today included — any whole number from 1 to 90 (the raw request log is kept 90 days; 7, 30 and 90 are the usual periods). Default 30; other values answer 400 VALIDATION_FAILED. */
-                    days?: number;
-                    /** @description Request-log entries per page (1–100, default 20). */
-                    recent_limit?: number;
-                    /** @description `recent.next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Usage of the organization or user */
-                200: {
-                    headers: {
-                        /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the reported window after this one. */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UsageStats"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -103,95 +35,7 @@ export interface paths {
          * Usage statistics of one key
          * @description One key of the caller's user (404 API_KEY_NOT_FOUND otherwise). Scoped keys may read only their own key's usage (403 SCOPED_KEY_FORBIDDEN for other keys). Authenticated requests (REST and /mcp, errors and 429s included) are recorded with key, endpoint (route pattern), method, status and response time, plus query text and result count for searches. Totals, daily series and the per-key breakdown come from daily rollups; the request log itself is kept for USAGE_RETENTION_DAYS (default 90). Records are written in batches about once a second, so the last second may be missing.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Period: the last `days` UTC days, today included — any whole number from 1 to 90 (the raw request log is kept 90 days; 7, 30 and 90 are the usual periods). Default 30; other values answer 400 VALIDATION_FAILED. */
-                    days?: number;
-                    /** @description Request-log entries per page (1–100, default 20). */
-                    recent_limit?: number;
-                    /** @description `recent.next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Usage of the key */
-                200: {
-                    headers: {
-                        /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the reported window after this one. */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UsageStats"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: API_KEY_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getKeyUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -211,68 +55,7 @@ export interface paths {
          * Plan and current cycle usage
          * @description Plans: Free ($0, 1,000 searches per cycle, no overage), Starter ($29, 10,000, $0.002 per extra search), Pro ($99, 100,000, $0.001 per extra search). Billing cycles are monthly from the organization’s anchor date at 00:00 UTC. Searches (POST /api/v1/search/ and the MCP tool search_documents) count; a search that fails is not counted. On Free, searches beyond the quota answer 429 RATE_LIMIT_EXCEEDED with a message saying the plan quota is used up and Retry-After until the next cycle; other endpoints keep working. Paid plans never block: the overage is invoiced. An invoice is produced for every ended cycle. Full-access keys only (403 SCOPED_KEY_FORBIDDEN).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Plan, cycle and usage so far */
-                200: {
-                    headers: {
-                        /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the reported window after this one. */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PlanStatus"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getPlan"];
         put?: never;
         post?: never;
         delete?: never;
@@ -292,82 +75,7 @@ export interface paths {
          * Invoices of the organization
          * @description Newest cycle first. Plans: Free ($0, 1,000 searches per cycle, no overage), Starter ($29, 10,000, $0.002 per extra search), Pro ($99, 100,000, $0.001 per extra search). Billing cycles are monthly from the organization’s anchor date at 00:00 UTC. Searches (POST /api/v1/search/ and the MCP tool search_documents) count; a search that fails is not counted. On Free, searches beyond the quota answer 429 RATE_LIMIT_EXCEEDED with a message saying the plan quota is used up and Retry-After until the next cycle; other endpoints keep working. Paid plans never block: the overage is invoiced. An invoice is produced for every ended cycle. Full-access keys only (403 SCOPED_KEY_FORBIDDEN).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description 1–100, default 24. */
-                    limit?: number;
-                    /** @description Only invoices whose period started before this time: pass the last `period_start` of the previous page. */
-                    before?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invoices */
-                200: {
-                    headers: {
-                        /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the reported window after this one. */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["InvoiceList"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -387,146 +95,13 @@ export interface paths {
          * List the caller's keys
          * @description All keys of the calling key's user, newest first, with their grants. Never includes the secret or its hash. Scoped keys get 403 SCOPED_KEY_FORBIDDEN on: key management (list, create, update, revoke, rotate, grants), webhook configuration, usage of other keys, collection create/update/delete and subscriptions.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Keys */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiKey"][];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listKeys"];
         put?: never;
         /**
          * Create a key
          * @description Returns the secret once. Grants named in `collections` get `read`; add `write` with the grants endpoint. Scoped keys get 403 SCOPED_KEY_FORBIDDEN on: key management (list, create, update, revoke, rotate, grants), webhook configuration, usage of other keys, collection create/update/delete and subscriptions.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description JSON body */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateKey"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiKeyWithSecret"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED, NAME_REQUIRED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: COLLECTION_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["createKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -544,53 +119,7 @@ export interface paths {
          * The calling key (whoami)
          * @description Describes the key used for this request, its user and organization. Allowed for every key.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The calling key */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CurrentKey"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getCurrentKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -613,160 +142,14 @@ export interface paths {
          * Revoke a key
          * @description Deactivates the key at once (it then answers 401 INVALID_API_KEY). Idempotent. Returns the deactivated record.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Revoked */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiKey"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: API_KEY_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        delete: operations["revokeKey"];
         options?: never;
         head?: never;
         /**
          * Rename a key or set a new expiry
          * @description A new `expires_in` counts from now; this renews an expired key without changing its secret.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            /** @description JSON body */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdateKey"];
-                };
-            };
-            responses: {
-                /** @description Updated */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiKey"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: API_KEY_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateKey"];
         trace?: never;
     };
     "/api/v1/keys/{uuid}/rotate/": {
@@ -782,82 +165,7 @@ export interface paths {
          * Rotate a key
          * @description The old key stops working at once. A new record keeps the name, grants and their permissions, full-access flag, tier and expiry choice (counted from now). The new secret is shown once.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description New key */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiKeyWithSecret"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: API_KEY_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["rotateKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -871,169 +179,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a key's collection grants */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Grants */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CollectionGrant"][];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: API_KEY_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        /**
+         * List a key's collection grants
+         * @description One key of the caller's user (404 API_KEY_NOT_FOUND otherwise): each granted collection by slug with its permission (`read` or `write`). Full-access keys have no grants; they see everything their user sees. Scoped keys get 403 SCOPED_KEY_FORBIDDEN on: key management (list, create, update, revoke, rotate, grants), webhook configuration, usage of other keys, collection create/update/delete and subscriptions.
+         */
+        get: operations["listKeyGrants"];
         put?: never;
         /**
          * Grant a collection to a key
          * @description Creates the grant (201) or updates its permission (200). The collection must be visible to the key’s owner; `write` needs a collection the owner owns.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            /** @description JSON body */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PutGrant"];
-                };
-            };
-            responses: {
-                /** @description Existing grant updated */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CollectionGrant"];
-                    };
-                };
-                /** @description Grant created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CollectionGrant"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: COLLECTION_NOT_FOUND, API_KEY_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["grantCollection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1050,73 +206,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a grant */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Removed; no body */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: GRANT_NOT_FOUND, API_KEY_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        /**
+         * Remove a grant
+         * @description The key loses access to the collection at once (204). 404 GRANT_NOT_FOUND when the key has no grant on it. Scoped keys get 403 SCOPED_KEY_FORBIDDEN on: key management (list, create, update, revoke, rotate, grants), webhook configuration, usage of other keys, collection create/update/delete and subscriptions.
+         */
+        delete: operations["revokeGrant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1133,128 +227,13 @@ export interface paths {
          * List visible collections
          * @description Collections the caller owns plus public collections it subscribes to; a scoped key sees only its granted collections.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Visible collections, oldest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Collection"][];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listCollections"];
         put?: never;
         /**
          * Create a collection
          * @description Scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description JSON body */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateCollection"];
-                };
-            };
-            responses: {
-                /** @description Created, owned by the caller */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Collection"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["createCollection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1268,223 +247,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a collection */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The collection */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Collection"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: COLLECTION_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        /**
+         * Get a collection
+         * @description A collection the key can see (owned, or public and subscribed; scoped keys: granted only), with its document counts. Anything else answers 404 COLLECTION_NOT_FOUND, never 403.
+         */
+        get: operations["getCollection"];
         put?: never;
         post?: never;
         /**
          * Delete a collection (owner only)
          * @description Soft delete: the collection and its documents disappear from listings and search at once; stored files are purged after 7 days.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted; no body */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: NOT_COLLECTION_OWNER, SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: COLLECTION_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteCollection"];
         options?: never;
         head?: never;
         /**
          * Update a collection (owner only)
          * @description Any subset of name, description and is_public. Making a public collection private hides it from subscribers at once. The slug never changes.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            /** @description JSON body */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdateCollection"];
-                };
-            };
-            responses: {
-                /** @description Updated collection */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Collection"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: NOT_COLLECTION_OWNER, SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: COLLECTION_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateCollection"];
         trace?: never;
     };
     "/api/v1/collections/{slug}/subscribe/": {
@@ -1500,144 +281,12 @@ export interface paths {
          * Subscribe to a public collection
          * @description Makes a public collection visible to the caller. Subscribing to your own collection is a no-op 200. Scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Subscribed */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SubscriptionResult"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: COLLECTION_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["subscribeCollection"];
         /**
          * Unsubscribe
          * @description Also removes grants of the caller's keys on that collection. Scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Unsubscribed */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SubscriptionResult"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: SUBSCRIPTION_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        delete: operations["unsubscribeCollection"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1654,76 +303,7 @@ export interface paths {
          * Documents carrying a tag
          * @description Exact, case-insensitive tag match across visible collections (newest first, at most 500). The MCP tool search_by_tag answers the same query.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Collection slug. */
-                    collection?: string;
-                };
-                header?: never;
-                path: {
-                    tag: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Tagged documents */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TaggedDocuments"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: COLLECTION_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listDocumentsByTag"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1741,77 +321,9 @@ export interface paths {
         };
         /**
          * List documents in visible collections
-         * @description Newest first. The body is a plain array; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`.
+         * @description Newest first. The body is a plain array. Without `limit` it holds every visible document (as the specification says), streamed from the database so the server's memory stays flat whatever the count. With `limit` it is one page; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Case-insensitive substring of any tag. */
-                    tag?: string;
-                    /** @description Collection slug. */
-                    collection?: string;
-                    status?: "pending" | "indexed" | "failed";
-                    /** @description Page size, 1–500 (default 100). */
-                    limit?: number;
-                    /** @description Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`). */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of documents */
-                200: {
-                    headers: {
-                        /** @description Next page, RFC 8288 */
-                        Link?: string;
-                        "X-Next-Cursor"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DocumentListItem"][];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1827,136 +339,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a document with its text and chunks */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The document */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DocumentDetail"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: DOCUMENT_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        /**
+         * Get a document with its text and chunks
+         * @description The list fields plus the extracted `content_text`, `error_message` and the chunks in order (with page numbers for paged formats). Pending documents have empty text and no chunks. Documents the key cannot see answer 404 DOCUMENT_NOT_FOUND.
+         */
+        get: operations["getDocument"];
         put?: never;
         post?: never;
         /**
          * Delete a document
          * @description Soft delete: gone from listings and search at once; the stored file is purged after 7 days. Needs write permission.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted; no body */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: WRITE_ACCESS_REQUIRED */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: DOCUMENT_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteDocument"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1973,63 +367,7 @@ export interface paths {
          * Download the original file
          * @description Redirects (302) to a signed URL valid for one hour: a presigned object-store URL, or an HMAC-signed daemon URL under /files/. Accepts a Bearer API key or, without an Authorization header, the web UI session cookie.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Redirect to the signed URL */
-                302: {
-                    headers: {
-                        Location?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: DOCUMENT_NOT_FOUND, DOCUMENT_FILE_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["downloadDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2051,73 +389,7 @@ export interface paths {
          * Process a document again
          * @description Re-runs extraction, chunking and embedding of the stored file or URL (for example after a failure or a model change). Old chunks leave search at once; status becomes `pending`. Needs write permission.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UploadedDocument"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: WRITE_ACCESS_REQUIRED */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: DOCUMENT_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["reprocessDocument"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2137,116 +409,7 @@ export interface paths {
          * Upload documents
          * @description Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            /** @description Supported file types: `pdf` (.pdf), `docx` (.docx), `pptx` (.pptx), `xlsx` (.xlsx), `odt` (.odt), `odp` (.odp), `ods` (.ods), `rtf` (.rtf), `epub` (.epub), `html` (.html, .htm, .xhtml), `md` (.md, .markdown, .mdown, .mkd), `txt` (.txt, .text), `csv` (.csv, .tsv), `json` (.json). Plus `text` (inline `content`) and `url` (fetched by the worker). Anything else, such as PNG images, is refused with 400 UNSUPPORTED_FILE_TYPE. Files are streamed; one over 50 MB is refused with 400 FILE_TOO_LARGE as soon as it crosses the limit. A batch holds at most 100 files. */
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description One document (single upload).
-                         */
-                        file?: string;
-                        /** @description Several documents (batch): repeat the part. Bad files are skipped with a reason. */
-                        files?: string[];
-                        /** @description Defaults to the file name (for text: the first line; for url: the URL). */
-                        title?: string;
-                        /**
-                         * @description Comma-separated; trimmed, empties and duplicates dropped.
-                         * @example reports, 2026
-                         */
-                        tags?: string;
-                        /** @description Overrides detection from the extension. `text` with `content`, or `url` with `url`, creates a document without a file. */
-                        source_type?: string;
-                        /** @description Inline text when source_type=text. */
-                        content?: string;
-                        /** @description Address to fetch when source_type=url (http/https; private and loopback targets are refused). */
-                        url?: string;
-                    };
-                    "application/json": {
-                        /** @enum {string} */
-                        source_type: "text" | "url";
-                        content?: string;
-                        url?: string;
-                        title?: string;
-                        tags?: string | string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Single upload (UploadedDocument) or batch (BatchUpload) */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UploadedDocument"] | components["schemas"]["BatchUpload"];
-                    };
-                };
-                /** @description Bad request: NO_FILE_PROVIDED, NO_FILES_PROVIDED, UNSUPPORTED_FILE_TYPE, FILE_TOO_LARGE, INVALID_FILE_CONTENT, URL_REQUIRED, VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: WRITE_ACCESS_REQUIRED */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: COLLECTION_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: UPLOAD_FAILED, INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["uploadDocuments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2266,94 +429,7 @@ export interface paths {
          * Replace a document’s file
          * @description Keeps the uuid; old chunks leave search at once and the new file is processed from scratch (status `pending`). A job still running for the old file can never overwrite the new results. Needs write permission.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            /** @description Supported file types: `pdf` (.pdf), `docx` (.docx), `pptx` (.pptx), `xlsx` (.xlsx), `odt` (.odt), `odp` (.odp), `ods` (.ods), `rtf` (.rtf), `epub` (.epub), `html` (.html, .htm, .xhtml), `md` (.md, .markdown, .mdown, .mkd), `txt` (.txt, .text), `csv` (.csv, .tsv), `json` (.json). Plus `text` (inline `content`) and `url` (fetched by the worker). Anything else, such as PNG images, is refused with 400 UNSUPPORTED_FILE_TYPE. The uuid is kept; title and tags are kept unless given. */
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        /** Format: binary */
-                        file: string;
-                        title?: string;
-                        /** @description Comma-separated; replaces the existing tags when present. */
-                        tags?: string;
-                        source_type?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Replaced; processing queued */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UploadedDocument"];
-                    };
-                };
-                /** @description Bad request: NO_FILE_PROVIDED, UNSUPPORTED_FILE_TYPE, FILE_TOO_LARGE, INVALID_FILE_CONTENT, VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: WRITE_ACCESS_REQUIRED */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: DOCUMENT_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: UPLOAD_FAILED, INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["replaceDocument"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2373,76 +449,7 @@ export interface paths {
          * Hybrid search
          * @description BM25 full-text plus vector search over the collections the key may read; only indexed chunks of live documents count.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description JSON body */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SearchRequest"];
-                };
-            };
-            responses: {
-                /** @description Ranked results */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SearchResponse"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: COLLECTION_NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: SEARCH_UNAVAILABLE, INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["searchDocuments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2460,62 +467,7 @@ export interface paths {
          * The organization's webhook
          * @description Never returns the secret. `{configured:false, url:null, is_active:false}` when none is configured. Full-access keys only: scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Webhook configuration */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookConfig"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getWebhook"];
         put?: never;
         /**
          * Create the webhook or change its URL
@@ -2538,231 +490,20 @@ export interface paths {
          *
          *     Full-access keys only: scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description JSON body */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PutWebhook"];
-                };
-            };
-            responses: {
-                /** @description URL updated */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookConfig"];
-                    };
-                };
-                /** @description Created; the secret is shown only here */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookConfigWithSecret"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["setWebhook"];
         /**
          * Delete the webhook
          * @description Answers 200 `{configured:false, deleted:true}` (`deleted:false` when there was none). Once it has answered nothing more is sent: queued deliveries and
          *     retries find no webhook and stop (an attempt already in flight is waited for). The delivery log is kept. Full-access keys only: scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDeleted"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /**
          * Activate or deactivate the webhook
          * @description While inactive, new events are not queued and pending retries are dropped when due; the test and redeliver endpoints still send. Full-access keys only: scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description JSON body */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PatchWebhook"];
-                };
-            };
-            responses: {
-                /** @description Updated */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookConfig"];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: WEBHOOK_NOT_CONFIGURED */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/api/v1/webhooks/rotate-secret/": {
@@ -2778,71 +519,7 @@ export interface paths {
          * Rotate the signing secret
          * @description Replaces the secret at once and returns the new one, shown only here. Every attempt from now on, including retries of earlier events, is signed with it. Full-access keys only: scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description New secret */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookConfigWithSecret"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: WEBHOOK_NOT_CONFIGURED */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2863,71 +540,7 @@ export interface paths {
          * @description Delivers a signed `webhook.test` event (data: `{message, webhook_url}`) synchronously, once, without retries, even while inactive, and reports
          *     the receiver's answer. Non-2xx, timeout, connection failure or a refused target give 500 WEBHOOK_TEST_FAILED with the reason in `error`. The attempt is logged. Full-access keys only: scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Delivered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookTestResult"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: WEBHOOK_NOT_CONFIGURED */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: WEBHOOK_TEST_FAILED, INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2945,81 +558,7 @@ export interface paths {
          * Delivery attempts, newest first
          * @description Every attempt (automatic, manual, test) of the organization's events. A plain array; when more exist the response has `Link: <url>; rel="next"` and `X-Next-Cursor`. Full-access keys only: scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size, 1–200 (default 50). */
-                    limit?: number;
-                    /** @description Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`). */
-                    cursor?: string;
-                    /** @description Only the attempts of this event. */
-                    event_id?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of attempts */
-                200: {
-                    headers: {
-                        /** @description Next page, RFC 8288 */
-                        Link?: string;
-                        "X-Next-Cursor"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDelivery"][];
-                    };
-                };
-                /** @description Bad request: VALIDATION_FAILED */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3042,73 +581,7 @@ export interface paths {
          * @description Sends the same event (same `id`, body and event timestamp; fresh signature) to the current webhook now, synchronously, as a new `manual` attempt
          *     without automatic retries, and returns that attempt (200 whether or not the receiver accepted it: see `success`). Full-access keys only: scoped keys get 403 SCOPED_KEY_FORBIDDEN.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The new attempt */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDelivery"];
-                    };
-                };
-                /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Not found: DELIVERY_NOT_FOUND, WEBHOOK_NOT_CONFIGURED */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Rate limited: RATE_LIMIT_EXCEEDED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Server error: INTERNAL_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3697,4 +1170,4642 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description Period: the last `days` UTC days, today included — any whole number from 1 to 90 (the raw request log is kept 90 days; 7, 30 and 90 are the usual periods). Default 30; other values answer 400 VALIDATION_FAILED. */
+                days?: number;
+                /** @description Request-log entries per page (1–100, default 20). */
+                recent_limit?: number;
+                /** @description `recent.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage of the organization or user */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "days": 30,
+                     *       "from": "2026-11-24T09:30:00.000Z",
+                     *       "to": "2026-11-24T09:30:00.000Z",
+                     *       "total_requests": 12,
+                     *       "error_count": 12,
+                     *       "avg_response_time_ms": 42,
+                     *       "daily": [
+                     *         {
+                     *           "date": "2026-01-31",
+                     *           "requests": 12,
+                     *           "errors": 1
+                     *         }
+                     *       ],
+                     *       "per_key": [
+                     *         {
+                     *           "key_uuid": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *           "name": "Research papers",
+                     *           "prefix": "svc_Ab3dE6gH",
+                     *           "requests": 12,
+                     *           "errors": 1,
+                     *           "avg_response_time_ms": 42
+                     *         }
+                     *       ],
+                     *       "recent": {
+                     *         "items": [
+                     *           {
+                     *             "timestamp": "2026-01-01T12:00:00.000Z",
+                     *             "key_uuid": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *             "key_prefix": "key prefix text",
+                     *             "endpoint": "/api/v1/documents/{uuid}",
+                     *             "method": "POST",
+                     *             "status": 1,
+                     *             "response_time_ms": 42,
+                     *             "query": "contrastive pretraining",
+                     *             "result_count": 12
+                     *           }
+                     *         ],
+                     *         "next_cursor": "eyJ0IjoiMjAyNi0xMS0yNFQwOTozMDowMC4wMDBaIn0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UsageStats"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getKeyUsage: {
+        parameters: {
+            query?: {
+                /** @description Period: the last `days` UTC days, today included — any whole number from 1 to 90 (the raw request log is kept 90 days; 7, 30 and 90 are the usual periods). Default 30; other values answer 400 VALIDATION_FAILED. */
+                days?: number;
+                /** @description Request-log entries per page (1–100, default 20). */
+                recent_limit?: number;
+                /** @description `recent.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage of the key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "days": 30,
+                     *       "from": "2026-11-24T09:30:00.000Z",
+                     *       "to": "2026-11-24T09:30:00.000Z",
+                     *       "total_requests": 12,
+                     *       "error_count": 12,
+                     *       "avg_response_time_ms": 42,
+                     *       "daily": [
+                     *         {
+                     *           "date": "2026-01-31",
+                     *           "requests": 12,
+                     *           "errors": 1
+                     *         }
+                     *       ],
+                     *       "per_key": [
+                     *         {
+                     *           "key_uuid": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *           "name": "Research papers",
+                     *           "prefix": "svc_Ab3dE6gH",
+                     *           "requests": 12,
+                     *           "errors": 1,
+                     *           "avg_response_time_ms": 42
+                     *         }
+                     *       ],
+                     *       "recent": {
+                     *         "items": [
+                     *           {
+                     *             "timestamp": "2026-01-01T12:00:00.000Z",
+                     *             "key_uuid": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *             "key_prefix": "key prefix text",
+                     *             "endpoint": "/api/v1/documents/{uuid}",
+                     *             "method": "POST",
+                     *             "status": 1,
+                     *             "response_time_ms": 42,
+                     *             "query": "contrastive pretraining",
+                     *             "result_count": 12
+                     *           }
+                     *         ],
+                     *         "next_cursor": "eyJ0IjoiMjAyNi0xMS0yNFQwOTozMDowMC4wMDBaIn0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UsageStats"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: API_KEY_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plan, cycle and usage so far */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": "free",
+                     *       "name": "Research papers",
+                     *       "price_cents": 2900,
+                     *       "included_queries": 1,
+                     *       "overage_rate_millicents": 2900,
+                     *       "hard_quota": true,
+                     *       "cycle_start": "2026-01-01T12:00:00.000Z",
+                     *       "cycle_end": "2026-01-01T12:00:00.000Z",
+                     *       "used_queries": 1,
+                     *       "remaining_included_queries": 12,
+                     *       "overage_queries": 1,
+                     *       "overage_cents": 2900,
+                     *       "projected_queries": 1,
+                     *       "projected_overage_cents": 2900,
+                     *       "projected_total_cents": 2900
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlanStatus"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /** @description 1–100, default 24. */
+                limit?: number;
+                /** @description Only invoices whose period started before this time: pass the last `period_start` of the previous page. */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invoices */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *           "organization_uuid": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-01-01T12:00:00.000Z",
+                     *           "plan": "free",
+                     *           "currency": "usd",
+                     *           "plan_fee_cents": 2900,
+                     *           "included_queries": 1,
+                     *           "used_queries": 1,
+                     *           "overage_queries": 1,
+                     *           "overage_rate_millicents": 2900,
+                     *           "overage_cents": 2900,
+                     *           "total_cents": 2900,
+                     *           "status": "pending",
+                     *           "processor": "local",
+                     *           "external_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_before": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Keys */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *         "name": "Research papers",
+                     *         "prefix": "svc_AbCdEfGh",
+                     *         "is_active": true,
+                     *         "is_full_access": true,
+                     *         "rate_tier": "free",
+                     *         "expires_in": "30d",
+                     *         "expires_at": "2026-01-01T12:00:00.000Z",
+                     *         "last_used_at": "2026-01-01T12:00:00.000Z",
+                     *         "created_at": "2026-01-01T12:00:00.000Z",
+                     *         "grants": [
+                     *           {
+                     *             "collection": "research-papers",
+                     *             "permission": "read"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Research papers",
+                 *       "is_full_access": false,
+                 *       "collections": [
+                 *         "research-papers"
+                 *       ],
+                 *       "expires_in": "never"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateKey"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "name": "Research papers",
+                     *       "prefix": "svc_AbCdEfGh",
+                     *       "is_active": true,
+                     *       "is_full_access": true,
+                     *       "rate_tier": "free",
+                     *       "expires_in": "30d",
+                     *       "expires_at": "2026-01-01T12:00:00.000Z",
+                     *       "last_used_at": "2026-01-01T12:00:00.000Z",
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "grants": [
+                     *         {
+                     *           "collection": "research-papers",
+                     *           "permission": "read"
+                     *         }
+                     *       ],
+                     *       "key": "svc_Ab3dE6gH9jK2mN5pQ8rS1tU4vW7xY0zA3bC6d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED, NAME_REQUIRED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: COLLECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCurrentKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "name": "Research papers",
+                     *       "prefix": "svc_AbCdEfGh",
+                     *       "is_active": true,
+                     *       "is_full_access": true,
+                     *       "rate_tier": "free",
+                     *       "expires_in": "30d",
+                     *       "expires_at": "2026-01-01T12:00:00.000Z",
+                     *       "last_used_at": "2026-01-01T12:00:00.000Z",
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "grants": [
+                     *         {
+                     *           "collection": "research-papers",
+                     *           "permission": "read"
+                     *         }
+                     *       ],
+                     *       "organization": {
+                     *         "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *         "name": "Research papers"
+                     *       },
+                     *       "user": {
+                     *         "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *         "email": "ada@example.com",
+                     *         "name": "Research papers",
+                     *         "is_admin": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CurrentKey"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "name": "Research papers",
+                     *       "prefix": "svc_AbCdEfGh",
+                     *       "is_active": true,
+                     *       "is_full_access": true,
+                     *       "rate_tier": "free",
+                     *       "expires_in": "30d",
+                     *       "expires_at": "2026-01-01T12:00:00.000Z",
+                     *       "last_used_at": "2026-01-01T12:00:00.000Z",
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "grants": [
+                     *         {
+                     *           "collection": "research-papers",
+                     *           "permission": "read"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: API_KEY_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Research papers",
+                 *       "expires_in": "30d"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateKey"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "name": "Research papers",
+                     *       "prefix": "svc_AbCdEfGh",
+                     *       "is_active": true,
+                     *       "is_full_access": true,
+                     *       "rate_tier": "free",
+                     *       "expires_in": "30d",
+                     *       "expires_at": "2026-01-01T12:00:00.000Z",
+                     *       "last_used_at": "2026-01-01T12:00:00.000Z",
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "grants": [
+                     *         {
+                     *           "collection": "research-papers",
+                     *           "permission": "read"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: API_KEY_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description New key */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "name": "Research papers",
+                     *       "prefix": "svc_AbCdEfGh",
+                     *       "is_active": true,
+                     *       "is_full_access": true,
+                     *       "rate_tier": "free",
+                     *       "expires_in": "30d",
+                     *       "expires_at": "2026-01-01T12:00:00.000Z",
+                     *       "last_used_at": "2026-01-01T12:00:00.000Z",
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "grants": [
+                     *         {
+                     *           "collection": "research-papers",
+                     *           "permission": "read"
+                     *         }
+                     *       ],
+                     *       "key": "svc_Ab3dE6gH9jK2mN5pQ8rS1tU4vW7xY0zA3bC6d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: API_KEY_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listKeyGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Grants */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "collection": "research-papers",
+                     *         "permission": "read"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["CollectionGrant"][];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: API_KEY_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    grantCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "collection": "research-papers",
+                 *       "collection_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                 *       "permission": "read"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PutGrant"];
+            };
+        };
+        responses: {
+            /** @description Existing grant updated */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "collection": "research-papers",
+                     *       "permission": "read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionGrant"];
+                };
+            };
+            /** @description Grant created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "collection": "research-papers",
+                     *       "permission": "read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionGrant"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: COLLECTION_NOT_FOUND, API_KEY_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; no body */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: GRANT_NOT_FOUND, API_KEY_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Visible collections, oldest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *         "name": "Research papers",
+                     *         "slug": "research-papers",
+                     *         "description": "Papers the team cites, with notes.",
+                     *         "document_count": 12,
+                     *         "total_chunks": 12,
+                     *         "is_public": true,
+                     *         "is_subscribed": true,
+                     *         "created_at": "2026-01-01T12:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Collection"][];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Research papers",
+                 *       "description": "Papers the team cites, with notes.",
+                 *       "is_public": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCollection"];
+            };
+        };
+        responses: {
+            /** @description Created, owned by the caller */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "name": "Research papers",
+                     *       "slug": "research-papers",
+                     *       "description": "Papers the team cites, with notes.",
+                     *       "document_count": 12,
+                     *       "total_chunks": 12,
+                     *       "is_public": true,
+                     *       "is_subscribed": true,
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "name": "Research papers",
+                     *       "slug": "research-papers",
+                     *       "description": "Papers the team cites, with notes.",
+                     *       "document_count": 12,
+                     *       "total_chunks": 12,
+                     *       "is_public": true,
+                     *       "is_subscribed": true,
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: COLLECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: NOT_COLLECTION_OWNER, SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: COLLECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Research papers",
+                 *       "description": "Papers the team cites, with notes.",
+                 *       "is_public": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCollection"];
+            };
+        };
+        responses: {
+            /** @description Updated collection */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "name": "Research papers",
+                     *       "slug": "research-papers",
+                     *       "description": "Papers the team cites, with notes.",
+                     *       "document_count": 12,
+                     *       "total_chunks": 12,
+                     *       "is_public": true,
+                     *       "is_subscribed": true,
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: NOT_COLLECTION_OWNER, SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: COLLECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    subscribeCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subscribed */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "subscribed",
+                     *       "collection": "research-papers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionResult"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: COLLECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unsubscribeCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unsubscribed */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "subscribed",
+                     *       "collection": "research-papers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionResult"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: SUBSCRIPTION_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listDocumentsByTag: {
+        parameters: {
+            query?: {
+                /** @description Collection slug. */
+                collection?: string;
+            };
+            header?: never;
+            path: {
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tagged documents */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tag": "ml",
+                     *       "count": 12,
+                     *       "documents": [
+                     *         {
+                     *           "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *           "title": "Contrastive pretraining of text encoders",
+                     *           "source_type": "pdf",
+                     *           "status": "pending",
+                     *           "tags": [
+                     *             "ml",
+                     *             "2026"
+                     *           ],
+                     *           "chunks_count": 12,
+                     *           "original_filename": "paper.pdf",
+                     *           "file_size": 482113,
+                     *           "collection_name": "Research papers",
+                     *           "collection_slug": "research-papers",
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaggedDocuments"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: COLLECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of any tag. */
+                tag?: string;
+                /** @description Collection slug. */
+                collection?: string;
+                status?: "pending" | "indexed" | "failed";
+                /** @description Page size, 1–500. Without `limit` (and without `cursor`) the answer is every visible document, streamed in one array; a `cursor` without `limit` pages by 100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Next page, RFC 8288 */
+                    Link?: string;
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *         "title": "Contrastive pretraining of text encoders",
+                     *         "source_type": "pdf",
+                     *         "status": "pending",
+                     *         "tags": [
+                     *           "ml",
+                     *           "2026"
+                     *         ],
+                     *         "chunks_count": 12,
+                     *         "original_filename": "paper.pdf",
+                     *         "file_size": 482113,
+                     *         "collection_name": "Research papers",
+                     *         "collection_slug": "research-papers",
+                     *         "created_at": "2026-01-01T12:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["DocumentListItem"][];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "title": "Contrastive pretraining of text encoders",
+                     *       "source_type": "pdf",
+                     *       "status": "pending",
+                     *       "tags": [
+                     *         "ml",
+                     *         "2026"
+                     *       ],
+                     *       "chunks_count": 12,
+                     *       "original_filename": "paper.pdf",
+                     *       "file_size": 482113,
+                     *       "collection_name": "Research papers",
+                     *       "collection_slug": "research-papers",
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "content_text": "Contrastive pretraining of text encoders. We pretrain the encoder with a contrastive objective…",
+                     *       "error_message": "",
+                     *       "chunks": [
+                     *         {
+                     *           "id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *           "content": "We pretrain the encoder with a contrastive objective over 1.2 billion sentence pairs…",
+                     *           "chunk_index": 1,
+                     *           "embedding_model": "builtin-use-lite-512",
+                     *           "page": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentDetail"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: DOCUMENT_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: WRITE_ACCESS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: DOCUMENT_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    downloadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the signed URL */
+            302: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: DOCUMENT_NOT_FOUND, DOCUMENT_FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reprocessDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "title": "Contrastive pretraining of text encoders",
+                     *       "source_type": "pdf",
+                     *       "status": "pending",
+                     *       "original_filename": "paper.pdf",
+                     *       "file_size": 482113,
+                     *       "tags": [
+                     *         "ml",
+                     *         "2026"
+                     *       ],
+                     *       "collection_name": "Research papers",
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadedDocument"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: WRITE_ACCESS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: DOCUMENT_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    uploadDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Supported file types: `pdf` (.pdf), `docx` (.docx), `pptx` (.pptx), `xlsx` (.xlsx), `odt` (.odt), `odp` (.odp), `ods` (.ods), `rtf` (.rtf), `epub` (.epub), `html` (.html, .htm, .xhtml), `md` (.md, .markdown, .mdown, .mkd), `txt` (.txt, .text), `csv` (.csv, .tsv), `json` (.json). Plus `text` (inline `content`) and `url` (fetched by the worker). Anything else, such as PNG images, is refused with 400 UNSUPPORTED_FILE_TYPE. Files are streamed; one over 50 MB is refused with 400 FILE_TOO_LARGE as soon as it crosses the limit. A batch holds at most 100 files. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "file text",
+                 *       "files": [
+                 *         "file text"
+                 *       ],
+                 *       "title": "Contrastive pretraining of text encoders",
+                 *       "tags": "reports, 2026",
+                 *       "source_type": "pdf",
+                 *       "content": "We pretrain the encoder with a contrastive objective over 1.2 billion sentence pairs…",
+                 *       "url": "https://example.com/hooks/docsift"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description One document (single upload).
+                     */
+                    file?: string;
+                    /** @description Several documents (batch): repeat the part. Bad files are skipped with a reason. */
+                    files?: string[];
+                    /** @description Defaults to the file name (for text: the first line; for url: the URL). */
+                    title?: string;
+                    /**
+                     * @description Comma-separated; trimmed, empties and duplicates dropped.
+                     * @example reports, 2026
+                     */
+                    tags?: string;
+                    /** @description Overrides detection from the extension. `text` with `content`, or `url` with `url`, creates a document without a file. */
+                    source_type?: string;
+                    /** @description Inline text when source_type=text. */
+                    content?: string;
+                    /** @description Address to fetch when source_type=url (http/https; private and loopback targets are refused). */
+                    url?: string;
+                };
+                /**
+                 * @example {
+                 *       "source_type": "text",
+                 *       "content": "We pretrain the encoder with a contrastive objective over 1.2 billion sentence pairs…",
+                 *       "url": "https://example.com/hooks/docsift",
+                 *       "title": "Contrastive pretraining of text encoders",
+                 *       "tags": "tags text"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    source_type: "text" | "url";
+                    content?: string;
+                    url?: string;
+                    title?: string;
+                    tags?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Single upload (UploadedDocument) or batch (BatchUpload) */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "title": "Contrastive pretraining of text encoders",
+                     *       "source_type": "pdf",
+                     *       "status": "pending",
+                     *       "original_filename": "paper.pdf",
+                     *       "file_size": 482113,
+                     *       "tags": [
+                     *         "ml",
+                     *         "2026"
+                     *       ],
+                     *       "collection_name": "Research papers",
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadedDocument"] | components["schemas"]["BatchUpload"];
+                };
+            };
+            /** @description Bad request: NO_FILE_PROVIDED, NO_FILES_PROVIDED, UNSUPPORTED_FILE_TYPE, FILE_TOO_LARGE, INVALID_FILE_CONTENT, URL_REQUIRED, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: WRITE_ACCESS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: COLLECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: UPLOAD_FAILED, INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    replaceDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Supported file types: `pdf` (.pdf), `docx` (.docx), `pptx` (.pptx), `xlsx` (.xlsx), `odt` (.odt), `odp` (.odp), `ods` (.ods), `rtf` (.rtf), `epub` (.epub), `html` (.html, .htm, .xhtml), `md` (.md, .markdown, .mdown, .mkd), `txt` (.txt, .text), `csv` (.csv, .tsv), `json` (.json). Plus `text` (inline `content`) and `url` (fetched by the worker). Anything else, such as PNG images, is refused with 400 UNSUPPORTED_FILE_TYPE. The uuid is kept; title and tags are kept unless given. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "file text",
+                 *       "title": "Contrastive pretraining of text encoders",
+                 *       "tags": "tags text",
+                 *       "source_type": "pdf"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    title?: string;
+                    /** @description Comma-separated; replaces the existing tags when present. */
+                    tags?: string;
+                    source_type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Replaced; processing queued */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "title": "Contrastive pretraining of text encoders",
+                     *       "source_type": "pdf",
+                     *       "status": "pending",
+                     *       "original_filename": "paper.pdf",
+                     *       "file_size": 482113,
+                     *       "tags": [
+                     *         "ml",
+                     *         "2026"
+                     *       ],
+                     *       "collection_name": "Research papers",
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadedDocument"];
+                };
+            };
+            /** @description Bad request: NO_FILE_PROVIDED, UNSUPPORTED_FILE_TYPE, FILE_TOO_LARGE, INVALID_FILE_CONTENT, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: WRITE_ACCESS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: DOCUMENT_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: UPLOAD_FAILED, INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "how are embeddings indexed",
+                 *       "collection": "research-papers",
+                 *       "collection_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                 *       "limit": 5,
+                 *       "mode": "hybrid",
+                 *       "tags": [
+                 *         "ml",
+                 *         "2026"
+                 *       ],
+                 *       "max_chunks_per_document": 12,
+                 *       "explain": true,
+                 *       "fusion": "rrf",
+                 *       "semantic_ratio": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["SearchRequest"];
+            };
+        };
+        responses: {
+            /** @description Ranked results */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "query": "contrastive pretraining",
+                     *       "count": 12,
+                     *       "results": [
+                     *         {
+                     *           "content": "We pretrain the encoder with a contrastive objective over 1.2 billion sentence pairs…",
+                     *           "title": "Contrastive pretraining of text encoders",
+                     *           "document_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *           "collection_name": "Research papers",
+                     *           "collection_slug": "research-papers",
+                     *           "tags": [
+                     *             "ml",
+                     *             "2026"
+                     *           ],
+                     *           "score": 0.8342,
+                     *           "chunk_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *           "chunk_index": 1,
+                     *           "page": 3,
+                     *           "explain": {
+                     *             "text": {
+                     *               "rank": 1,
+                     *               "score": 0.8342
+                     *             },
+                     *             "vector": {
+                     *               "rank": 1,
+                     *               "score": 0.8342
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "mode": "hybrid",
+                     *       "fallback": "text_only",
+                     *       "fusion": {
+                     *         "method": "rrf",
+                     *         "semantic_ratio": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: COLLECTION_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: SEARCH_UNAVAILABLE, INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Webhook configuration */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "configured": true,
+                     *       "url": "https://example.com/hooks/docsift",
+                     *       "is_active": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookConfig"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/docsift"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PutWebhook"];
+            };
+        };
+        responses: {
+            /** @description URL updated */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "configured": true,
+                     *       "url": "https://example.com/hooks/docsift",
+                     *       "is_active": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookConfig"];
+                };
+            };
+            /** @description Created; the secret is shown only here */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "configured": true,
+                     *       "url": "https://example.com/hooks/docsift",
+                     *       "is_active": true,
+                     *       "secret": "whsec_Qm9vc3RlZCBieSByYW5kb21CeXRlcygzMikgYmFzZTY0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookConfigWithSecret"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "configured": false,
+                     *       "deleted": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeleted"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "is_active": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchWebhook"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "configured": true,
+                     *       "url": "https://example.com/hooks/docsift",
+                     *       "is_active": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookConfig"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_CONFIGURED */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description New secret */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "configured": true,
+                     *       "url": "https://example.com/hooks/docsift",
+                     *       "is_active": true,
+                     *       "secret": "whsec_Qm9vc3RlZCBieSByYW5kb21CeXRlcygzMikgYmFzZTY0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookConfigWithSecret"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_CONFIGURED */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delivered */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivered": true,
+                     *       "event_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *       "delivery_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *       "status_code": 200,
+                     *       "duration_ms": 42
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_CONFIGURED */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: WEBHOOK_TEST_FAILED, INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`). */
+                cursor?: string;
+                /** @description Only the attempts of this event. */
+                event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Next page, RFC 8288 */
+                    Link?: string;
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *         "event_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *         "event_type": "document.indexed",
+                     *         "attempt": 1,
+                     *         "trigger": "automatic",
+                     *         "url": "https://example.com/hooks/docsift",
+                     *         "status_code": 200,
+                     *         "success": true,
+                     *         "duration_ms": 42,
+                     *         "error": "error text",
+                     *         "next_retry_at": "2026-01-01T12:00:00.000Z",
+                     *         "created_at": "2026-01-01T12:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new attempt */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *       "event_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                     *       "event_type": "document.indexed",
+                     *       "attempt": 1,
+                     *       "trigger": "automatic",
+                     *       "url": "https://example.com/hooks/docsift",
+                     *       "status_code": 200,
+                     *       "success": true,
+                     *       "duration_ms": 42,
+                     *       "error": "error text",
+                     *       "next_retry_at": "2026-01-01T12:00:00.000Z",
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: DELIVERY_NOT_FOUND, WEBHOOK_NOT_CONFIGURED */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+}
