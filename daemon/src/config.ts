@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy } from './net/client-ip.js';
 
 // Booleans from env: only explicit spellings count, so a typo never silently enables a dev setting.
 const envBool = z
@@ -60,6 +61,21 @@ export const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: envBool,
 
+  /**
+   * Reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For is believed for the
+   * client address. Unset: none; the TCP peer is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** Development only: allow webhook and URL-document targets on private/loopback addresses. */
   ALLOW_PRIVATE_URLS: envBool,
   /** Webhooks: first retry delay (doubling, ±20% jitter: 30 s, 1, 2, 4, 8 min) and per-attempt timeout. */

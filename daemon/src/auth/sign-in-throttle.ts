@@ -1,5 +1,3 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context } from 'hono';
 import type { Sql } from '../db/client.js';
 
 /** Failures per email and client address within the window before sign-in answers 429. */
@@ -7,32 +5,6 @@ export const MAX_FAILURES_PER_EMAIL_IP = 5;
 /** Failures from one address across all emails (password spraying) before it answers 429. */
 export const MAX_FAILURES_PER_IP = 50;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
-
-const PRIVATE_PEER = /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|::1$|::ffff:127\.|::ffff:10\.|::ffff:192\.168\.|fc|fd)/i;
-
-/**
- * The client's address. X-Forwarded-For is believed only when the connection itself comes from a
- * loopback or private address (a local reverse proxy), and then only its last hop, the one that
- * proxy appended: a client on the internet cannot pick its own address to dodge the throttle.
- */
-export function clientIp(c: Context): string {
-  let peer = '';
-  try {
-    peer = getConnInfo(c).remote.address ?? '';
-  } catch {
-    // Not served by @hono/node-server (e.g. app.request() in a benchmark): no peer address.
-  }
-  if (!peer || PRIVATE_PEER.test(peer)) {
-    const hops = c.req
-      .header('x-forwarded-for')
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const last = hops?.at(-1);
-    if (last && last.length <= 64) return last;
-  }
-  return peer || 'unknown';
-}
 
 export interface ThrottleState {
   limited: boolean;

@@ -4,7 +4,8 @@ import { deleteCookie } from 'hono/cookie';
 import { acceptInvite, findInvite } from '../auth/invites.js';
 import { burnPasswordCheck, passwordProblem, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from '../auth/passwords.js';
 import { endSession, startSession } from '../auth/sessions.js';
-import { clearSignInFailures, clientIp, recordSignInFailure, signInThrottled } from '../auth/sign-in-throttle.js';
+import { clearSignInFailures, recordSignInFailure, signInThrottled } from '../auth/sign-in-throttle.js';
+import { clientIp } from '../net/client-ip.js';
 import type { AppDeps } from '../types.js';
 import { field, page, PRESESSION_COOKIE, presessionToken, safeNext, type WebContext, type WebEnv } from './context.js';
 import { Bare, FieldError, Notice } from './layout.js';
@@ -107,7 +108,7 @@ export function registerAuthPages(web: Hono<WebEnv>, deps: AppDeps): void {
     const email = normalizeEmail(field(form, 'email'));
     const password = field(form, 'password').slice(0, PASSWORD_MAX);
     const next = safeNext(field(form, 'next'));
-    const ip = clientIp(c);
+    const ip = clientIp(c, deps.config.TRUST_PROXY);
     const now = deps.clock.now();
     const again = (status: number, error: string) =>
       page(c, <SignInForm token={presessionToken(c, deps)} next={next} email={email} error={error} />, status);
@@ -158,7 +159,7 @@ export function registerAuthPages(web: Hono<WebEnv>, deps: AppDeps): void {
     if (problem) return page(c, <InviteForm token={token} csrf={presessionToken(c, deps)} email={invite.email} error={problem} />, 400);
     const accepted = await acceptInvite(deps.sql, token, password, now);
     if (!accepted) return page(c, <DeadInvite />, 404);
-    await startSession(c, deps, accepted.userId, { ip: clientIp(c) });
+    await startSession(c, deps, accepted.userId, { ip: clientIp(c, deps.config.TRUST_PROXY) });
     deleteCookie(c, PRESESSION_COOKIE, { path: '/app' });
     return c.redirect('/app/', 303);
   });
