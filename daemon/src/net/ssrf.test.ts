@@ -149,3 +149,34 @@ test('safeLookup passes resolution errors through', async () => {
   assert.ok(r.err);
   assert.notEqual(r.err.code, 'EUNSAFEADDR');
 });
+
+test('IPv6 forms that embed a private IPv4 address are private (IPv4-compatible, mapped, translated, NAT64, 6to4)', () => {
+  for (const ip of [
+    '::127.0.0.1', // IPv4-compatible (deprecated ::/96): [::127.0.0.1] in a URL
+    '::7f00:1',
+    '0:0:0:0:0:0:7f00:1',
+    '::10.0.0.1',
+    '::169.254.169.254',
+    '::ffff:7f00:1', // IPv4-mapped in hex
+    '0:0:0:0:0:ffff:127.0.0.1',
+    '::ffff:0:127.0.0.1', // IPv4-translated (RFC 6145)
+    '64:ff9b::127.0.0.1', // NAT64 (RFC 6052)
+    '64:ff9b::a9fe:a9fe',
+    '2002:7f00:1::', // 6to4 of 127.0.0.1
+    '2002:a00:1::1', // 6to4 of 10.0.0.1
+  ]) {
+    assert.equal(isPrivateAddress(ip), true, ip);
+  }
+  for (const url of [
+    'http://[::127.0.0.1]/',
+    'http://[::7f00:1]:8080/',
+    'http://[0:0:0:0:0:0:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[0:0:0:0:0:ffff:7f00:1]/',
+    'http://[::ffff:0:7f00:1]/',
+    'http://[64:ff9b::7f00:1]/',
+    'http://[::a9fe:a9fe]/latest/meta-data/',
+  ]) {
+    assert.throws(() => validatePublicUrl(url, { allowPrivate: false }), UnsafeUrlError, url);
+  }
+});

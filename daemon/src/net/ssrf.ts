@@ -8,7 +8,14 @@ export class UnsafeUrlError extends Error {}
 export function isPrivateAddress(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return true;
   let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6') {
+    const v6 = addr as ipaddr.IPv6;
+    // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form (::a.b.c.d, so
+    // [::127.0.0.1]) carry an IPv4 address: judge that. ipaddr.js calls the latter "unicast".
+    // (:: and ::1 land in 0.0.0.0/8, private too; NAT64, 6to4, Teredo… are not unicast, so private.)
+    const compatible = v6.parts.slice(0, 6).every((p) => p === 0);
+    if (v6.isIPv4MappedAddress() || compatible) addr = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+  }
   return addr.range() !== 'unicast';
 }
 
