@@ -1,4 +1,4 @@
-import { lookup as dnsLookup } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -41,15 +41,23 @@ export function validatePublicUrl(raw: string, opts: { allowPrivate: boolean; ma
   return url;
 }
 
+/** The resolver safeLookup asks: dns.lookup with `all: true`, or a stand-in in tests. */
+export type DnsResolve = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
 /**
- * A dns.lookup replacement for http(s).request that refuses private answers. The socket connects to
- * the address validated here, so a DNS rebinding between check and connect is impossible.
+ * A dns.lookup replacement for sockets (net.connect's `lookup`, as the undici Agent passes it) that
+ * resolves once and refuses the answer when any of its addresses is private. The socket connects
+ * to the addresses validated here, so a DNS rebinding between check and connect is impossible.
  */
-export function safeLookup(allowPrivate: boolean): LookupFunction {
+export function safeLookup(allowPrivate: boolean, resolve: DnsResolve = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      const list = addresses as unknown as { address: string; family: number }[];
+      const list = addresses;
       const bad = list.find((a) => isPrivateAddress(a.address));
       if (!allowPrivate && bad) {
         return callback(
