@@ -15,6 +15,7 @@ import { assertEmbeddingModel } from './search/embedding-model.js';
 import { createBlobStore } from './storage/index.js';
 import { createEmbeddingProvider } from './embeddings/index.js';
 import { closeUsageWriter } from './usage/log-writer.js';
+import { sealPlaintextWebhookSecrets } from './services/webhook-secrets.js';
 
 export interface Daemon {
   url: string;
@@ -56,6 +57,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
       await migrateWorkerSchema(config.DATABASE_URL, logger);
     }
     await assertEmbeddingModel(sql, deps.embedder.model);
+    await sealPlaintextWebhookSecrets(sql, config.SIGNING_SECRET, logger);
     if (opts.worker) {
       const events = new EventEmitter() as WorkerEvents;
       recovery = startCrashRecovery(sql, events, logger, { heartbeatMs: config.WORKER_HEARTBEAT_MS, staleMs: config.WORKER_STALE_MS });

@@ -8,8 +8,10 @@ import {
   sendEvent,
   type AttemptResult,
   type DeliveryTrigger,
+  type StoredEvent,
 } from './webhook-delivery.js';
 import type { WebhookRow } from './webhooks.js';
+import { openWebhookSecret, WebhookSecretUnreadableError } from './webhook-secrets.js';
 
 export type DispatchOutcome =
   | { sent: false; reason: 'webhook_gone' | 'inactive' | 'event_gone' }
@@ -25,6 +27,19 @@ export interface DispatchRequest {
   retries: boolean;
   /** Automatic deliveries stop while the webhook is inactive; explicit test and redeliver requests do not. */
   requireActive: boolean;
+}
+
+/** Decrypts the secret and sends; a secret that no longer opens is a failed attempt with nothing sent. */
+async function attemptDelivery(deps: AppDeps, hook: WebhookRow, event: StoredEvent, attempt: number): Promise<AttemptResult> {
+  let secret: string;
+  try {
+    secret = openWebhookSecret(deps.config.SIGNING_SECRET, hook.organization_id, hook.secret);
+  } catch (err) {
+    if (!(err instanceof WebhookSecretUnreadableError)) throw err;
+    // Not retried: only a new secret (rotate-secret) or the old SIGNING_SECRET fixes it; redeliver afterwards.
+    return { ok: false, retryable: false, statusCode: null, durationMs: 0, error: err.message, retryAfterMs: null };
+  }
+  return sendEvent(deps, { url: hook.url, secret }, event, attempt);
 }
 
 /**
@@ -49,7 +64,7 @@ export async function dispatchDelivery(deps: AppDeps, req: DispatchRequest): Pro
     >`select coalesce(max(attempt), 0)::int as n from webhook_deliveries where event_id = ${event.id}`;
     // Automatic attempts keep their own number (1…6) unless a manual redelivery already took it.
     const attempt = Math.max(req.attempt ?? 0, (prior[0]?.n ?? 0) + 1);
-    const result = await sendEvent(deps, hook, event, attempt);
+    const result = await attemptDelivery(deps, hook, event, attempt);
 
     const now = deps.clock.now();
     let nextRetryAt: Date | null = null;

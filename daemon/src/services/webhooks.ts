@@ -6,6 +6,7 @@ import type { Tx } from '../db/client.js';
 import { AppError, validationError } from '../errors.js';
 import { isPrivateAddress, UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import type { AppDeps, Caller } from '../types.js';
+import { sealWebhookSecret } from './webhook-secrets.js';
 
 export const WEBHOOK_URL_MAX = 2048;
 const SECRET_PREFIX = 'whsec_';
@@ -16,6 +17,7 @@ export interface WebhookRow {
   id: string;
   organization_id: string;
   url: string;
+  /** Sealed (services/webhook-secrets.ts); openWebhookSecret gives the secret to sign with. */
   secret: string;
   is_active: boolean;
   created_at: Date;
@@ -103,14 +105,15 @@ export async function putWebhook(
   requireFullAccess(caller, 'configure webhooks');
   const url = await validateWebhookUrl(deps, rawUrl);
   const now = deps.clock.now();
+  const secret = newWebhookSecret();
   // One statement, so two concurrent first POSTs cannot both create: the loser updates instead.
   const rows = await deps.sql<(WebhookRow & { inserted: boolean })[]>`
     insert into webhooks (organization_id, url, secret, created_at, updated_at)
-    values (${caller.orgId}, ${url}, ${newWebhookSecret()}, ${now}, ${now})
+    values (${caller.orgId}, ${url}, ${sealWebhookSecret(deps.config.SIGNING_SECRET, caller.orgId, secret)}, ${now}, ${now})
     on conflict (organization_id) do update set url = excluded.url, updated_at = excluded.updated_at
     returning *, (xmax = 0) as inserted`;
   const row = rows[0]!;
-  return row.inserted ? { created: true, body: { ...webhookJson(row), secret: row.secret } } : { created: false, body: webhookJson(row) };
+  return row.inserted ? { created: true, body: { ...webhookJson(row), secret } } : { created: false, body: webhookJson(row) };
 }
 
 export async function setWebhookActive(deps: AppDeps, caller: Caller, isActive: boolean): Promise<WebhookJson> {
@@ -123,10 +126,12 @@ export async function setWebhookActive(deps: AppDeps, caller: Caller, isActive: 
 
 export async function rotateWebhookSecret(deps: AppDeps, caller: Caller): Promise<WebhookJson & { secret: string }> {
   requireFullAccess(caller, 'configure webhooks');
+  const secret = newWebhookSecret();
   const rows = await deps.sql<WebhookRow[]>`
-    update webhooks set secret = ${newWebhookSecret()}, updated_at = ${deps.clock.now()} where organization_id = ${caller.orgId} returning *`;
+    update webhooks set secret = ${sealWebhookSecret(deps.config.SIGNING_SECRET, caller.orgId, secret)}, updated_at = ${deps.clock.now()}
+     where organization_id = ${caller.orgId} returning *`;
   const row = rows[0] ?? (await requireWebhook(deps.sql, caller.orgId));
-  return { ...webhookJson(row), secret: row.secret };
+  return { ...webhookJson(row), secret };
 }
 
 /** Idempotent. Queued deliveries find no webhook (they look it up by id) and stop without sending. */
