@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from '../app.js';
 import { AppError } from '../errors.js';
-import { USAGE_MAX_DAYS, usageReport, type UsageScope } from '../usage/queries.js';
+import { logViewer, USAGE_MAX_DAYS, usageReport, type UsageScope } from '../usage/queries.js';
 import type { AppDeps, Caller } from '../types.js';
 import { errorResponses, jsonResponse, Timestamp, UuidParam } from './common.js';
 
@@ -56,10 +56,10 @@ const RequestLogEntry = z
     method: z.string(),
     status: z.number().int(),
     response_time_ms: z.number(),
-    query: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Search text for searches (REST /search and MCP search_documents); null otherwise.' }),
+    query: z.string().nullable().openapi({
+      description:
+        "Search text for searches (REST /search and MCP search_documents); null otherwise. Another user's search text is shown only to the organization's owner and admin users: for other callers it is null (the entry, its result_count and the rest stay visible).",
+    }),
     result_count: z
       .number()
       .int()
@@ -104,7 +104,7 @@ export function withRateLimitHeaders<T extends object>(response: T): T & { heade
   return { ...response, headers: RATE_LIMIT_HEADERS };
 }
 
-const USAGE_NOTES = `Authenticated requests (REST and /mcp, errors and 429s included) are recorded with key, endpoint (route pattern), method, status and response time, plus query text and result count for searches. Totals, daily series and the per-key breakdown come from daily rollups; the request log itself is kept for USAGE_RETENTION_DAYS (default 90). Records are written in batches about once a second, so the last second may be missing.`;
+const USAGE_NOTES = `Authenticated requests (REST and /mcp, errors and 429s included) are recorded with key, endpoint (route pattern), method, status and response time, plus query text and result count for searches. Search text is private to the user who searched (any of their keys) and to the organization's owner and admin users; for other members' searches \`query\` is null. Totals, daily series and the per-key breakdown come from daily rollups; the request log itself is kept for USAGE_RETENTION_DAYS (default 90). Records are written in batches about once a second, so the last second may be missing.`;
 
 const tags = ['API keys'];
 const routes = {
@@ -144,20 +144,22 @@ async function keyScope(deps: AppDeps, caller: Caller, keyId: string): Promise<U
 }
 
 export function registerUsageRoutes(app: App, deps: AppDeps): void {
-  const report = (scope: UsageScope, q: z.infer<typeof UsageQuery>) =>
+  const report = async (caller: Caller, scope: UsageScope, q: z.infer<typeof UsageQuery>) =>
     usageReport(deps.sql, scope, {
       days: q.days ?? 30,
       now: deps.clock.now(),
       recentLimit: q.recent_limit ?? 20,
       cursor: q.cursor,
+      viewer: await logViewer(deps.sql, caller.userId),
     });
   app.openapi(routes.usage, async (c) => {
     const caller = c.get('caller');
     const scope: UsageScope = caller.isFullAccess ? { kind: 'org', id: caller.orgId } : { kind: 'user', id: caller.userId };
-    return c.json(await report(scope, c.req.valid('query')), 200);
+    return c.json(await report(caller, scope, c.req.valid('query')), 200);
   });
   app.openapi(routes.keyUsage, async (c) => {
-    const scope = await keyScope(deps, c.get('caller'), c.req.valid('param').uuid);
-    return c.json(await report(scope, c.req.valid('query')), 200);
+    const caller = c.get('caller');
+    const scope = await keyScope(deps, caller, c.req.valid('param').uuid);
+    return c.json(await report(caller, scope, c.req.valid('query')), 200);
   });
 }

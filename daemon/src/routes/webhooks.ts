@@ -39,7 +39,8 @@ const WebhookConfig = z
 
 const WebhookWithSecret = WebhookConfig.extend({
   secret: z.string().openapi({
-    description: 'Signing secret: `whsec_` + 43 characters. Shown only in this response: store it now.',
+    description:
+      'Signing secret: `whsec_` + 43 characters. Shown only in this response: store it now. The service keeps it only encrypted (AES-256-GCM under a key derived from SIGNING_SECRET).',
     example: 'whsec_Qm9vc3RlZCBieSByYW5kb21CeXRlcygzMikgYmFzZTY0',
   }),
 }).openapi('WebhookConfigWithSecret');

@@ -30,11 +30,27 @@ function decodeCursor(s: string): Cursor {
   throw new AppError('VALIDATION_FAILED', 'Invalid cursor: pass the next_cursor of a previous response.', { cursor: ['Invalid cursor.'] });
 }
 
+/**
+ * Who is reading the request log. Search text can be personal: a user always sees their own
+ * searches' text; the organization's owner and admin users see every member's; for anyone else
+ * another user's search shows `query: null` (the rest of the entry stays visible).
+ */
+export interface LogViewer {
+  userId: string;
+  seesAllQueries: boolean;
+}
+
+export async function logViewer(sql: Sql, userId: string): Promise<LogViewer> {
+  const rows = await sql<{ sees_all: boolean }[]>`select (is_admin or role = 'owner') as sees_all from users where id = ${userId}`;
+  return { userId, seesAllQueries: rows[0]?.sees_all ?? false };
+}
+
 export interface UsageOptions {
   days: number;
   now: Date;
   recentLimit: number;
   cursor?: string;
+  viewer: LogViewer;
 }
 
 /**
@@ -74,7 +90,7 @@ export async function usageReport(sql: Sql, scope: UsageScope, o: UsageOptions) 
        group by k.id
       having k.is_active or sum(u.requests) > 0
        order by requests desc, k.created_at, k.id`,
-    recentPage(sql, scope, from, o.recentLimit, o.cursor ? decodeCursor(o.cursor) : undefined),
+    recentPage(sql, scope, from, o.recentLimit, o.viewer, o.cursor ? decodeCursor(o.cursor) : undefined),
   ]);
 
   const byDay = new Map(daily.map((d) => [d.date, d]));
@@ -110,7 +126,7 @@ export async function usageReport(sql: Sql, scope: UsageScope, o: UsageOptions) 
   };
 }
 
-async function recentPage(sql: Sql, scope: UsageScope, from: Date, limit: number, cursor?: Cursor) {
+async function recentPage(sql: Sql, scope: UsageScope, from: Date, limit: number, viewer: LogViewer, cursor?: Cursor) {
   const logScope =
     scope.kind === 'org'
       ? sql`r.organization_id = ${scope.id}`
@@ -131,7 +147,8 @@ async function recentPage(sql: Sql, scope: UsageScope, from: Date, limit: number
       result_count: number | null;
     }[]
   >`
-    select r.id, r.ts, r.key_id as key_uuid, k.prefix as key_prefix, r.endpoint, r.method, r.status, r.duration_us, r.query, r.result_count
+    select r.id, r.ts, r.key_id as key_uuid, k.prefix as key_prefix, r.endpoint, r.method, r.status, r.duration_us,
+           case when ${viewer.seesAllQueries} or r.user_id = ${viewer.userId} then r.query end as query, r.result_count
       from request_log r
       left join api_keys k on k.id = r.key_id
      where ${logScope} and r.ts >= ${from}

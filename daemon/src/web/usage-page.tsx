@@ -4,7 +4,7 @@ import type { Session } from '../auth/sessions.js';
 import { listInvoices } from '../billing/invoices.js';
 import { planSummary } from '../billing/summary.js';
 import { AppError } from '../errors.js';
-import { usageReport } from '../usage/queries.js';
+import { logViewer, usageReport } from '../usage/queries.js';
 import type { AppDeps } from '../types.js';
 import { ChartTable, VolumeChart } from './chart.js';
 import { page, type WebEnv } from './context.js';
@@ -168,7 +168,17 @@ const RecentLog: FC<{ report: Report; days: number; cursor?: string }> = ({ repo
                   {r.method} {r.endpoint}
                 </span>
               </td>
-              <td>{r.query !== null ? `“${truncate(r.query, 80)}”` : <span class="muted">—</span>}</td>
+              <td>
+                {r.query !== null ? (
+                  `“${truncate(r.query, 80)}”`
+                ) : r.endpoint === '/api/v1/search' ? (
+                  <span class="muted" title="Another member's search: its text is shown to organization owners and admins">
+                    hidden
+                  </span>
+                ) : (
+                  <span class="muted">—</span>
+                )}
+              </td>
               <td class="num">{r.result_count ?? '—'}</td>
               <td class="num">{ms(r.response_time_ms)}</td>
               <td class="num">
@@ -314,7 +324,8 @@ export function registerUsagePage(web: Hono<WebEnv>, deps: AppDeps): void {
     const now = deps.clock.now();
     let report: Report;
     try {
-      report = await usageReport(deps.sql, { kind: 'org', id: caller.orgId }, { days, now, recentLimit: LOG_PAGE, cursor });
+      const viewer = await logViewer(deps.sql, caller.userId);
+      report = await usageReport(deps.sql, { kind: 'org', id: caller.orgId }, { days, now, recentLimit: LOG_PAGE, cursor, viewer });
     } catch (err) {
       // A mangled cursor in the address bar: show the newest page instead of an error.
       if (!(err instanceof AppError) || !cursor) throw err;

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Usage statistics
-         * @description Full-access keys see their whole organization; scoped keys see their own user (all of that user's keys). Authenticated requests (REST and /mcp, errors and 429s included) are recorded with key, endpoint (route pattern), method, status and response time, plus query text and result count for searches. Totals, daily series and the per-key breakdown come from daily rollups; the request log itself is kept for USAGE_RETENTION_DAYS (default 90). Records are written in batches about once a second, so the last second may be missing.
+         * @description Full-access keys see their whole organization; scoped keys see their own user (all of that user's keys). Authenticated requests (REST and /mcp, errors and 429s included) are recorded with key, endpoint (route pattern), method, status and response time, plus query text and result count for searches. Search text is private to the user who searched (any of their keys) and to the organization's owner and admin users; for other members' searches `query` is null. Totals, daily series and the per-key breakdown come from daily rollups; the request log itself is kept for USAGE_RETENTION_DAYS (default 90). Records are written in batches about once a second, so the last second may be missing.
          */
         get: operations["getUsage"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Usage statistics of one key
-         * @description One key of the caller's user (404 API_KEY_NOT_FOUND otherwise). Scoped keys may read only their own key's usage (403 SCOPED_KEY_FORBIDDEN for other keys). Authenticated requests (REST and /mcp, errors and 429s included) are recorded with key, endpoint (route pattern), method, status and response time, plus query text and result count for searches. Totals, daily series and the per-key breakdown come from daily rollups; the request log itself is kept for USAGE_RETENTION_DAYS (default 90). Records are written in batches about once a second, so the last second may be missing.
+         * @description One key of the caller's user (404 API_KEY_NOT_FOUND otherwise). Scoped keys may read only their own key's usage (403 SCOPED_KEY_FORBIDDEN for other keys). Authenticated requests (REST and /mcp, errors and 429s included) are recorded with key, endpoint (route pattern), method, status and response time, plus query text and result count for searches. Search text is private to the user who searched (any of their keys) and to the organization's owner and admin users; for other members' searches `query` is null. Totals, daily series and the per-key breakdown come from daily rollups; the request log itself is kept for USAGE_RETENTION_DAYS (default 90). Records are written in batches about once a second, so the last second may be missing.
          */
         get: operations["getKeyUsage"];
         put?: never;
@@ -696,7 +696,7 @@ export interface components {
             method: string;
             status: number;
             response_time_ms: number;
-            /** @description Search text for searches (REST /search and MCP search_documents); null otherwise. */
+            /** @description Search text for searches (REST /search and MCP search_documents); null otherwise. Another user's search text is shown only to the organization's owner and admin users: for other callers it is null (the entry, its result_count and the rest stay visible). */
             query: string | null;
             /** @description Results returned by a search; null otherwise or when the search failed. */
             result_count: number | null;
@@ -1098,7 +1098,7 @@ export interface components {
         };
         WebhookConfigWithSecret: components["schemas"]["WebhookConfig"] & {
             /**
-             * @description Signing secret: `whsec_` + 43 characters. Shown only in this response: store it now.
+             * @description Signing secret: `whsec_` + 43 characters. Shown only in this response: store it now. The service keeps it only encrypted (AES-256-GCM under a key derived from SIGNING_SECRET).
              * @example whsec_Qm9vc3RlZCBieSByYW5kb21CeXRlcygzMikgYmFzZTY0
              */
             secret: string;
