@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
-import { authAndLimit } from './limits/middleware.js';
+import { apiGuard } from './auth/guard.js';
 import { requestLog } from './usage/middleware.js';
 import { AppError, errorBody, fieldsFromIssues } from './errors.js';
 import { migrationsCurrent } from './db/migrate.js';
@@ -148,7 +148,7 @@ export function createApp(deps: AppDeps): App {
 
   // Bearer auth, then the per-user rate limit (X-RateLimit-* headers, 429). /mcp counts too; the
   // schema, docs and health checks do not.
-  const guard = authAndLimit(deps);
+  const guard = apiGuard(deps);
   const keyOrSession = sessionOrBearer(deps, guard);
   app.use('/api/v1/*', async (c, next) => {
     if (PUBLIC_API_PATHS.test(c.req.path)) return next();

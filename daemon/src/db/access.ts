@@ -1,5 +1,15 @@
+// Who may see and change what: the access rules every feature applies (REST, MCP and the web UI
+// alike), kept here below the features so none of them spells a rule out on its own.
+import { AppError } from '../errors.js';
 import type { Caller } from '../types.js';
 import type { Tx } from './client.js';
+
+/** Guard for actions scoped keys may never perform. */
+export function requireFullAccess(caller: Caller, action: string): void {
+  if (!caller.isFullAccess) {
+    throw new AppError('SCOPED_KEY_FORBIDDEN', `Scoped API keys cannot ${action}. Use a full-access key.`);
+  }
+}
 
 /**
  * SQL condition on alias `c` (collections): what the caller may read.
@@ -25,4 +35,22 @@ export function visibleToUser(tx: Tx, userId: string) {
 export async function visibleCollectionIds(tx: Tx, caller: Caller): Promise<string[]> {
   const rows = await tx<{ id: string }[]>`select c.id from collections c where ${visibleToCaller(tx, caller)}`;
   return rows.map((r) => r.id);
+}
+
+/**
+ * Write access (upload, replace, reprocess, delete documents) to a collection the caller can see:
+ * it must be owned by the key's user, and the key full-access or holding a `write` grant.
+ * Subscribed public collections are never writable.
+ */
+export async function requireWriteAccess(tx: Tx, caller: Caller, c: { id: string; owner_id: string; slug: string }): Promise<void> {
+  if (c.owner_id !== caller.userId)
+    throw new AppError('WRITE_ACCESS_REQUIRED', 'Write access required: you can only write to collections you own.');
+  if (!caller.isFullAccess) {
+    const grant = await tx<
+      { permission: string }[]
+    >`select permission from key_grants where key_id = ${caller.keyId} and collection_id = ${c.id}`;
+    if (grant[0]?.permission !== 'write') {
+      throw new AppError('WRITE_ACCESS_REQUIRED', `Write access required: this key has only read access to collection "${c.slug}".`);
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from '../app.js';
-import { requireFullAccess } from '../auth/middleware.js';
+import { requireFullAccess } from '../db/access.js';
 import { listInvoices } from '../billing/invoices.js';
 import { planSummary } from '../billing/summary.js';
 import { AppError } from '../errors.js';

@@ -1,6 +1,5 @@
-import { expiryFrom, generateApiKey, type ExpiryChoice } from '../auth/keys.js';
 import type { Sql, Tx } from '../db/client.js';
-import { insertKey, type KeyRecord } from '../db/keys.js';
+import { expiryFrom, generateApiKey, insertKey, type ExpiryChoice, type KeyRecord } from '../auth/keys.js';
 import { findOrganization, findUserByEmail, insertOrganization, insertUser, type UserRecord } from '../db/users.js';
 import { AppError } from '../errors.js';
 import type { RateTier } from '../types.js';

@@ -1,7 +1,6 @@
-import { requireFullAccess } from '../auth/middleware.js';
 import type { Tx } from '../db/client.js';
 import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from '../db/collections.js';
-import { visibleToCaller } from '../db/access.js';
+import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../db/access.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
@@ -70,23 +69,10 @@ export async function getVisibleCollectionId(tx: Tx, caller: Caller, ref: { id: 
   return rows[0].id;
 }
 
-/**
- * Write access (upload, replace, reprocess, delete documents): the collection must be visible, owned
- * by the key's user, and the key full-access or holding a `write` grant. Subscribed public
- * collections are never writable.
- */
+/** A collection the caller may write to (db/access.ts `requireWriteAccess`). */
 export async function requireWritableCollection(tx: Tx, caller: Caller, id: string): Promise<CollectionRow> {
   const c = await getVisibleCollection(tx, caller, id);
-  if (c.owner_id !== caller.userId)
-    throw new AppError('WRITE_ACCESS_REQUIRED', 'Write access required: you can only write to collections you own.');
-  if (!caller.isFullAccess) {
-    const grant = await tx<
-      { permission: string }[]
-    >`select permission from key_grants where key_id = ${caller.keyId} and collection_id = ${c.id}`;
-    if (grant[0]?.permission !== 'write') {
-      throw new AppError('WRITE_ACCESS_REQUIRED', `Write access required: this key has only read access to collection "${c.slug}".`);
-    }
-  }
+  await requireWriteAccess(tx, caller, c);
   return c;
 }
 

@@ -1,8 +1,6 @@
-import { expiryFrom, type ExpiryChoice } from '../auth/keys.js';
-import { requireFullAccess } from '../auth/middleware.js';
-import { visibleToUser } from '../db/access.js';
+import { expiryFrom, getKeyForUser, listKeysForUser, type ExpiryChoice, type KeyRecord } from '../auth/keys.js';
+import { requireFullAccess, visibleToUser } from '../db/access.js';
 import type { Tx } from '../db/client.js';
-import { getKeyForUser, listKeysForUser, type KeyRecord } from '../db/keys.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';

@@ -1,4 +1,4 @@
-import { requireFullAccess } from '../auth/middleware.js';
+import { requireFullAccess } from '../db/access.js';
 import { AppError } from '../errors.js';
 import { isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
