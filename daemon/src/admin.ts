@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from './config.js';
 import type { Sql } from './db/client.js';
 import { findUserByEmail, setUserActive } from './db/users.js';
@@ -13,26 +13,6 @@ import { stripeClient } from './billing/payments.js';
 import { isPlanId, PLAN_IDS } from './billing/plans.js';
 import { createLogger } from './logger.js';
 import type { Clock, RateTier } from './types.js';
-
-export const ADMIN_USAGE = `docsift-daemon admin <subcommand> [options]   (add --json for machine output)
-
-  create-user --email E [--name N] (--org ID_OR_NAME | --new-org NAME) [--admin] [--tier free|basic|pro]
-        Create a user and print its first full-access API key (shown once).
-  list-users                          List users with their organization and status.
-  set-tier --key KEY_UUID --tier free|basic|pro
-        Set the rate tier of an API key.
-  deactivate-user --email E           Disable a user: all of its keys answer 401 USER_ACCOUNT_DISABLED.
-  activate-user --email E             Re-enable a user.
-  set-plan --org ORG_ID --plan free|starter|pro [--stripe-customer cus_… | --no-stripe-customer]
-        Change an organization's billing plan (applies to quotas at once; the cycle is invoiced at
-        the plan in force when it ends). A Stripe customer id sends its invoices to Stripe
-        (with STRIPE_SECRET_KEY set).
-  invoices [--org ORG_ID]             List invoices, newest first.
-  close-invoices [--org ORG_ID]       Close ended billing cycles into invoices now (the worker also
-                                      does this hourly; idempotent).
-  set-password --email E [--password-stdin]
-        Set or reset the web UI password (prompted twice, or read from stdin). Signs out the user's sessions.
-  invite --email E                    Print a one-time link (valid 7 days) where the user sets a web UI password.`;
 
 export interface AdminContext {
   sql: Sql;
@@ -79,12 +59,67 @@ async function readNewPassword(ctx: AdminContext, fromStdin: boolean): Promise<s
 
 const TIERS = ['free', 'basic', 'pro'] as const;
 
-/** Runs one admin subcommand; returns the process exit code (0 ok, 1 error, 2 usage). */
-export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<number> {
-  const [sub, ...args] = argv;
-  const { values } = parseArgs({
-    args,
-    strict: false,
+/** What a subcommand's `run` gets besides the context: its parsed options and the output helpers. */
+interface AdminArgs {
+  str(name: string): string | undefined;
+  flag(name: string): boolean;
+  /** The human text, or with --json the data as one JSON line. */
+  print(human: string, data: unknown): void;
+}
+
+/** One admin subcommand, like the CLI's defineCommand: its options, its usage text and what it does. */
+interface AdminCommand {
+  name: string;
+  /** Its lines in ADMIN_USAGE. */
+  usage: string;
+  options?: NonNullable<ParseArgsConfig['options']>;
+  /** Returns the exit code (default 0); throws UsageError for exit 2. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets subcommands that always succeed return nothing
+  run(ctx: AdminContext, a: AdminArgs): Promise<number | void>;
+}
+
+/** A mistake on the command line: exit 2 with the message and the usage text. */
+class UsageError extends Error {}
+
+function required(a: AdminArgs, ...names: string[]): string[] {
+  const values = names.map((n) => a.str(n));
+  if (values.some((v) => !v)) {
+    throw new UsageError(names.length === 1 ? `--${names[0]} is required.` : `${names.map((n) => `--${n}`).join(' and ')} are required.`);
+  }
+  return values as string[];
+}
+
+function tierOption(a: AdminArgs): RateTier | undefined {
+  const tier = a.str('tier');
+  if (tier && !TIERS.includes(tier as RateTier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}.`);
+  return tier as RateTier | undefined;
+}
+
+async function userByEmail(ctx: AdminContext, email: string, hint = '') {
+  const user = await findUserByEmail(ctx.sql, email);
+  if (!user) throw new AppError('VALIDATION_FAILED', `No user with email ${email}${hint}.`);
+  return user;
+}
+
+function setActive(name: string, active: boolean, usage: string): AdminCommand {
+  return {
+    name,
+    usage,
+    options: { email: { type: 'string' } },
+    async run(ctx, a) {
+      const [email] = required(a, 'email');
+      const user = await userByEmail(ctx, email!);
+      await setUserActive(ctx.sql, user.id, active);
+      a.print(`User ${email} is now ${active ? 'active' : 'disabled'}.`, { email, is_active: active });
+    },
+  };
+}
+
+const COMMANDS: AdminCommand[] = [
+  {
+    name: 'create-user',
+    usage: `  create-user --email E [--name N] (--org ID_OR_NAME | --new-org NAME) [--admin] [--tier free|basic|pro]
+        Create a user and print its first full-access API key (shown once).`,
     options: {
       email: { type: 'string' },
       name: { type: 'string' },
@@ -92,153 +127,186 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
       'new-org': { type: 'string' },
       admin: { type: 'boolean' },
       tier: { type: 'string' },
-      key: { type: 'string' },
-      json: { type: 'boolean' },
-      'password-stdin': { type: 'boolean' },
+    },
+    async run(ctx, a) {
+      const tier = tierOption(a);
+      const [email] = required(a, 'email');
+      if (!a.str('org') && !a.str('new-org')) throw new UsageError('Give --org or --new-org.');
+      const r = await createUserWithKey(ctx.sql, {
+        email: email!,
+        name: a.str('name'),
+        organization: a.str('org'),
+        newOrganization: a.str('new-org'),
+        admin: a.flag('admin'),
+        tier,
+        now: ctx.clock.now(),
+      });
+      a.print(
+        `Created user ${r.user.email} (${r.user.id}) in organization "${r.organization.name}" (${r.organization.id}).\nFirst API key (shown once):\n\n  ${r.key}\n`,
+        {
+          user_id: r.user.id,
+          email: r.user.email,
+          organization_id: r.organization.id,
+          organization_name: r.organization.name,
+          key: r.key,
+        },
+      );
+    },
+  },
+  {
+    name: 'list-users',
+    usage: '  list-users                          List users with their organization and status.',
+    async run(ctx, a) {
+      const rows = await ctx.sql<{ id: string; email: string; name: string; org: string; is_active: boolean; is_admin: boolean }[]>`
+        select u.id, u.email, u.name, o.name as org, u.is_active, u.is_admin
+          from users u join organizations o on o.id = u.organization_id order by u.created_at`;
+      a.print(
+        rows
+          .map((r) => `${r.id}  ${r.email}  org=${r.org}  ${r.is_active ? 'active' : 'disabled'}${r.is_admin ? '  admin' : ''}`)
+          .join('\n'),
+        rows,
+      );
+    },
+  },
+  {
+    name: 'set-tier',
+    usage: `  set-tier --key KEY_UUID --tier free|basic|pro
+        Set the rate tier of an API key.`,
+    options: { key: { type: 'string' }, tier: { type: 'string' } },
+    async run(ctx, a) {
+      const tier = tierOption(a);
+      const [key] = required(a, 'key', 'tier');
+      const rows = await ctx.sql`update api_keys set rate_tier = ${tier!} where id::text = ${key!} returning id`;
+      if (!rows.length) throw new AppError('API_KEY_NOT_FOUND', `No API key ${key}.`);
+      a.print(`Key ${key} is now on tier ${tier}.`, { key, tier });
+    },
+  },
+  setActive(
+    'deactivate-user',
+    false,
+    '  deactivate-user --email E           Disable a user: all of its keys answer 401 USER_ACCOUNT_DISABLED.',
+  ),
+  setActive('activate-user', true, '  activate-user --email E             Re-enable a user.'),
+  {
+    name: 'set-plan',
+    usage: `  set-plan --org ORG_ID --plan free|starter|pro [--stripe-customer cus_… | --no-stripe-customer]
+        Change an organization's billing plan (applies to quotas at once; the cycle is invoiced at
+        the plan in force when it ends). A Stripe customer id sends its invoices to Stripe
+        (with STRIPE_SECRET_KEY set).`,
+    options: {
+      org: { type: 'string' },
       plan: { type: 'string' },
       'stripe-customer': { type: 'string' },
       'no-stripe-customer': { type: 'boolean' },
     },
-  });
-  const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
-  const json = values.json === true;
-  const print = (human: string, data: unknown) => ctx.out.write(json ? JSON.stringify(data) + '\n' : human + '\n');
+    async run(ctx, a) {
+      const [org, plan] = required(a, 'org', 'plan');
+      if (!isPlanId(plan!)) throw new UsageError(`--plan must be one of ${PLAN_IDS.join(', ')}.`);
+      const customer = a.flag('no-stripe-customer') ? null : a.str('stripe-customer');
+      const r = await setPlan(ctx.sql, org!, plan, ctx.clock.now(), customer === undefined ? {} : { stripeCustomerId: customer });
+      a.print(`Organization "${r.name}" (${r.id}) is now on the ${plan} plan (was ${r.from}).`, {
+        organization_id: r.id,
+        plan,
+        previous_plan: r.from,
+      });
+    },
+  },
+  {
+    name: 'invoices',
+    usage: '  invoices [--org ORG_ID]             List invoices, newest first.',
+    options: { org: { type: 'string' } },
+    async run(ctx, a) {
+      const rows = await listInvoices(ctx.sql, { orgId: a.str('org'), limit: 1000 });
+      const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+      a.print(
+        rows.length
+          ? rows
+              .map(
+                (i) =>
+                  `${i.uuid}  org=${i.organization_uuid}  ${i.period_start.slice(0, 10)}..${i.period_end.slice(0, 10)}  ${i.plan}  used=${i.used_queries}  overage=${i.overage_queries}  total=${money(i.total_cents)}  ${i.status}${i.external_id ? ` ${i.external_id}` : ''}`,
+              )
+              .join('\n')
+          : 'No invoices.',
+        rows,
+      );
+    },
+  },
+  {
+    name: 'close-invoices',
+    usage: `  close-invoices [--org ORG_ID]       Close ended billing cycles into invoices now (the worker also
+                                      does this hourly; idempotent).`,
+    options: { org: { type: 'string' } },
+    async run(ctx, a) {
+      const r = await closeInvoices(
+        { sql: ctx.sql, clock: ctx.clock, logger: createLogger('warn', ctx.err), stripe: stripeClient(ctx.config) },
+        { orgId: a.str('org') },
+      );
+      a.print(`Created ${r.created} invoice(s); submitted ${r.submitted}; failed ${r.failed}.`, r);
+      return r.failed ? 1 : 0;
+    },
+  },
+  {
+    name: 'set-password',
+    usage: `  set-password --email E [--password-stdin]
+        Set or reset the web UI password (prompted twice, or read from stdin). Signs out the user's sessions.`,
+    options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+    async run(ctx, a) {
+      const [email] = required(a, 'email');
+      const user = await userByEmail(ctx, email!);
+      const password = await readNewPassword(ctx, a.flag('password-stdin'));
+      const problem = passwordProblem(password);
+      if (problem) throw new AppError('VALIDATION_FAILED', `Password refused: ${problem}`);
+      await ctx.sql.begin((tx) => setUserPassword(tx, user.id, password, ctx.clock.now()));
+      a.print(`Password set for ${user.email}; existing web sessions were signed out.`, { email: user.email, password_set: true });
+    },
+  },
+  {
+    name: 'invite',
+    usage: '  invite --email E                    Print a one-time link (valid 7 days) where the user sets a web UI password.',
+    options: { email: { type: 'string' } },
+    async run(ctx, a) {
+      const [email] = required(a, 'email');
+      const user = await userByEmail(ctx, email!, ': create it first with create-user');
+      if (!user.is_active) throw new AppError('USER_ACCOUNT_DISABLED', `User ${email} is disabled: activate-user first.`);
+      const { token, expiresAt } = await createInvite(ctx.sql, user.id, ctx.clock.now());
+      const base = (
+        ctx.config.PUBLIC_URL ?? `http://${ctx.config.HOST === '0.0.0.0' ? '127.0.0.1' : ctx.config.HOST}:${ctx.config.PORT}`
+      ).replace(/\/+$/, '');
+      const link = `${base}/app/invite/${token}`;
+      a.print(`One-time invite link for ${user.email} (valid until ${expiresAt.toISOString()}):\n\n  ${link}\n`, {
+        email: user.email,
+        link,
+        expires_at: expiresAt.toISOString(),
+      });
+    },
+  },
+];
+
+export const ADMIN_USAGE = `docsift-daemon admin <subcommand> [options]   (add --json for machine output)
+
+${COMMANDS.map((c) => c.usage).join('\n')}`;
+
+/** Runs one admin subcommand; returns the process exit code (0 ok, 1 error, 2 usage). */
+export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<number> {
+  const [sub, ...args] = argv;
   const usage = (msg: string) => {
     ctx.err.write(`${msg}\n\n${ADMIN_USAGE}\n`);
     return 2;
   };
-  const tier = str('tier');
-  if (tier && !TIERS.includes(tier as RateTier)) return usage(`--tier must be one of ${TIERS.join(', ')}.`);
+  const command = COMMANDS.find((c) => c.name === sub);
+  if (!command) return usage(`Unknown admin subcommand "${sub ?? ''}".`);
+  // Not strict: an option another subcommand takes is ignored, as before.
+  const { values } = parseArgs({ args, strict: false, options: { ...command.options, json: { type: 'boolean' } } });
+  const json = values.json === true;
+  const a: AdminArgs = {
+    str: (k) => (typeof values[k] === 'string' ? (values[k] as string) : undefined),
+    flag: (k) => values[k] === true,
+    print: (human, data) => ctx.out.write(json ? JSON.stringify(data) + '\n' : human + '\n'),
+  };
   try {
-    switch (sub) {
-      case 'create-user': {
-        const email = str('email');
-        if (!email) return usage('--email is required.');
-        if (!str('org') && !str('new-org')) return usage('Give --org or --new-org.');
-        const r = await createUserWithKey(ctx.sql, {
-          email,
-          name: str('name'),
-          organization: str('org'),
-          newOrganization: str('new-org'),
-          admin: values.admin === true,
-          tier: tier as RateTier | undefined,
-          now: ctx.clock.now(),
-        });
-        print(
-          `Created user ${r.user.email} (${r.user.id}) in organization "${r.organization.name}" (${r.organization.id}).\nFirst API key (shown once):\n\n  ${r.key}\n`,
-          {
-            user_id: r.user.id,
-            email: r.user.email,
-            organization_id: r.organization.id,
-            organization_name: r.organization.name,
-            key: r.key,
-          },
-        );
-        return 0;
-      }
-      case 'list-users': {
-        const rows = await ctx.sql<{ id: string; email: string; name: string; org: string; is_active: boolean; is_admin: boolean }[]>`
-          select u.id, u.email, u.name, o.name as org, u.is_active, u.is_admin
-            from users u join organizations o on o.id = u.organization_id order by u.created_at`;
-        print(
-          rows
-            .map((r) => `${r.id}  ${r.email}  org=${r.org}  ${r.is_active ? 'active' : 'disabled'}${r.is_admin ? '  admin' : ''}`)
-            .join('\n'),
-          rows,
-        );
-        return 0;
-      }
-      case 'set-tier': {
-        const key = str('key');
-        if (!key || !tier) return usage('--key and --tier are required.');
-        const rows = await ctx.sql`update api_keys set rate_tier = ${tier} where id::text = ${key} returning id`;
-        if (!rows.length) throw new AppError('API_KEY_NOT_FOUND', `No API key ${key}.`);
-        print(`Key ${key} is now on tier ${tier}.`, { key, tier });
-        return 0;
-      }
-      case 'deactivate-user':
-      case 'activate-user': {
-        const email = str('email');
-        if (!email) return usage('--email is required.');
-        const user = await findUserByEmail(ctx.sql, email);
-        if (!user) throw new AppError('VALIDATION_FAILED', `No user with email ${email}.`);
-        const active = sub === 'activate-user';
-        await setUserActive(ctx.sql, user.id, active);
-        print(`User ${email} is now ${active ? 'active' : 'disabled'}.`, { email, is_active: active });
-        return 0;
-      }
-      case 'set-plan': {
-        const org = str('org');
-        const plan = str('plan');
-        if (!org || !plan) return usage('--org and --plan are required.');
-        if (!isPlanId(plan)) return usage(`--plan must be one of ${PLAN_IDS.join(', ')}.`);
-        const customer = values['no-stripe-customer'] === true ? null : str('stripe-customer');
-        const r = await setPlan(ctx.sql, org, plan, ctx.clock.now(), customer === undefined ? {} : { stripeCustomerId: customer });
-        print(`Organization "${r.name}" (${r.id}) is now on the ${plan} plan (was ${r.from}).`, {
-          organization_id: r.id,
-          plan,
-          previous_plan: r.from,
-        });
-        return 0;
-      }
-      case 'invoices': {
-        const rows = await listInvoices(ctx.sql, { orgId: str('org'), limit: 1000 });
-        const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-        print(
-          rows.length
-            ? rows
-                .map(
-                  (i) =>
-                    `${i.uuid}  org=${i.organization_uuid}  ${i.period_start.slice(0, 10)}..${i.period_end.slice(0, 10)}  ${i.plan}  used=${i.used_queries}  overage=${i.overage_queries}  total=${money(i.total_cents)}  ${i.status}${i.external_id ? ` ${i.external_id}` : ''}`,
-                )
-                .join('\n')
-            : 'No invoices.',
-          rows,
-        );
-        return 0;
-      }
-      case 'close-invoices': {
-        const r = await closeInvoices(
-          { sql: ctx.sql, clock: ctx.clock, logger: createLogger('warn', ctx.err), stripe: stripeClient(ctx.config) },
-          { orgId: str('org') },
-        );
-        print(`Created ${r.created} invoice(s); submitted ${r.submitted}; failed ${r.failed}.`, r);
-        return r.failed ? 1 : 0;
-      }
-      case 'set-password': {
-        const email = str('email');
-        if (!email) return usage('--email is required.');
-        const user = await findUserByEmail(ctx.sql, email);
-        if (!user) throw new AppError('VALIDATION_FAILED', `No user with email ${email}.`);
-        const password = await readNewPassword(ctx, values['password-stdin'] === true);
-        const problem = passwordProblem(password);
-        if (problem) throw new AppError('VALIDATION_FAILED', `Password refused: ${problem}`);
-        await ctx.sql.begin((tx) => setUserPassword(tx, user.id, password, ctx.clock.now()));
-        print(`Password set for ${user.email}; existing web sessions were signed out.`, { email: user.email, password_set: true });
-        return 0;
-      }
-      case 'invite': {
-        const email = str('email');
-        if (!email) return usage('--email is required.');
-        const user = await findUserByEmail(ctx.sql, email);
-        if (!user) throw new AppError('VALIDATION_FAILED', `No user with email ${email}: create it first with create-user.`);
-        if (!user.is_active) throw new AppError('USER_ACCOUNT_DISABLED', `User ${email} is disabled: activate-user first.`);
-        const { token, expiresAt } = await createInvite(ctx.sql, user.id, ctx.clock.now());
-        const base = (
-          ctx.config.PUBLIC_URL ?? `http://${ctx.config.HOST === '0.0.0.0' ? '127.0.0.1' : ctx.config.HOST}:${ctx.config.PORT}`
-        ).replace(/\/+$/, '');
-        const link = `${base}/app/invite/${token}`;
-        print(`One-time invite link for ${user.email} (valid until ${expiresAt.toISOString()}):\n\n  ${link}\n`, {
-          email: user.email,
-          link,
-          expires_at: expiresAt.toISOString(),
-        });
-        return 0;
-      }
-      default:
-        return usage(`Unknown admin subcommand "${sub ?? ''}".`);
-    }
+    return (await command.run(ctx, a)) ?? 0;
   } catch (err) {
+    if (err instanceof UsageError) return usage(err.message);
     ctx.err.write(`error: ${(err as Error).message}\n`);
     return 1;
   }
