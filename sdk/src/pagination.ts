@@ -10,9 +10,11 @@ export interface Page<T> {
 
 /**
  * Fetches one page. Lists paginated by headers return `{data, response}`; lists that carry their
- * cursor in the body also return `nextCursor` (string, or null on the last page).
+ * cursor in the body return `nextCursor` (string, or null on the last page), which wins.
  */
-export type PageFetcher<T> = (cursor: string | undefined) => Promise<{ data: T[]; response: Response; nextCursor?: string | null }>;
+export type PageFetcher<T> = (
+  cursor: string | undefined,
+) => Promise<{ data: T[]; response: Response; nextCursor?: string | null } | { data: T[]; nextCursor: string | null }>;
 
 /** The `rel="next"` target of an RFC 8288 Link header, or null. */
 export function nextLink(header: string | null): string | null {
@@ -34,8 +36,9 @@ export function nextCursorOf(response: Response): string | null {
 }
 
 async function loadPage<T>(fetchPage: PageFetcher<T>, cursor: string | undefined): Promise<Page<T>> {
-  const { data, response, nextCursor } = await fetchPage(cursor);
-  const next = nextCursor !== undefined ? nextCursor : nextCursorOf(response);
+  const page = await fetchPage(cursor);
+  const data = page.data;
+  const next = page.nextCursor !== undefined ? page.nextCursor : nextCursorOf((page as { response: Response }).response);
   return {
     data,
     nextCursor: next,

@@ -1,4 +1,4 @@
-import createFetchClient, { type Client } from 'openapi-fetch';
+import createFetchClient, { type Client, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
 import { errorFromResponse, ApiError, DocsiftError, RateLimitError, TimeoutError } from './errors.js';
 import type { Paths } from './pending-paths.js';
 import { connectionErrorFrom, DEFAULT_RETRY, retryDelayMs, shouldRetry, sleep, type RetryConfig } from './retry.js';
@@ -39,6 +39,22 @@ interface FetchResult {
 }
 
 export type RawClient = Client<Paths>;
+
+type Verb = 'get' | 'post' | 'patch' | 'delete';
+/** The API paths that have an operation for a verb. */
+export type PathsWith<V extends Verb> = { [P in keyof Paths]: Paths[P] extends Record<V, object> ? P : never }[keyof Paths];
+type InitOf<V extends Verb, P extends PathsWith<V>> = MaybeOptionalInit<Paths[P], V>;
+/**
+ * A verb helper's options: openapi-fetch's (`params`, `body`, `parseAs`, …) and the call's
+ * (`idempotent`, `timeoutMs`, `signal`), optional when the operation needs no parameters.
+ */
+type VerbArgs<V extends Verb, P extends PathsWith<V>> =
+  undefined extends InitOf<V, P> ? [options?: NonNullable<InitOf<V, P>> & CallOptions] : [options: NonNullable<InitOf<V, P>> & CallOptions];
+/** The parsed body of a successful response. */
+export type DataOf<V extends Verb, P extends PathsWith<V>> = Exclude<
+  FetchResponse<Paths[P][V] & Record<string, unknown>, NonNullable<InitOf<V, P>>, `${string}/${string}`>['data'],
+  undefined
+>;
 
 /** Request core shared by every resource: timeouts, retries, typed errors. */
 export class Transport {
@@ -112,6 +128,58 @@ export class Transport {
       this.onRetry?.({ attempt: attempt + 1, delayMs, error, method, path });
       await sleep(delayMs, opts.signal);
     }
+  }
+
+  // Verb helpers: each call site names its method and path once, as in openai-node
+  // (`t.get('/api/v1/collections/{uuid}/', { params: { path: { uuid } }, ...opts })`).
+
+  get<P extends PathsWith<'get'>>(path: P, ...args: VerbArgs<'get', P>): Promise<DataOf<'get', P>> {
+    return this.send('get', path, args[0]).then((r) => r.data);
+  }
+  post<P extends PathsWith<'post'>>(path: P, ...args: VerbArgs<'post', P>): Promise<DataOf<'post', P>> {
+    return this.send('post', path, args[0]).then((r) => r.data);
+  }
+  patch<P extends PathsWith<'patch'>>(path: P, ...args: VerbArgs<'patch', P>): Promise<DataOf<'patch', P>> {
+    return this.send('patch', path, args[0]).then((r) => r.data);
+  }
+  delete<P extends PathsWith<'delete'>>(path: P, ...args: VerbArgs<'delete', P>): Promise<DataOf<'delete', P>> {
+    return this.send('delete', path, args[0]).then((r) => r.data);
+  }
+
+  /** A GET that also resolves with the response (lists paginated by headers, redirects). */
+  getWithResponse<P extends PathsWith<'get'>>(
+    path: P,
+    ...args: VerbArgs<'get', P>
+  ): Promise<{ data: DataOf<'get', P>; response: Response }> {
+    return this.send('get', path, args[0]);
+  }
+
+  /** A multipart POST; the form is built again for each attempt, so a retry sends every file whole. */
+  async postForm(
+    path: '/api/v1/collections/{uuid}/documents/' | '/api/v1/documents/{uuid}/replace/',
+    uuid: string,
+    form: () => FormData,
+    opts: CallOptions,
+  ): Promise<unknown> {
+    const init = () => ({ params: { path: { uuid } }, body: form() as never, bodySerializer: (b: unknown) => b as FormData });
+    return (await this.call('POST', path, (i) => this.raw.POST(path, { ...i, ...init() }), opts)).data;
+  }
+
+  private send<V extends Verb, P extends PathsWith<V>>(
+    verb: V,
+    path: P,
+    options: (NonNullable<InitOf<V, P>> & CallOptions) | undefined,
+  ): Promise<{ data: DataOf<V, P>; response: Response }> {
+    const { idempotent, timeoutMs, signal, ...init } = options ?? ({} as CallOptions);
+    const request = this.raw.request as (verb: V, path: P, init: object) => Promise<FetchResult>;
+    return this.call(verb.toUpperCase(), path, (i) => request(verb, path, { ...init, ...i }), {
+      idempotent,
+      timeoutMs,
+      signal,
+    }) as Promise<{
+      data: DataOf<V, P>;
+      response: Response;
+    }>;
   }
 
   /** Absolute URL of an API path (for links printed to users). */

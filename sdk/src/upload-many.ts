@@ -108,16 +108,10 @@ export async function uploadMany(
   const sendOne = async (item: BatchPlanItem) => {
     const size = item.file.blob.size;
     try {
-      const { data } = await t.call(
-        'POST',
+      const data = await t.postForm(
         '/api/v1/collections/{uuid}/documents/',
-        (init) =>
-          t.raw.POST('/api/v1/collections/{uuid}/documents/', {
-            ...init,
-            params: { path: { uuid: collectionUuid } },
-            body: uploadForm('file', [item.file], fields) as never,
-            bodySerializer: (b: unknown) => b as FormData,
-          }),
+        collectionUuid,
+        () => uploadForm('file', [item.file], fields),
         call,
       );
       record({ index: item.index, filename: item.file.name, size, status: 'uploaded', document: data as UploadedDocument });
@@ -133,24 +127,13 @@ export async function uploadMany(
     if (batch.length === 1) return sendOne(batch[0]!);
     let data: BatchUpload;
     try {
-      data = (
-        await t.call(
-          'POST',
-          '/api/v1/collections/{uuid}/documents/',
-          (init) =>
-            t.raw.POST('/api/v1/collections/{uuid}/documents/', {
-              ...init,
-              params: { path: { uuid: collectionUuid } },
-              body: uploadForm(
-                'files',
-                batch.map((b) => b.file),
-                fields,
-              ) as never,
-              bodySerializer: (b: unknown) => b as FormData,
-            }),
-          call,
-        )
-      ).data as BatchUpload;
+      const form = () =>
+        uploadForm(
+          'files',
+          batch.map((b) => b.file),
+          fields,
+        );
+      data = (await t.postForm('/api/v1/collections/{uuid}/documents/', collectionUuid, form, call)) as BatchUpload;
     } catch (err) {
       if (isFatal(err) || !(err instanceof DocsiftError)) throw err;
       // A whole-request 400 says nothing about which file was at fault: send them one by one to find out.

@@ -53,14 +53,7 @@ function stateOf(d: DocumentListItem | DocumentDetail): DocumentState {
 
 async function getDetail(t: Transport, uuid: string, signal?: AbortSignal): Promise<DocumentDetail | undefined> {
   try {
-    return (
-      await t.call(
-        'GET',
-        '/api/v1/documents/{uuid}/',
-        (init) => t.raw.GET('/api/v1/documents/{uuid}/', { ...init, params: { path: { uuid } } }),
-        { signal },
-      )
-    ).data;
+    return await t.get('/api/v1/documents/{uuid}/', { params: { path: { uuid } }, signal });
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -77,12 +70,7 @@ async function uuidsWithStatus(
   let cursor: string | undefined;
   do {
     const query: ListDocumentsQuery = { status, limit: 500, ...(collection ? { collection } : {}), ...(cursor ? { cursor } : {}) };
-    const { data, response } = await t.call(
-      'GET',
-      '/api/v1/documents/',
-      (init) => t.raw.GET('/api/v1/documents/', { ...init, params: { query } }),
-      { signal },
-    );
+    const { data, response } = await t.getWithResponse('/api/v1/documents/', { params: { query }, signal });
     for (const d of data) out.add(d.uuid);
     cursor = nextCursorOf(response) ?? undefined;
   } while (cursor);

@@ -6,61 +6,28 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export function collectionsResource(t: Transport) {
   return {
     /** Visible collections (owned plus subscribed), oldest first. */
-    async list(opts?: CallOptions): Promise<Collection[]> {
-      return (await t.call('GET', '/api/v1/collections/', (init) => t.raw.GET('/api/v1/collections/', init), opts)).data;
+    list(opts?: CallOptions): Promise<Collection[]> {
+      return t.get('/api/v1/collections/', opts);
     },
-    async create(body: CreateCollection, opts?: CallOptions): Promise<Collection> {
-      return (await t.call('POST', '/api/v1/collections/', (init) => t.raw.POST('/api/v1/collections/', { ...init, body }), opts)).data;
+    create(body: CreateCollection, opts?: CallOptions): Promise<Collection> {
+      return t.post('/api/v1/collections/', { body, ...opts });
     },
-    async get(uuid: string, opts?: CallOptions): Promise<Collection> {
-      return (
-        await t.call(
-          'GET',
-          '/api/v1/collections/{uuid}/',
-          (init) => t.raw.GET('/api/v1/collections/{uuid}/', { ...init, params: { path: { uuid } } }),
-          opts,
-        )
-      ).data;
+    get(uuid: string, opts?: CallOptions): Promise<Collection> {
+      return t.get('/api/v1/collections/{uuid}/', { params: { path: { uuid } }, ...opts });
     },
-    async update(uuid: string, body: UpdateCollection, opts?: CallOptions): Promise<Collection> {
-      return (
-        await t.call(
-          'PATCH',
-          '/api/v1/collections/{uuid}/',
-          (init) => t.raw.PATCH('/api/v1/collections/{uuid}/', { ...init, params: { path: { uuid } }, body }),
-          opts,
-        )
-      ).data;
+    update(uuid: string, body: UpdateCollection, opts?: CallOptions): Promise<Collection> {
+      return t.patch('/api/v1/collections/{uuid}/', { params: { path: { uuid } }, body, ...opts });
     },
     /** Soft-deletes the collection and its documents (owner only). */
     async delete(uuid: string, opts?: CallOptions): Promise<void> {
-      await t.call(
-        'DELETE',
-        '/api/v1/collections/{uuid}/',
-        (init) => t.raw.DELETE('/api/v1/collections/{uuid}/', { ...init, params: { path: { uuid } } }),
-        opts,
-      );
+      await t.delete('/api/v1/collections/{uuid}/', { params: { path: { uuid } }, ...opts });
     },
     /** Subscribes to a public collection by slug. Repeating it is harmless, so it is retried like a read. */
-    async subscribe(slug: string, opts?: CallOptions): Promise<SubscriptionResult> {
-      return (
-        await t.call(
-          'POST',
-          '/api/v1/collections/{slug}/subscribe/',
-          (init) => t.raw.POST('/api/v1/collections/{slug}/subscribe/', { ...init, params: { path: { slug } } }),
-          { idempotent: true, ...opts },
-        )
-      ).data;
+    subscribe(slug: string, opts?: CallOptions): Promise<SubscriptionResult> {
+      return t.post('/api/v1/collections/{slug}/subscribe/', { params: { path: { slug } }, idempotent: true, ...opts });
     },
-    async unsubscribe(slug: string, opts?: CallOptions): Promise<SubscriptionResult> {
-      return (
-        await t.call(
-          'DELETE',
-          '/api/v1/collections/{slug}/subscribe/',
-          (init) => t.raw.DELETE('/api/v1/collections/{slug}/subscribe/', { ...init, params: { path: { slug } } }),
-          opts,
-        )
-      ).data;
+    unsubscribe(slug: string, opts?: CallOptions): Promise<SubscriptionResult> {
+      return t.delete('/api/v1/collections/{slug}/subscribe/', { params: { path: { slug } }, ...opts });
     },
     /**
      * Finds a visible collection by uuid, slug or exact name (in that order of preference), for

@@ -18,14 +18,13 @@ export interface TextDocument {
   tags?: string | string[];
 }
 
-export function documentsResource(t: Transport, loader: FileLoader | undefined) {
-  const formCall = (
-    init: { signal: AbortSignal },
-    path: '/api/v1/collections/{uuid}/documents/' | '/api/v1/documents/{uuid}/replace/',
-    uuid: string,
-    form: () => FormData,
-  ) => t.raw.POST(path, { ...init, params: { path: { uuid } }, body: form() as never, bodySerializer: (b: unknown) => b as FormData });
+/** Uploads and replaces: the long upload timeout, and the caller's signal. */
+const upload = (t: Transport, opts: { signal?: AbortSignal | undefined }): CallOptions => ({
+  timeoutMs: t.uploadTimeoutMs,
+  signal: opts.signal,
+});
 
+export function documentsResource(t: Transport, loader: FileLoader | undefined) {
   const resource = {
     /**
      * Documents across visible collections, newest first. `await` it for the first page (with
@@ -33,46 +32,22 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
      */
     list(query: ListDocumentsQuery = {}, opts?: CallOptions): PagePromise<DocumentListItem> {
       return new PagePromise((cursor) =>
-        t.call(
-          'GET',
-          '/api/v1/documents/',
-          (init) => t.raw.GET('/api/v1/documents/', { ...init, params: { query: { ...query, ...(cursor ? { cursor } : {}) } } }),
-          opts,
-        ),
+        t.getWithResponse('/api/v1/documents/', { params: { query: { ...query, ...(cursor ? { cursor } : {}) } }, ...opts }),
       );
     },
     /** Detail with the extracted text, chunks and error_message. */
-    async get(uuid: string, opts?: CallOptions): Promise<DocumentDetail> {
-      return (
-        await t.call(
-          'GET',
-          '/api/v1/documents/{uuid}/',
-          (init) => t.raw.GET('/api/v1/documents/{uuid}/', { ...init, params: { path: { uuid } } }),
-          opts,
-        )
-      ).data;
+    get(uuid: string, opts?: CallOptions): Promise<DocumentDetail> {
+      return t.get('/api/v1/documents/{uuid}/', { params: { path: { uuid } }, ...opts });
     },
     /** Documents carrying a tag (exact, case-insensitive), optionally within one collection (slug). */
-    async byTag(tag: string, query: { collection?: string } = {}, opts?: CallOptions): Promise<TaggedDocuments> {
-      return (
-        await t.call(
-          'GET',
-          '/api/v1/tags/{tag}/documents/',
-          (init) => t.raw.GET('/api/v1/tags/{tag}/documents/', { ...init, params: { path: { tag }, query } }),
-          opts,
-        )
-      ).data;
+    byTag(tag: string, query: { collection?: string } = {}, opts?: CallOptions): Promise<TaggedDocuments> {
+      return t.get('/api/v1/tags/{tag}/documents/', { params: { path: { tag }, query }, ...opts });
     },
     /** Uploads one file; it starts `pending`. See `waitForIndexed`. */
     async upload(collectionUuid: string, source: UploadSource, opts: UploadOptions = {}): Promise<UploadedDocument> {
       const file = await toNamedBlob(source, loader, opts.filename);
-      const { data } = await t.call(
-        'POST',
-        '/api/v1/collections/{uuid}/documents/',
-        (init) => formCall(init, '/api/v1/collections/{uuid}/documents/', collectionUuid, () => uploadForm('file', [file], opts)),
-        { timeoutMs: t.uploadTimeoutMs, signal: opts.signal },
-      );
-      return data as UploadedDocument;
+      const form = () => uploadForm('file', [file], opts);
+      return (await t.postForm('/api/v1/collections/{uuid}/documents/', collectionUuid, form, upload(t, opts))) as UploadedDocument;
     },
     /** One batch request (at most 100 files): the service skips bad files with a reason instead of failing. */
     async uploadBatch(
@@ -81,13 +56,8 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
       opts: Omit<UploadOptions, 'filename' | 'title'> = {},
     ): Promise<BatchUpload> {
       const files = await Promise.all(sources.map((s) => toNamedBlob(s, loader)));
-      const { data } = await t.call(
-        'POST',
-        '/api/v1/collections/{uuid}/documents/',
-        (init) => formCall(init, '/api/v1/collections/{uuid}/documents/', collectionUuid, () => uploadForm('files', files, opts)),
-        { timeoutMs: t.uploadTimeoutMs, signal: opts.signal },
-      );
-      return data as BatchUpload;
+      const form = () => uploadForm('files', files, opts);
+      return (await t.postForm('/api/v1/collections/{uuid}/documents/', collectionUuid, form, upload(t, opts))) as BatchUpload;
     },
     /** Many files, batched, with concurrency and progress; see UploadManyOptions. */
     uploadMany(collectionUuid: string, sources: UploadSource[], opts?: UploadManyOptions): Promise<UploadManyResult> {
@@ -101,57 +71,33 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
         ...(doc.title !== undefined ? { title: doc.title } : {}),
         ...(doc.tags !== undefined ? { tags: tagsField(doc.tags)! } : {}),
       };
-      const { data } = await t.call(
-        'POST',
-        '/api/v1/collections/{uuid}/documents/',
-        (init) =>
-          t.raw.POST('/api/v1/collections/{uuid}/documents/', { ...init, params: { path: { uuid: collectionUuid } }, body: body as never }),
-        opts,
-      );
+      const data = await t.post('/api/v1/collections/{uuid}/documents/', { params: { path: { uuid: collectionUuid } }, body, ...opts });
       return data as UploadedDocument;
     },
     /** Replaces the file, keeping the uuid (and title/tags unless given); processing starts over. */
     async replace(uuid: string, source: UploadSource, opts: UploadOptions = {}): Promise<UploadedDocument> {
       const file = await toNamedBlob(source, loader, opts.filename);
-      const { data } = await t.call(
-        'POST',
-        '/api/v1/documents/{uuid}/replace/',
-        (init) => formCall(init, '/api/v1/documents/{uuid}/replace/', uuid, () => uploadForm('file', [file], opts)),
-        { timeoutMs: t.uploadTimeoutMs, signal: opts.signal },
-      );
-      return data as UploadedDocument;
+      const form = () => uploadForm('file', [file], opts);
+      return (await t.postForm('/api/v1/documents/{uuid}/replace/', uuid, form, upload(t, opts))) as UploadedDocument;
     },
     /** Queues processing again (e.g. after a failure). */
-    async reprocess(uuid: string, opts?: CallOptions): Promise<UploadedDocument> {
-      return (
-        await t.call(
-          'POST',
-          '/api/v1/documents/{uuid}/reprocess/',
-          (init) => t.raw.POST('/api/v1/documents/{uuid}/reprocess/', { ...init, params: { path: { uuid } } }),
-          opts,
-        )
-      ).data;
+    reprocess(uuid: string, opts?: CallOptions): Promise<UploadedDocument> {
+      return t.post('/api/v1/documents/{uuid}/reprocess/', { params: { path: { uuid } }, ...opts });
     },
     async delete(uuid: string, opts?: CallOptions): Promise<void> {
-      await t.call(
-        'DELETE',
-        '/api/v1/documents/{uuid}/',
-        (init) => t.raw.DELETE('/api/v1/documents/{uuid}/', { ...init, params: { path: { uuid } } }),
-        opts,
-      );
+      await t.delete('/api/v1/documents/{uuid}/', { params: { path: { uuid } }, ...opts });
     },
     /**
      * The signed, time-limited (1 hour) URL of the original file; it needs no API key. In browsers a
      * cross-origin redirect hides its Location, so this works in Node or same-origin pages.
      */
     async downloadUrl(uuid: string, opts?: CallOptions): Promise<string> {
-      const { response } = await t.call(
-        'GET',
-        '/api/v1/documents/{uuid}/download/',
-        (init) =>
-          t.raw.GET('/api/v1/documents/{uuid}/download/', { ...init, params: { path: { uuid } }, redirect: 'manual', parseAs: 'text' }),
-        opts,
-      );
+      const { response } = await t.getWithResponse('/api/v1/documents/{uuid}/download/', {
+        params: { path: { uuid } },
+        redirect: 'manual',
+        parseAs: 'text',
+        ...opts,
+      });
       const location = response.headers.get('location');
       if (!location) throw new DocsiftError(`The service did not return a download link (HTTP ${response.status}).`);
       return new URL(location, t.baseUrl + '/').toString();

@@ -5,68 +5,38 @@ export function keysResource(t: Transport) {
   const path = (uuid: string) => ({ params: { path: { uuid } } });
   return {
     /** The caller's keys with their grants (never the secrets). */
-    async list(opts?: CallOptions): Promise<ApiKey[]> {
-      return (await t.call('GET', '/api/v1/keys/', (init) => t.raw.GET('/api/v1/keys/', init), opts)).data;
+    list(opts?: CallOptions): Promise<ApiKey[]> {
+      return t.get('/api/v1/keys/', opts);
     },
     /** The calling key, its user and organization: what `whoami` shows. */
-    async current(opts?: CallOptions): Promise<CurrentKey> {
-      return (await t.call('GET', '/api/v1/keys/current/', (init) => t.raw.GET('/api/v1/keys/current/', init), opts)).data;
+    current(opts?: CallOptions): Promise<CurrentKey> {
+      return t.get('/api/v1/keys/current/', opts);
     },
     /** Creates a key; the response's `key` is the only time the secret is shown. */
-    async create(body: CreateKey, opts?: CallOptions): Promise<ApiKeyWithSecret> {
-      return (await t.call('POST', '/api/v1/keys/', (init) => t.raw.POST('/api/v1/keys/', { ...init, body }), opts)).data;
+    create(body: CreateKey, opts?: CallOptions): Promise<ApiKeyWithSecret> {
+      return t.post('/api/v1/keys/', { body, ...opts });
     },
     /** Renames a key or sets a new expiry (which also renews an expired key). */
-    async update(uuid: string, body: UpdateKey, opts?: CallOptions): Promise<ApiKey> {
-      return (
-        await t.call('PATCH', '/api/v1/keys/{uuid}/', (init) => t.raw.PATCH('/api/v1/keys/{uuid}/', { ...init, ...path(uuid), body }), opts)
-      ).data;
+    update(uuid: string, body: UpdateKey, opts?: CallOptions): Promise<ApiKey> {
+      return t.patch('/api/v1/keys/{uuid}/', { ...path(uuid), body, ...opts });
     },
     /** Deactivates a key at once. */
-    async revoke(uuid: string, opts?: CallOptions): Promise<ApiKey> {
-      return (
-        await t.call('DELETE', '/api/v1/keys/{uuid}/', (init) => t.raw.DELETE('/api/v1/keys/{uuid}/', { ...init, ...path(uuid) }), opts)
-      ).data;
+    revoke(uuid: string, opts?: CallOptions): Promise<ApiKey> {
+      return t.delete('/api/v1/keys/{uuid}/', { ...path(uuid), ...opts });
     },
     /** New secret with the same name and grants; the old key stops working immediately. */
-    async rotate(uuid: string, opts?: CallOptions): Promise<ApiKeyWithSecret> {
-      return (
-        await t.call(
-          'POST',
-          '/api/v1/keys/{uuid}/rotate/',
-          (init) => t.raw.POST('/api/v1/keys/{uuid}/rotate/', { ...init, ...path(uuid) }),
-          opts,
-        )
-      ).data;
+    rotate(uuid: string, opts?: CallOptions): Promise<ApiKeyWithSecret> {
+      return t.post('/api/v1/keys/{uuid}/rotate/', { ...path(uuid), ...opts });
     },
-    async grants(uuid: string, opts?: CallOptions): Promise<CollectionGrant[]> {
-      return (
-        await t.call(
-          'GET',
-          '/api/v1/keys/{uuid}/collections/',
-          (init) => t.raw.GET('/api/v1/keys/{uuid}/collections/', { ...init, ...path(uuid) }),
-          opts,
-        )
-      ).data;
+    grants(uuid: string, opts?: CallOptions): Promise<CollectionGrant[]> {
+      return t.get('/api/v1/keys/{uuid}/collections/', { ...path(uuid), ...opts });
     },
     /** Grants a collection (slug) to a scoped key, or changes the permission of an existing grant. An upsert, so retried like a read. */
-    async grant(uuid: string, body: PutGrant, opts?: CallOptions): Promise<CollectionGrant> {
-      return (
-        await t.call(
-          'POST',
-          '/api/v1/keys/{uuid}/collections/',
-          (init) => t.raw.POST('/api/v1/keys/{uuid}/collections/', { ...init, ...path(uuid), body }),
-          { idempotent: true, ...opts },
-        )
-      ).data;
+    grant(uuid: string, body: PutGrant, opts?: CallOptions): Promise<CollectionGrant> {
+      return t.post('/api/v1/keys/{uuid}/collections/', { ...path(uuid), body, idempotent: true, ...opts });
     },
     async ungrant(uuid: string, collectionSlug: string, opts?: CallOptions): Promise<void> {
-      await t.call(
-        'DELETE',
-        '/api/v1/keys/{uuid}/collections/{slug}/',
-        (init) => t.raw.DELETE('/api/v1/keys/{uuid}/collections/{slug}/', { ...init, params: { path: { uuid, slug: collectionSlug } } }),
-        opts,
-      );
+      await t.delete('/api/v1/keys/{uuid}/collections/{slug}/', { params: { path: { uuid, slug: collectionSlug } }, ...opts });
     },
   };
 }

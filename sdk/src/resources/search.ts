@@ -3,12 +3,10 @@ import type { SearchRequest, SearchResponse } from '../types.js';
 
 /** `client.search('query')` or `client.search({ query, collection, limit, mode, tags, … })`: ranked chunks. */
 export function searchResource(t: Transport) {
-  return async function search(request: string | SearchRequest, opts?: CallOptions): Promise<SearchResponse> {
+  return function search(request: string | SearchRequest, opts?: CallOptions): Promise<SearchResponse> {
     const body: SearchRequest = typeof request === 'string' ? { query: request } : request;
     // Read-only despite being a POST, so it is retried like a GET.
-    return (
-      await t.call('POST', '/api/v1/search/', (init) => t.raw.POST('/api/v1/search/', { ...init, body }), { idempotent: true, ...opts })
-    ).data;
+    return t.post('/api/v1/search/', { body, idempotent: true, ...opts });
   };
 }
 

@@ -10,18 +10,10 @@ export interface UsageParams extends Omit<UsageQuery, 'days'> {
 const query = ({ days, ...rest }: UsageParams): UsageQuery => ({ ...rest, ...(days !== undefined ? { days } : {}) });
 
 export function usageResource(t: Transport) {
-  const get = async (p: UsageParams = {}, opts?: CallOptions): Promise<UsageStats> =>
-    (await t.call('GET', '/api/v1/keys/usage/', (init) => t.raw.GET('/api/v1/keys/usage/', { ...init, params: { query: query(p) } }), opts))
-      .data;
-  const forKey = async (uuid: string, p: UsageParams = {}, opts?: CallOptions): Promise<UsageStats> =>
-    (
-      await t.call(
-        'GET',
-        '/api/v1/keys/{uuid}/usage/',
-        (init) => t.raw.GET('/api/v1/keys/{uuid}/usage/', { ...init, params: { path: { uuid }, query: query(p) } }),
-        opts,
-      )
-    ).data;
+  const get = (p: UsageParams = {}, opts?: CallOptions): Promise<UsageStats> =>
+    t.get('/api/v1/keys/usage/', { params: { query: query(p) }, ...opts });
+  const forKey = (uuid: string, p: UsageParams = {}, opts?: CallOptions): Promise<UsageStats> =>
+    t.get('/api/v1/keys/{uuid}/usage/', { params: { path: { uuid }, query: query(p) }, ...opts });
   return {
     /**
      * Totals, daily series, per-key breakdown and the first page of the request log, for the
@@ -35,17 +27,8 @@ export function usageResource(t: Transport) {
       const { key, ...rest } = p;
       return new PagePromise(async (cursor) => {
         const params = { ...rest, ...(cursor ? { cursor } : {}) };
-        const path = key ? '/api/v1/keys/{uuid}/usage/' : '/api/v1/keys/usage/';
-        const { data, response } = await t.call(
-          'GET',
-          path,
-          (init) =>
-            key
-              ? t.raw.GET('/api/v1/keys/{uuid}/usage/', { ...init, params: { path: { uuid: key }, query: query(params) } })
-              : t.raw.GET('/api/v1/keys/usage/', { ...init, params: { query: query(params) } }),
-          opts,
-        );
-        return { data: data.recent.items, response, nextCursor: data.recent.next_cursor };
+        const data = await (key ? forKey(key, params, opts) : get(params, opts));
+        return { data: data.recent.items, nextCursor: data.recent.next_cursor };
       });
     },
   };
