@@ -2,6 +2,7 @@ import { createClient, type DocsiftClient } from '@docsift/sdk/node';
 import { configPath, readConfig, type ConfigFile, type Profile } from './config.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
 import { Output } from './output.js';
+import { VERSION } from './version.js';
 
 export const DEFAULT_URL = 'http://localhost:8080';
 
@@ -105,7 +106,7 @@ export class Context {
     return createClient({
       baseUrl: url,
       apiKey,
-      headers: { 'User-Agent': 'docsift-cli/0.1.0' },
+      headers: { 'User-Agent': `docsift-cli/${VERSION}` },
       maxRetries: Number(this.env.DOCSIFT_MAX_RETRIES ?? 3),
       onRetry: ({ delayMs, error }) => {
         if (!this.json) this.out.note(this.out.dim(`${error.message} — retrying in ${(delayMs / 1000).toFixed(1)} s`));

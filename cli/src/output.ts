@@ -65,6 +65,12 @@ export class Output {
     this.stdout.write(JSON.stringify(value, null, 2) + '\n');
   }
 
+  /** A command's result: with --json the data (the API's own field names), otherwise `human` prints it. */
+  result<T>(value: T, human: (value: T) => void): void {
+    if (this.json) this.data(value);
+    else human(value);
+  }
+
   table<T>(rows: T[], columns: Column<T>[], empty = '(none)'): void {
     if (!rows.length) {
       this.line(this.dim(empty));

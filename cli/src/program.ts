@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CommandDef } from './command.js';
 import { Context } from './context.js';
 import { reportError } from './report.js';
+import { VERSION } from './version.js';
 import {
   authCommands,
   billingCommands,
@@ -12,8 +13,6 @@ import {
   topLevelCommands,
   webhookCommands,
 } from './commands/index.js';
-
-export const VERSION = '0.1.0';
 
 function addCommand<O>(parent: Command, def: CommandDef<O>): Command {
   const cmd = parent.command(def.name).description(def.summary);

@@ -68,11 +68,9 @@ Examples:
     if (opts.setDefault && saved.default_profile !== profileName)
       await writeConfig({ ...saved, default_profile: profileName }, ctx.configFile);
 
-    if (ctx.json) {
-      ctx.out.data({ profile: profileName, url, config_path: ctx.configFile, ...current });
-      return;
-    }
-    ctx.out.line(`${ctx.out.green('✓')} Logged in to ${url} as ${current.user.email} (${current.organization.name}).`);
-    ctx.out.line(`  Key ${describeKey(current)} saved to profile "${profileName}" in ${ctx.configFile}.`);
+    ctx.out.result({ profile: profileName, url, config_path: ctx.configFile, ...current }, () => {
+      ctx.out.line(`${ctx.out.green('✓')} Logged in to ${url} as ${current.user.email} (${current.organization.name}).`);
+      ctx.out.line(`  Key ${describeKey(current)} saved to profile "${profileName}" in ${ctx.configFile}.`);
+    });
   },
 });

@@ -13,7 +13,6 @@ export default defineCommand<Record<string, never>>({
     delete config.profiles[name];
     if (config.default_profile === name) delete config.default_profile;
     await writeConfig(config, ctx.configFile);
-    if (ctx.json) ctx.out.data({ profile: name, removed: true });
-    else ctx.out.line(`Removed profile "${name}" from ${ctx.configFile}.`);
+    ctx.out.result({ profile: name, removed: true }, () => ctx.out.line(`Removed profile "${name}" from ${ctx.configFile}.`));
   },
 });

@@ -9,21 +9,22 @@ export default defineCommand<Record<string, never>>({
   parse: () => ({}),
   async run(ctx) {
     const p = await (await ctx.client()).billing.plan();
-    if (ctx.json) return void ctx.out.data(p);
-    const o = ctx.out;
-    o.fields([
-      ['Plan', `${p.name} (${dollars(p.price_cents)}/month)`],
-      ['Cycle', `${formatDate(p.cycle_start)} → ${formatDate(p.cycle_end)}`],
-      ['Searches', `${p.used_queries.toLocaleString('en-US')} of ${p.included_queries.toLocaleString('en-US')} included`],
-      [
-        'Overage',
-        p.overage_rate_millicents === null
-          ? p.hard_quota
-            ? 'none: searches stop at the quota until the next cycle'
-            : '—'
-          : `${p.overage_queries.toLocaleString('en-US')} searches, ${dollars(p.overage_cents)} so far`,
-      ],
-      ['Projected', `${p.projected_queries.toLocaleString('en-US')} searches, ${dollars(p.projected_total_cents)} total`],
-    ]);
+    ctx.out.result(p, () => {
+      const o = ctx.out;
+      o.fields([
+        ['Plan', `${p.name} (${dollars(p.price_cents)}/month)`],
+        ['Cycle', `${formatDate(p.cycle_start)} → ${formatDate(p.cycle_end)}`],
+        ['Searches', `${p.used_queries.toLocaleString('en-US')} of ${p.included_queries.toLocaleString('en-US')} included`],
+        [
+          'Overage',
+          p.overage_rate_millicents === null
+            ? p.hard_quota
+              ? 'none: searches stop at the quota until the next cycle'
+              : '—'
+            : `${p.overage_queries.toLocaleString('en-US')} searches, ${dollars(p.overage_cents)} so far`,
+        ],
+        ['Projected', `${p.projected_queries.toLocaleString('en-US')} searches, ${dollars(p.projected_total_cents)} total`],
+      ]);
+    });
   },
 });

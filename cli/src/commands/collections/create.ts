@@ -25,8 +25,9 @@ export default defineCommand<Options>({
       ...(opts.description !== undefined ? { description: opts.description } : {}),
       ...(opts.isPublic ? { is_public: true } : {}),
     });
-    if (ctx.json) return void ctx.out.data(c);
-    ctx.out.line(`${ctx.out.green('✓')} Created collection ${ctx.out.bold(c.name)} (slug ${ctx.out.cyan(c.slug)}).`);
-    showCollection(ctx.out, c);
+    ctx.out.result(c, () => {
+      ctx.out.line(`${ctx.out.green('✓')} Created collection ${ctx.out.bold(c.name)} (slug ${ctx.out.cyan(c.slug)}).`);
+      showCollection(ctx.out, c);
+    });
   },
 });

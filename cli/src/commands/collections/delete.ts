@@ -11,7 +11,8 @@ export default defineCommand<{ ref: string; yes: boolean }>({
     const c = await resolveCollection(ctx, ref);
     if (!(await confirmOrYes(ctx, yes, `Delete "${c.name}" and its ${c.document_count} documents?`))) return 1;
     await (await ctx.client()).collections.delete(c.uuid);
-    if (ctx.json) return void ctx.out.data({ uuid: c.uuid, slug: c.slug, deleted: true });
-    ctx.out.line(`Deleted collection ${c.name} (${c.slug}). Its search entries are gone; stored files are purged after 7 days.`);
+    ctx.out.result({ uuid: c.uuid, slug: c.slug, deleted: true }, () =>
+      ctx.out.line(`Deleted collection ${c.name} (${c.slug}). Its search entries are gone; stored files are purged after 7 days.`),
+    );
   },
 });

@@ -24,7 +24,6 @@ export default defineCommand<Record<string, never>>({
   parse: () => ({}),
   async run(ctx) {
     const rows = await (await ctx.client()).collections.list();
-    if (ctx.json) return void ctx.out.data(rows);
-    collectionTable(ctx.out, rows);
+    ctx.out.result(rows, () => collectionTable(ctx.out, rows));
   },
 });

@@ -23,7 +23,6 @@ export default defineCommand<{ ref: string | undefined }>({
   parse: ([ref]) => ({ ref }),
   async run(ctx, { ref }) {
     const c = await resolveCollection(ctx, ref, '<collection>');
-    if (ctx.json) return void ctx.out.data(c);
-    showCollection(ctx.out, c);
+    ctx.out.result(c, () => showCollection(ctx.out, c));
   },
 });

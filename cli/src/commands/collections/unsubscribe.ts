@@ -6,7 +6,6 @@ export default defineCommand<{ slug: string }>({
   parse: ([slug]) => ({ slug: slug! }),
   async run(ctx, { slug }) {
     const r = await (await ctx.client()).collections.unsubscribe(slug);
-    if (ctx.json) return void ctx.out.data(r);
-    ctx.out.line(`Unsubscribed from ${r.collection}.`);
+    ctx.out.result(r, () => ctx.out.line(`Unsubscribed from ${r.collection}.`));
   },
 });

@@ -28,7 +28,6 @@ export default defineCommand<{ ref: string; patch: UpdateCollection }>({
   async run(ctx, { ref, patch }) {
     const c = await resolveCollection(ctx, ref);
     const updated = await (await ctx.client()).collections.update(c.uuid, patch);
-    if (ctx.json) return void ctx.out.data(updated);
-    showCollection(ctx.out, updated);
+    ctx.out.result(updated, () => showCollection(ctx.out, updated));
   },
 });

@@ -10,7 +10,6 @@ export default defineCommand<{ uuid: string; yes: boolean }>({
   async run(ctx, { uuid, yes }) {
     if (!(await confirmOrYes(ctx, yes, `Delete document ${uuid}?`))) return 1;
     await (await ctx.client()).documents.delete(uuid);
-    if (ctx.json) return void ctx.out.data({ uuid, deleted: true });
-    ctx.out.line(`Deleted document ${uuid}.`);
+    ctx.out.result({ uuid, deleted: true }, () => ctx.out.line(`Deleted document ${uuid}.`));
   },
 });

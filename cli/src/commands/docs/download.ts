@@ -32,8 +32,7 @@ export default defineCommand<{ uuid: string; output: string | undefined; urlOnly
     const client = await ctx.client();
     const url = await client.documents.downloadUrl(uuid);
     if (urlOnly) {
-      if (ctx.json) ctx.out.data({ uuid, url });
-      else ctx.out.line(url);
+      ctx.out.result({ uuid, url }, () => ctx.out.line(url));
       return;
     }
     const res = await fetch(url);
@@ -52,7 +51,6 @@ export default defineCommand<{ uuid: string; output: string | undefined; urlOnly
     const target = output ? (isDir ? path.join(output, name) : output) : name;
     await pipeline(Readable.fromWeb(res.body as never), createWriteStream(target));
     const bytes = (await stat(target)).size;
-    if (ctx.json) ctx.out.data({ uuid, path: path.resolve(target), bytes });
-    else ctx.out.line(`Saved ${target} (${formatBytes(bytes)}).`);
+    ctx.out.result({ uuid, path: path.resolve(target), bytes }, () => ctx.out.line(`Saved ${target} (${formatBytes(bytes)}).`));
   },
 });

@@ -47,29 +47,32 @@ export default defineCommand<Options>({
         if (rows.length >= limit || !page.hasNextPage()) break;
       }
     }
-    if (ctx.json) {
-      ctx.out.data(rows);
-      if (nextCursor && rows.length >= limit) ctx.out.note(`more documents: --cursor ${nextCursor} or --all`);
-      return;
-    }
-    const o = ctx.out;
-    const statusStyle = (t: string, d: DocumentListItem) =>
-      d.status === 'indexed' ? o.green(t) : d.status === 'failed' ? o.red(t) : o.yellow(t);
-    o.table(
-      rows,
-      [
-        { header: 'TITLE', value: (d) => d.title, max: 40 },
-        { header: 'STATUS', value: (d) => d.status, style: statusStyle },
-        { header: 'TYPE', value: (d) => d.source_type },
-        { header: 'CHUNKS', value: (d) => String(d.chunks_count), align: 'right' },
-        { header: 'SIZE', value: (d) => formatBytes(d.file_size), align: 'right' },
-        { header: 'COLLECTION', value: (d) => d.collection_slug, max: 24 },
-        { header: 'TAGS', value: (d) => d.tags.join(','), max: 24 },
-        { header: 'CREATED', value: (d) => formatDate(d.created_at) },
-        { header: 'UUID', value: (d) => d.uuid, style: (t) => o.dim(t) },
-      ],
-      'No documents. Upload some: docsift docs upload <paths…> --collection <slug>',
-    );
-    if (nextCursor && rows.length >= limit) o.note(o.dim(`Showing ${rows.length}; more with --all or --cursor ${nextCursor}`));
+    const more = nextCursor && rows.length >= limit;
+    ctx.out.result(rows, () => {
+      const o = ctx.out;
+      const statusStyle = (t: string, d: DocumentListItem) =>
+        d.status === 'indexed' ? o.green(t) : d.status === 'failed' ? o.red(t) : o.yellow(t);
+      o.table(
+        rows,
+        [
+          { header: 'TITLE', value: (d) => d.title, max: 40 },
+          { header: 'STATUS', value: (d) => d.status, style: statusStyle },
+          { header: 'TYPE', value: (d) => d.source_type },
+          { header: 'CHUNKS', value: (d) => String(d.chunks_count), align: 'right' },
+          { header: 'SIZE', value: (d) => formatBytes(d.file_size), align: 'right' },
+          { header: 'COLLECTION', value: (d) => d.collection_slug, max: 24 },
+          { header: 'TAGS', value: (d) => d.tags.join(','), max: 24 },
+          { header: 'CREATED', value: (d) => formatDate(d.created_at) },
+          { header: 'UUID', value: (d) => d.uuid, style: (t) => o.dim(t) },
+        ],
+        'No documents. Upload some: docsift docs upload <paths…> --collection <slug>',
+      );
+    });
+    if (more)
+      ctx.out.note(
+        ctx.json
+          ? `more documents: --cursor ${nextCursor} or --all`
+          : ctx.out.dim(`Showing ${rows.length}; more with --all or --cursor ${nextCursor}`),
+      );
   },
 });

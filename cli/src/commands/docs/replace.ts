@@ -32,19 +32,19 @@ export default defineCommand<Options>({
     const client = await ctx.client();
     const doc = await client.documents.replace(opts.uuid, opts.path, { title: opts.title, tags: opts.tags });
     if (!opts.wait) {
-      if (ctx.json) return void ctx.out.data(doc);
-      ctx.out.line(`${ctx.out.green('✓')} Replaced ${doc.title} (${doc.uuid}) with ${opts.path}; status ${doc.status}.`);
+      ctx.out.result(doc, () =>
+        ctx.out.line(`${ctx.out.green('✓')} Replaced ${doc.title} (${doc.uuid}) with ${opts.path}; status ${doc.status}.`),
+      );
       return;
     }
     const progress = await createProgress(ctx, 'wait');
     const settled = await client.documents
       .waitForSettled(doc.uuid, { timeoutMs: opts.timeoutMs, onProgress: (p) => progress.update(p) })
       .finally(() => progress.done());
-    if (ctx.json) ctx.out.data({ ...doc, wait: waitJson(settled) });
-    else {
+    ctx.out.result({ ...doc, wait: waitJson(settled) }, () => {
       ctx.out.line(`${ctx.out.green('✓')} Replaced ${doc.title} (${doc.uuid}) with ${opts.path}.`);
       printWaitSummary(ctx, settled);
-    }
+    });
     return settled.failed.length || settled.timedOut ? 1 : 0;
   },
 });

@@ -6,7 +6,6 @@ export default defineCommand<{ uuid: string }>({
   parse: ([uuid]) => ({ uuid: uuid! }),
   async run(ctx, { uuid }) {
     const d = await (await ctx.client()).documents.reprocess(uuid);
-    if (ctx.json) return void ctx.out.data(d);
-    ctx.out.line(`Queued ${d.title} (${d.uuid}); status ${d.status}.`);
+    ctx.out.result(d, () => ctx.out.line(`Queued ${d.title} (${d.uuid}); status ${d.status}.`));
   },
 });

@@ -8,28 +8,29 @@ export default defineCommand<{ uuid: string; content: boolean; chunks: boolean }
   parse: ([uuid], flags) => ({ uuid: uuid!, content: !!flags.content, chunks: !!flags.chunks }),
   async run(ctx, { uuid, content, chunks }) {
     const d = await (await ctx.client()).documents.get(uuid);
-    if (ctx.json) return void ctx.out.data(d);
-    const o = ctx.out;
-    o.fields([
-      ['Title', o.bold(d.title)],
-      ['UUID', d.uuid],
-      ['Status', d.status === 'indexed' ? o.green(d.status) : d.status === 'failed' ? o.red(d.status) : o.yellow(d.status)],
-      ['Error', d.error_message],
-      ['Type', d.source_type],
-      ['File', `${d.original_filename} (${formatBytes(d.file_size)})`],
-      ['Collection', `${d.collection_name} (${d.collection_slug})`],
-      ['Tags', d.tags.join(', ')],
-      ['Chunks', d.chunks_count],
-      ['Created', formatDate(d.created_at)],
-    ]);
-    if (content) {
-      o.line();
-      o.line(d.content_text);
-    }
-    if (chunks) {
-      o.line();
-      for (const c of d.chunks)
-        o.line(`${o.dim(`#${c.chunk_index}${c.page ? ` p.${c.page}` : ''}`)} ${truncate(c.content.replace(/\s+/g, ' '), 160)}`);
-    }
+    ctx.out.result(d, () => {
+      const o = ctx.out;
+      o.fields([
+        ['Title', o.bold(d.title)],
+        ['UUID', d.uuid],
+        ['Status', d.status === 'indexed' ? o.green(d.status) : d.status === 'failed' ? o.red(d.status) : o.yellow(d.status)],
+        ['Error', d.error_message],
+        ['Type', d.source_type],
+        ['File', `${d.original_filename} (${formatBytes(d.file_size)})`],
+        ['Collection', `${d.collection_name} (${d.collection_slug})`],
+        ['Tags', d.tags.join(', ')],
+        ['Chunks', d.chunks_count],
+        ['Created', formatDate(d.created_at)],
+      ]);
+      if (content) {
+        o.line();
+        o.line(d.content_text);
+      }
+      if (chunks) {
+        o.line();
+        for (const c of d.chunks)
+          o.line(`${o.dim(`#${c.chunk_index}${c.page ? ` p.${c.page}` : ''}`)} ${truncate(c.content.replace(/\s+/g, ' '), 160)}`);
+      }
+    });
   },
 });

@@ -128,42 +128,40 @@ Examples:
     }
 
     const exitCode = failed.length || (settled && (settled.failed.length || settled.timedOut)) || (opts.strict && skipped.length) ? 1 : 0;
-    if (ctx.json) {
-      const pathByUuid = new Map(uploaded.map((u) => [u.uuid, u.path]));
-      ctx.out.data({
-        collection: { uuid: collection.uuid, slug: collection.slug, name: collection.name },
-        total_files: files.length,
-        total_bytes: totalBytes,
-        total_uploaded: uploaded.length,
-        total_skipped: skipped.length,
-        total_failed: failed.length,
-        uploaded,
-        skipped,
-        failed,
-        ...(settled ? { wait: waitJson(settled, pathByUuid) } : {}),
-      });
-      return exitCode;
-    }
-
-    const o = ctx.out;
-    o.line(
-      `${uploaded.length ? o.green('✓') : o.red('✗')} Uploaded ${uploaded.length} of ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(uploaded.reduce((n, u) => n + u.file_size, 0))}) to ${o.bold(collection.name)} (${collection.slug}).`,
-    );
-    if (skipped.length) {
-      o.line(o.yellow(`Skipped ${skipped.length}:`));
-      for (const s of skipped) o.line(`  ${s.path} — ${s.reason}`);
-    }
-    if (failed.length) {
-      o.line(o.red(`Failed ${failed.length}:`));
-      for (const f of failed) o.line(`  ${f.path} — ${f.error}`);
-    }
-    if (settled) printWaitSummary(ctx, settled, new Map(uploaded.map((u) => [u.uuid, u.path])));
-    else if (uploaded.length)
+    const pathByUuid = new Map(uploaded.map((u) => [u.uuid, u.path]));
+    const summary = {
+      collection: { uuid: collection.uuid, slug: collection.slug, name: collection.name },
+      total_files: files.length,
+      total_bytes: totalBytes,
+      total_uploaded: uploaded.length,
+      total_skipped: skipped.length,
+      total_failed: failed.length,
+      uploaded,
+      skipped,
+      failed,
+      ...(settled ? { wait: waitJson(settled, pathByUuid) } : {}),
+    };
+    ctx.out.result(summary, () => {
+      const o = ctx.out;
       o.line(
-        o.dim(
-          `Processing runs in the background: \`docsift docs wait ${uploaded.length === 1 ? uploaded[0]!.uuid : '<uuid>…'}\` or add --wait.`,
-        ),
+        `${uploaded.length ? o.green('✓') : o.red('✗')} Uploaded ${uploaded.length} of ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(uploaded.reduce((n, u) => n + u.file_size, 0))}) to ${o.bold(collection.name)} (${collection.slug}).`,
       );
+      if (skipped.length) {
+        o.line(o.yellow(`Skipped ${skipped.length}:`));
+        for (const s of skipped) o.line(`  ${s.path} — ${s.reason}`);
+      }
+      if (failed.length) {
+        o.line(o.red(`Failed ${failed.length}:`));
+        for (const f of failed) o.line(`  ${f.path} — ${f.error}`);
+      }
+      if (settled) printWaitSummary(ctx, settled, pathByUuid);
+      else if (uploaded.length)
+        o.line(
+          o.dim(
+            `Processing runs in the background: \`docsift docs wait ${uploaded.length === 1 ? uploaded[0]!.uuid : '<uuid>…'}\` or add --wait.`,
+          ),
+        );
+    });
     return exitCode;
   },
 });

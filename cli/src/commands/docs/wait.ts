@@ -67,8 +67,7 @@ export default defineCommand<Options>({
       await progress.done();
     }
     const code = settled.failed.length || settled.timedOut ? 1 : 0;
-    if (ctx.json) ctx.out.data(waitJson(settled));
-    else printWaitSummary(ctx, settled);
+    ctx.out.result(waitJson(settled), () => printWaitSummary(ctx, settled));
     return code;
   },
 });

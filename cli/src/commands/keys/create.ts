@@ -52,7 +52,6 @@ export default defineCommand<Options>({
     for (const slug of opts.write) await client.keys.grant(created.uuid, { collection: slug, permission: 'write' });
     if (opts.write.length) grants = await client.keys.grants(created.uuid);
     const key = { ...created, grants };
-    if (ctx.json) return void ctx.out.data(key);
-    printSecret(ctx, key, 'Created');
+    ctx.out.result(key, () => printSecret(ctx, key, 'Created'));
   },
 });

@@ -17,7 +17,8 @@ export default defineCommand<{ ref: string | undefined; expiresIn: KeyExpiry }>(
   async run(ctx, { ref, expiresIn }) {
     const key = await resolveKey(ctx, ref);
     const updated = await (await ctx.client()).keys.update(key.uuid, { expires_in: expiresIn });
-    if (ctx.json) return void ctx.out.data(updated);
-    ctx.out.line(`${updated.name} (${updated.prefix}…) now ${updated.expires_at ? `expires ${updated.expires_at}` : 'never expires'}.`);
+    ctx.out.result(updated, () =>
+      ctx.out.line(`${updated.name} (${updated.prefix}…) now ${updated.expires_at ? `expires ${updated.expires_at}` : 'never expires'}.`),
+    );
   },
 });

@@ -13,7 +13,8 @@ export default defineCommand<{ ref: string; collection: string; permission: 'rea
   async run(ctx, { ref, collection, permission }) {
     const key = await resolveKey(ctx, ref);
     const g = await (await ctx.client()).keys.grant(key.uuid, { collection, permission });
-    if (ctx.json) return void ctx.out.data({ key: key.uuid, ...g });
-    ctx.out.line(`${key.name} (${key.prefix}…) has ${g.permission} access to ${g.collection}.`);
+    ctx.out.result({ key: key.uuid, ...g }, () =>
+      ctx.out.line(`${key.name} (${key.prefix}…) has ${g.permission} access to ${g.collection}.`),
+    );
   },
 });

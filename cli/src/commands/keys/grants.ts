@@ -8,15 +8,16 @@ export default defineCommand<{ ref: string | undefined }>({
   async run(ctx, { ref }) {
     const key = await resolveKey(ctx, ref);
     const grants = await (await ctx.client()).keys.grants(key.uuid);
-    if (ctx.json) return void ctx.out.data(grants);
-    if (key.is_full_access) ctx.out.note(ctx.out.dim(`${key.name} is a full-access key: grants do not limit it.`));
-    ctx.out.table(
-      grants,
-      [
-        { header: 'COLLECTION', value: (g) => g.collection },
-        { header: 'PERMISSION', value: (g) => g.permission },
-      ],
-      'No grants.',
-    );
+    ctx.out.result(grants, () => {
+      if (key.is_full_access) ctx.out.note(ctx.out.dim(`${key.name} is a full-access key: grants do not limit it.`));
+      ctx.out.table(
+        grants,
+        [
+          { header: 'COLLECTION', value: (g) => g.collection },
+          { header: 'PERMISSION', value: (g) => g.permission },
+        ],
+        'No grants.',
+      );
+    });
   },
 });

@@ -10,7 +10,6 @@ export default defineCommand<{ ref: string | undefined; yes: boolean }>({
     const key = await resolveKey(ctx, ref);
     if (!(await confirmOrYes(ctx, yes, `Revoke ${key.name} (${key.prefix}…)? Anything using it stops working.`))) return 1;
     const revoked = await (await ctx.client()).keys.revoke(key.uuid);
-    if (ctx.json) return void ctx.out.data(revoked);
-    ctx.out.line(`Revoked ${revoked.name} (${revoked.prefix}…).`);
+    ctx.out.result(revoked, () => ctx.out.line(`Revoked ${revoked.name} (${revoked.prefix}…).`));
   },
 });

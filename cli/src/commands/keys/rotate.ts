@@ -15,9 +15,10 @@ export default defineCommand<{ ref: string | undefined }>({
     // The old secret is dead now: keep the saved profile working.
     const profileUpdated = key.uuid === current.uuid && creds.source === 'profile';
     if (profileUpdated) await updateProfile(creds.profileName, { api_key: rotated.key }, ctx.configFile);
-    if (ctx.json) return void ctx.out.data({ ...rotated, replaced_uuid: key.uuid, profile_updated: profileUpdated });
-    printSecret(ctx, rotated, 'Rotated');
-    if (profileUpdated) ctx.out.note(`Profile "${creds.profileName}" now uses the new key.`);
-    else if (key.uuid === current.uuid) ctx.out.warn('This was the key in use (from DOCSIFT_API_KEY): update the variable.');
+    ctx.out.result({ ...rotated, replaced_uuid: key.uuid, profile_updated: profileUpdated }, () => {
+      printSecret(ctx, rotated, 'Rotated');
+      if (profileUpdated) ctx.out.note(`Profile "${creds.profileName}" now uses the new key.`);
+      else if (key.uuid === current.uuid) ctx.out.warn('This was the key in use (from DOCSIFT_API_KEY): update the variable.');
+    });
   },
 });

@@ -8,7 +8,8 @@ export default defineCommand<{ ref: string; collection: string }>({
   async run(ctx, { ref, collection }) {
     const key = await resolveKey(ctx, ref);
     await (await ctx.client()).keys.ungrant(key.uuid, collection);
-    if (ctx.json) return void ctx.out.data({ key: key.uuid, collection, removed: true });
-    ctx.out.line(`${key.name} (${key.prefix}…) no longer has access to ${collection}.`);
+    ctx.out.result({ key: key.uuid, collection, removed: true }, () =>
+      ctx.out.line(`${key.name} (${key.prefix}…) no longer has access to ${collection}.`),
+    );
   },
 });

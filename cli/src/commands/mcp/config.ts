@@ -50,8 +50,11 @@ consider a scoped, read-only key: \`docsift keys create mcp --collection <slug>\
       );
     const mcpUrl = `${creds.url.replace(/\/+$/, '')}/mcp`;
     const config = mcpConfig(kind, mcpUrl, placeholder ? '<DOCSIFT_API_KEY>' : creds.apiKey!);
-    if (kind === 'claude-code' && !ctx.json) ctx.out.line((config as { command: string }).command);
-    else ctx.out.data(config);
-    if (!placeholder && !ctx.json) ctx.out.warn('This configuration contains your API key; keep it out of version control.');
+    ctx.out.result(config, () => {
+      // The configuration is JSON for people too, except Claude Code's, which is a command to run.
+      if (kind === 'claude-code') ctx.out.line((config as { command: string }).command);
+      else ctx.out.data(config);
+      if (!placeholder) ctx.out.warn('This configuration contains your API key; keep it out of version control.');
+    });
   },
 });

@@ -38,24 +38,25 @@ Examples:
   },
   async run(ctx, { request, full }) {
     const r = await (await ctx.client()).search(request);
-    if (ctx.json) return void ctx.out.data(r);
-    const o = ctx.out;
-    if (!r.results.length) {
-      o.line(`No results for "${r.query}".`);
-      return;
-    }
-    const mark = (t: string) => (o.color ? o.paint(['bold', 'yellow'], t) : t);
-    r.results.forEach((res, i) => {
-      const page = res.page ? ` · p.${res.page}` : '';
-      o.line(
-        `${o.bold(`${i + 1}.`)} ${o.bold(res.title)}  ${o.dim(`${res.collection_name} (${res.collection_slug})${page} · score ${res.score.toFixed(3)}`)}`,
-      );
-      o.line(`   ${renderSnippet(snippet(res.content, r.query, full ? res.content.length + 10 : 240), mark)}`);
-      if (res.tags.length) o.line(`   ${o.dim(`tags: ${res.tags.join(', ')}`)}`);
-      o.line(`   ${o.dim(`document ${res.document_id} · chunk ${res.chunk_index}`)}`);
-      if (i < r.results.length - 1) o.line();
+    ctx.out.result(r, () => {
+      const o = ctx.out;
+      if (!r.results.length) {
+        o.line(`No results for "${r.query}".`);
+        return;
+      }
+      const mark = (t: string) => (o.color ? o.paint(['bold', 'yellow'], t) : t);
+      r.results.forEach((res, i) => {
+        const page = res.page ? ` · p.${res.page}` : '';
+        o.line(
+          `${o.bold(`${i + 1}.`)} ${o.bold(res.title)}  ${o.dim(`${res.collection_name} (${res.collection_slug})${page} · score ${res.score.toFixed(3)}`)}`,
+        );
+        o.line(`   ${renderSnippet(snippet(res.content, r.query, full ? res.content.length + 10 : 240), mark)}`);
+        if (res.tags.length) o.line(`   ${o.dim(`tags: ${res.tags.join(', ')}`)}`);
+        o.line(`   ${o.dim(`document ${res.document_id} · chunk ${res.chunk_index}`)}`);
+        if (i < r.results.length - 1) o.line();
+      });
+      const note = r.fallback === 'text_only' ? ' · vector channel unavailable: text-only results' : '';
+      o.note(o.dim(`${r.count} result${r.count === 1 ? '' : 's'} · ${r.mode}${note}`));
     });
-    const note = r.fallback === 'text_only' ? ' · vector channel unavailable: text-only results' : '';
-    o.note(o.dim(`${r.count} result${r.count === 1 ? '' : 's'} · ${r.mode}${note}`));
   },
 });

@@ -36,47 +36,47 @@ Examples:
     const key = opts.key ? await resolveKey(ctx, opts.key) : undefined;
     const params = { days: opts.days, recent_limit: opts.recent };
     const r: UsageStats = key ? await client.usage.forKey(key.uuid, params) : await client.usage.get(params);
-    if (ctx.json) return void ctx.out.data(r);
-
-    const o = ctx.out;
-    o.line(o.bold(`Usage ${r.from} – ${r.to} (${r.days} days)${key ? `, key ${key.name} (${key.prefix}…)` : ''}`));
-    o.fields([
-      ['Requests', n(r.total_requests)],
-      ['Errors', `${n(r.error_count)}${r.total_requests ? ` (${((r.error_count / r.total_requests) * 100).toFixed(1)} %)` : ''}`],
-      ['Avg response', `${r.avg_response_time_ms.toFixed(1)} ms`],
-    ]);
-    o.line();
-    o.line(o.bold('Daily requests'));
-    for (const line of dailyChart(r.daily, 40, { bar: o.cyan, err: o.red, dim: o.dim })) o.line(line);
-    if (!key) {
+    ctx.out.result(r, () => {
+      const o = ctx.out;
+      o.line(o.bold(`Usage ${r.from} – ${r.to} (${r.days} days)${key ? `, key ${key.name} (${key.prefix}…)` : ''}`));
+      o.fields([
+        ['Requests', n(r.total_requests)],
+        ['Errors', `${n(r.error_count)}${r.total_requests ? ` (${((r.error_count / r.total_requests) * 100).toFixed(1)} %)` : ''}`],
+        ['Avg response', `${r.avg_response_time_ms.toFixed(1)} ms`],
+      ]);
       o.line();
-      o.line(o.bold('Per key'));
+      o.line(o.bold('Daily requests'));
+      for (const line of dailyChart(r.daily, 40, { bar: o.cyan, err: o.red, dim: o.dim })) o.line(line);
+      if (!key) {
+        o.line();
+        o.line(o.bold('Per key'));
+        o.table(
+          r.per_key,
+          [
+            { header: 'NAME', value: (k) => k.name, max: 30 },
+            { header: 'PREFIX', value: (k) => k.prefix },
+            { header: 'REQUESTS', value: (k) => n(k.requests), align: 'right' },
+            { header: 'ERRORS', value: (k) => n(k.errors), align: 'right' },
+            { header: 'AVG MS', value: (k) => k.avg_response_time_ms.toFixed(1), align: 'right' },
+          ],
+          'No key was used in this period.',
+        );
+      }
+      o.line();
+      o.line(o.bold('Recent requests'));
       o.table(
-        r.per_key,
+        r.recent.items,
         [
-          { header: 'NAME', value: (k) => k.name, max: 30 },
-          { header: 'PREFIX', value: (k) => k.prefix },
-          { header: 'REQUESTS', value: (k) => n(k.requests), align: 'right' },
-          { header: 'ERRORS', value: (k) => n(k.errors), align: 'right' },
-          { header: 'AVG MS', value: (k) => k.avg_response_time_ms.toFixed(1), align: 'right' },
+          { header: 'WHEN', value: (e) => formatDate(e.timestamp) },
+          { header: 'KEY', value: (e) => e.key_prefix },
+          { header: 'REQUEST', value: (e) => `${e.method} ${e.endpoint}`, max: 44 },
+          { header: 'STATUS', value: (e) => String(e.status), style: (t, e) => (e.status >= 400 ? o.red(t) : t) },
+          { header: 'MS', value: (e) => e.response_time_ms.toFixed(0), align: 'right' },
+          { header: 'RESULTS', value: (e) => (e.result_count === null ? '' : String(e.result_count)), align: 'right' },
+          { header: 'QUERY', value: (e) => e.query ?? '', max: 40 },
         ],
-        'No key was used in this period.',
+        'No requests in this period.',
       );
-    }
-    o.line();
-    o.line(o.bold('Recent requests'));
-    o.table(
-      r.recent.items,
-      [
-        { header: 'WHEN', value: (e) => formatDate(e.timestamp) },
-        { header: 'KEY', value: (e) => e.key_prefix },
-        { header: 'REQUEST', value: (e) => `${e.method} ${e.endpoint}`, max: 44 },
-        { header: 'STATUS', value: (e) => String(e.status), style: (t, e) => (e.status >= 400 ? o.red(t) : t) },
-        { header: 'MS', value: (e) => e.response_time_ms.toFixed(0), align: 'right' },
-        { header: 'RESULTS', value: (e) => (e.result_count === null ? '' : String(e.result_count)), align: 'right' },
-        { header: 'QUERY', value: (e) => e.query ?? '', max: 40 },
-      ],
-      'No requests in this period.',
-    );
+    });
   },
 });

@@ -10,7 +10,6 @@ export default defineCommand<{ yes: boolean }>({
   async run(ctx, { yes }) {
     if (!(await confirmOrYes(ctx, yes, 'Delete the webhook? Pending deliveries stop.'))) return 1;
     const r = await (await ctx.client()).webhooks.delete();
-    if (ctx.json) return void ctx.out.data(r);
-    ctx.out.line(r.deleted ? 'Webhook deleted.' : 'There was no webhook.');
+    ctx.out.result(r, () => ctx.out.line(r.deleted ? 'Webhook deleted.' : 'There was no webhook.'));
   },
 });

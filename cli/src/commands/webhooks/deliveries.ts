@@ -11,22 +11,23 @@ export default defineCommand<{ limit: number; eventId: string | undefined }>({
     const rows = await (await ctx.client()).webhooks
       .deliveries({ limit: Math.min(200, limit), ...(eventId ? { event_id: eventId } : {}) })
       .toArray(limit);
-    if (ctx.json) return void ctx.out.data(rows);
-    const o = ctx.out;
-    o.table(
-      rows,
-      [
-        { header: 'WHEN', value: (d: WebhookDelivery) => formatDate(d.created_at) },
-        { header: 'EVENT', value: (d) => d.event_type },
-        { header: 'TRY', value: (d) => String(d.attempt), align: 'right' },
-        { header: 'TRIGGER', value: (d) => d.trigger },
-        { header: 'RESULT', value: (d) => (d.success ? 'ok' : 'failed'), style: (t, d) => (d.success ? o.green(t) : o.red(t)) },
-        { header: 'HTTP', value: (d) => (d.status_code === null ? '—' : String(d.status_code)), align: 'right' },
-        { header: 'MS', value: (d) => String(d.duration_ms), align: 'right' },
-        { header: 'ERROR', value: (d) => d.error ?? '', max: 40 },
-        { header: 'ID', value: (d) => d.id, style: (t) => o.dim(t) },
-      ],
-      'No deliveries yet.',
-    );
+    ctx.out.result(rows, () => {
+      const o = ctx.out;
+      o.table(
+        rows,
+        [
+          { header: 'WHEN', value: (d: WebhookDelivery) => formatDate(d.created_at) },
+          { header: 'EVENT', value: (d) => d.event_type },
+          { header: 'TRY', value: (d) => String(d.attempt), align: 'right' },
+          { header: 'TRIGGER', value: (d) => d.trigger },
+          { header: 'RESULT', value: (d) => (d.success ? 'ok' : 'failed'), style: (t, d) => (d.success ? o.green(t) : o.red(t)) },
+          { header: 'HTTP', value: (d) => (d.status_code === null ? '—' : String(d.status_code)), align: 'right' },
+          { header: 'MS', value: (d) => String(d.duration_ms), align: 'right' },
+          { header: 'ERROR', value: (d) => d.error ?? '', max: 40 },
+          { header: 'ID', value: (d) => d.id, style: (t) => o.dim(t) },
+        ],
+        'No deliveries yet.',
+      );
+    });
   },
 });

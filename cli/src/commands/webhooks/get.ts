@@ -8,7 +8,7 @@ export default defineCommand<Record<string, never>>({
   parse: () => ({}),
   async run(ctx) {
     const w = await (await ctx.client()).webhooks.get();
-    if (!w.configured && !ctx.json) return void ctx.out.line('No webhook configured. Set one: docsift webhooks set <url>');
-    await reportWebhook(ctx, w, w.configured ? 'Webhook:' : 'No webhook configured.');
+    if (w.configured) await reportWebhook(ctx, w, 'Webhook:');
+    else ctx.out.result(w, () => ctx.out.line('No webhook configured. Set one: docsift webhooks set <url>'));
   },
 });

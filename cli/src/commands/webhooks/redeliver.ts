@@ -6,11 +6,11 @@ export default defineCommand<{ id: string }>({
   parse: ([id]) => ({ id: id! }),
   async run(ctx, { id }) {
     const d = await (await ctx.client()).webhooks.redeliver(id);
-    if (ctx.json) ctx.out.data(d);
-    else
+    ctx.out.result(d, () =>
       ctx.out.line(
         `${d.success ? ctx.out.green('✓') : ctx.out.red('✗')} Redelivered ${d.event_type} (attempt ${d.attempt}): ${d.status_code === null ? 'no HTTP answer' : `HTTP ${d.status_code}`} in ${d.duration_ms} ms${d.error ? ` — ${d.error}` : ''}.`,
-      );
+      ),
+    );
     return d.success ? 0 : 1;
   },
 });

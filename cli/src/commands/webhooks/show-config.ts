@@ -13,19 +13,20 @@ export async function reportWebhook(ctx: Context, w: WebhookConfig | WebhookConf
       savedTo = creds.profileName;
     }
   }
-  if (ctx.json) return void ctx.out.data({ ...w, ...(secret ? { secret_saved_to_profile: savedTo } : {}) });
-  const o = ctx.out;
-  o.line(headline);
-  o.fields([
-    ['URL', w.url],
-    ['Active', w.configured ? (w.is_active ? o.green('yes') : o.yellow('no')) : '—'],
-  ]);
-  if (secret) {
-    o.line();
-    o.line(`  Signing secret: ${o.bold(secret)}`);
-    o.line();
-    o.warn(
-      `The secret is shown only once.${savedTo ? ` Saved to profile "${savedTo}" for \`docsift webhooks listen\`.` : ' Store it where your receiver can read it.'}`,
-    );
-  }
+  ctx.out.result({ ...w, ...(secret ? { secret_saved_to_profile: savedTo } : {}) }, () => {
+    const o = ctx.out;
+    o.line(headline);
+    o.fields([
+      ['URL', w.url],
+      ['Active', w.configured ? (w.is_active ? o.green('yes') : o.yellow('no')) : '—'],
+    ]);
+    if (secret) {
+      o.line();
+      o.line(`  Signing secret: ${o.bold(secret)}`);
+      o.line();
+      o.warn(
+        `The secret is shown only once.${savedTo ? ` Saved to profile "${savedTo}" for \`docsift webhooks listen\`.` : ' Store it where your receiver can read it.'}`,
+      );
+    }
+  });
 }

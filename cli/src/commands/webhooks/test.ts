@@ -7,7 +7,8 @@ export default defineCommand<Record<string, never>>({
   async run(ctx) {
     const client = await ctx.client();
     const r = await client.webhooks.test();
-    if (ctx.json) return void ctx.out.data(r);
-    ctx.out.line(`${ctx.out.green('✓')} Delivered webhook.test: HTTP ${r.status_code} in ${r.duration_ms} ms (event ${r.event_id}).`);
+    ctx.out.result(r, () =>
+      ctx.out.line(`${ctx.out.green('✓')} Delivered webhook.test: HTTP ${r.status_code} in ${r.duration_ms} ms (event ${r.event_id}).`),
+    );
   },
 });
