@@ -4,15 +4,9 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { ensureLocalPostgres } from '../daemon/src/db/provision.js';
-import { migrate } from '../daemon/src/db/migrate.js';
-import { createSql } from '../daemon/src/db/client.js';
-import { createLogger } from '../daemon/src/logger.js';
-import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { dropStaleDatabases, migrateDatabase, repoRoot as root, testClusterAdminUrl } from '../test/helpers/cluster.js';
+import { withDatabase } from '../test/helpers/pg.js';
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -35,16 +29,7 @@ async function main(): Promise<number> {
   } else {
     process.stderr.write('[test] narrowed run: lint and typecheck skipped (DOCSIFT_TEST_CHECKS=1 runs them)\n');
   }
-  let adminUrl = process.env.DOCSIFT_TEST_ADMIN_URL;
-  if (!adminUrl) {
-    const { databaseUrl } = await ensureLocalPostgres({
-      dataDir: path.join(root, '.docsift', 'test-pg'),
-      port: Number(process.env.DOCSIFT_TEST_PG_PORT ?? 54339),
-      database: 'postgres',
-      log: (m: string) => process.stderr.write(`[test-pg] ${m}\n`),
-    });
-    adminUrl = databaseUrl;
-  }
+  const adminUrl = await testClusterAdminUrl((m) => process.stderr.write(`[test-pg] ${m}\n`));
   const template = await ensureTemplate(adminUrl);
   process.stderr.write(`[test] template database ready in ${Date.now() - started} ms\n`);
 
@@ -83,27 +68,14 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     await admin`select pg_advisory_lock(727431099)`;
-    // Test databases left by runs whose process is gone (pid is encoded in the name).
-    const dbs = await admin<
-      { datname: string }[]
-    >`select datname from pg_database where datname ~ '^[a-z0-9_]+_p[0-9a-z]+_[0-9a-f]{8}$' or datname ~ '^tpl_'`;
-    for (const { datname } of dbs) {
-      const pid = /_p([0-9a-z]+)_[0-9a-f]{8}$/.exec(datname)?.[1];
-      const stale = pid ? !alive(parseInt(pid, 36)) : datname !== name;
-      // Templates of other migration sets may be in use by a concurrent run: never forced.
-      if (stale) await admin.unsafe(`drop database if exists "${datname}"${pid ? ' with (force)' : ''}`).catch(() => {});
-    }
+    // Test databases left by runs whose process is gone, and templates of other migration sets.
+    await dropStaleDatabases(admin, { keepTemplate: name });
     const exists = await admin`select 1 from pg_database where datname = ${name}`;
     if (!exists.length) {
       const building = `${name}_build`;
       await admin.unsafe(`drop database if exists "${building}" with (force)`);
       await admin.unsafe(`create database "${building}"`);
-      const url = new URL(adminUrl);
-      url.pathname = '/' + building;
-      const sql = createSql(url.toString(), { max: 1 });
-      await migrate(sql);
-      await sql.end();
-      await migrateWorkerSchema(url.toString(), createLogger('warn'));
+      await migrateDatabase(withDatabase(adminUrl, building));
       await admin.unsafe(`alter database "${building}" rename to "${name}"`);
     }
     await admin`select pg_advisory_unlock(727431099)`;
@@ -122,15 +94,6 @@ function run(cmd: string, args: readonly string[]): Promise<number> {
     });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as { code?: string }).code === 'EPERM';
-  }
 }
 
 function findTests(target: string): string[] {

@@ -208,8 +208,8 @@ describe('first start of the real daemon', () => {
     apiUrl = (await waitForBanner(apiServer)).url;
     assert.equal((await http(apiUrl)('GET', '/readyz')).status, 200);
     assert.equal((await http(apiUrl)('GET', '/api/v1/keys/', { key: bootKey })).status, 200);
-    // Give a (wrongly) started worker time to show up before asserting it is absent.
-    await new Promise((r) => setTimeout(r, 500));
+    // Checked again below, once the worker subcommand has started and run a job: a worker started
+    // (wrongly) by serve --api-only has had all that time to show up.
     assert.equal(await listenerCount(probe), 0, 'serve --api-only must not run the job worker');
 
     const workerPort = await freePort();
@@ -217,8 +217,15 @@ describe('first start of the real daemon', () => {
     try {
       await waitUntil('the worker subcommand listens for jobs', async () => (await listenerCount(probe)) === 1, 20_000);
       await assert.rejects(fetch(`http://127.0.0.1:${workerPort}/healthz`), 'worker must not serve HTTP');
-      await new Promise((r) => setTimeout(r, 500));
+      // The worker keeps running and does its work: a job queued now gets done.
+      const [job] = await probe<{ id: string }[]>`select id from graphile_worker.add_job('purge_blobs', '{}'::json)`;
+      await waitUntil(
+        'the worker runs a queued job',
+        async () => !(await probe`select 1 from graphile_worker.jobs where id = ${job!.id}`).length,
+        20_000,
+      );
       assert.equal(worker.child.exitCode, null, 'worker must keep running');
+      assert.equal(await listenerCount(probe), 1, 'only the worker subcommand listens: serve --api-only runs no worker');
       assert.doesNotMatch(worker.stdout(), KEY_RE);
     } finally {
       const { code, ms } = await terminate(worker);

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { startFakeOllama, type FakeOllama } from '../daemon/src/embeddings/fake-ollama-server.js';
+import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { isPrivateAddress, validatePublicUrl } from '../daemon/src/net/ssrf.js';
 import { HTML_NOISE_WORDS, samplePath } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

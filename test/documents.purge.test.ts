@@ -8,7 +8,7 @@ import { createLogger } from '../daemon/src/logger.js';
 import { startDaemon } from '../daemon/src/server.js';
 import { BLOB_RETENTION_DAYS, purgeBlobs, purgeBlobsTask } from '../daemon/src/jobs/purge-blobs.js';
 import { samplePath } from './fixtures/samples.js';
-import { startFakeOllama, type FakeOllama } from '../daemon/src/embeddings/fake-ollama-server.js';
+import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 const DAY = 86_400_000;

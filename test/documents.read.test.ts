@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { JobHelpers } from 'graphile-worker';
 import { processDocumentTask } from '../daemon/src/jobs/process-document.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
-import { startFakeOllama, type FakeOllama } from '../daemon/src/embeddings/fake-ollama-server.js';
+import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 const LIST_FIELDS = [

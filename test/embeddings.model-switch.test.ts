@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startFakeOllama } from '../daemon/src/embeddings/fake-ollama-server.js';
+import { startFakeOllama } from './helpers/fake-ollama-server.js';
 import { createEmbeddingProvider } from '../daemon/src/embeddings/index.js';
 import { EmbeddingModelMismatchError } from '../daemon/src/search/embedding-model.js';
 import { reembedAll } from '../daemon/src/services/reembed.js';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { writeRecords } from '../daemon/src/usage/log-writer.js';
+import { usageWriter, writeRecords } from '../daemon/src/usage/log-writer.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { admin, launchBrowser, screenshot, signIn, type TestBrowser } from './helpers/browser.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
@@ -21,16 +21,12 @@ describe('web UI: overview and usage dashboard', () => {
   const ids: string[] = [];
   let failedId = '';
 
-  /** Waits until the request log's batches are written (nothing new for a moment). */
+  /** The tenant's usage totals once every answered request's log record is written (the writer flushed). */
   async function settledUsage(): Promise<{ requests: number; errors: number }> {
-    let last = -1;
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 250));
-      const [row] = await d.deps.sql<{ requests: number; errors: number }[]>`
-        select coalesce(sum(requests), 0)::int as requests, coalesce(sum(errors), 0)::int as errors from usage_daily where organization_id = ${t.orgId}`;
-      if (row!.requests === last) return row!;
-      last = row!.requests;
-    }
+    await usageWriter(d.deps).flush();
+    const [row] = await d.deps.sql<{ requests: number; errors: number }[]>`
+      select coalesce(sum(requests), 0)::int as requests, coalesce(sum(errors), 0)::int as errors from usage_daily where organization_id = ${t.orgId}`;
+    return row!;
   }
 
   before(async () => {

@@ -91,6 +91,26 @@ describe('webhook delivery', { concurrency: true }, () => {
     }
   }
 
+  /**
+   * Waits until nothing more can reach the tenant's receiver: no job is left that could still run
+   * and process one of its documents or deliver one of its events. A retry re-queues under the
+   * event's job key, so that key disappears only after the last attempt (and the delivery log row
+   * is written in the same transaction as the retry is queued). What follows can then assert that
+   * nothing else arrived, without sleeping and hoping the worker was done.
+   */
+  async function settled(t: Tenant): Promise<void> {
+    for (let i = 0; ; i++) {
+      const [row] = await d.deps.sql<{ n: number }[]>`
+        select count(*)::int as n from graphile_worker.jobs j
+         where (j.attempts < j.max_attempts or j.locked_at is not null)
+           and (j.key in (select 'process:' || x.id from documents x join collections c on c.id = x.collection_id where c.organization_id = ${t.orgId})
+                or (j.key like 'webhook:%' and split_part(j.key, ':', 3) in (select e.id::text from events e where e.organization_id = ${t.orgId})))`;
+      if (!row!.n) return;
+      assert.ok(i < 800, `${row!.n} job(s) of the tenant still pending after 20 s`);
+      await sleep(25);
+    }
+  }
+
   const pendingJobs = (eventId: string) => d.deps.sql`select id from graphile_worker.jobs where key like ${'webhook:%:' + eventId}`;
 
   function assertSameEvent(reqs: Received[], eventId: string) {
@@ -119,7 +139,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     assert.equal(up.body.total_uploaded, 2, up.text);
 
     await rx.waitFor((reqs) => reqs.length >= 2, 30_000);
-    await sleep(300);
+    await settled(t);
     assert.equal(rx.requests.length, 2, 'one delivery per event');
     for (const r of rx.requests) {
       assert.ok(r.verdict.ok, JSON.stringify(r.verdict));
@@ -171,7 +191,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     const { t, rx } = await setup('dlv-retry', (n) => script[n - 1] ?? { status: 200 });
     const eventId = await emit(t);
     await rx.waitFor((reqs) => reqs.length >= 4);
-    await sleep(1500);
+    await settled(t);
     assert.equal(rx.requests.length, 4);
     assertSameEvent(rx.requests, eventId);
     const rows = (await log(t, `?event_id=${eventId}`)).reverse();
@@ -201,7 +221,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     await rx.waitFor((reqs) => reqs.length >= 1);
     assert.equal((await pendingJobs(eventId)).length, 1, 'one job per event: the retry replaces it under the same key');
     await rx.waitFor((reqs) => reqs.length >= 6, 20_000);
-    await sleep(2500);
+    await settled(t);
     assert.equal(rx.requests.length, 6, 'no seventh attempt');
     assertSameEvent(rx.requests, eventId);
     const rows = (await log(t)).reverse();
@@ -228,7 +248,7 @@ describe('webhook delivery', { concurrency: true }, () => {
       );
       const eventId = await emit(t, 'document.failed');
       await rx.waitFor((reqs) => reqs.length >= 1);
-      await sleep(1500);
+      await settled(t);
       assert.equal(rx.requests.length, 1, `HTTP ${status}: one attempt only`);
       assert.equal(rx.requests[0]!.body.data.error_message, 'boom');
       const rows = await log(t);
@@ -292,7 +312,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     // A new webhook (new id) at the same URL must not receive the old event's retries.
     const again = await req('POST', '/api/v1/webhooks/', { key: t.key, json: { url: rx.url } });
     assert.equal(again.status, 201);
-    await sleep(3000);
+    await settled(t);
     assert.equal(rx.requests.length, seen, 'no request after DELETE answered');
     assert.ok(rx.requests.every((r) => r.body.id === eventId));
     assert.equal((await pendingJobs(eventId)).length, 0);
@@ -307,7 +327,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     fail = false;
     const quiet = await emit(t);
     assert.equal((await pendingJobs(quiet)).length, 0);
-    await sleep(2500);
+    await settled(t);
     assert.equal(rx.requests.length, 1, 'the pending retry was dropped');
     assert.equal((await pendingJobs(first)).length, 0);
     assert.equal((await req('PATCH', '/api/v1/webhooks/', { key: t.key, json: { is_active: true } })).status, 200);
@@ -375,7 +395,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     assert.equal(failed.body.status_code, 500);
     assert.equal(failed.body.next_retry_at, null, 'manual redelivery does not schedule retries');
     const count = rx.requests.length;
-    await sleep(1500);
+    await settled(t);
     assert.equal(rx.requests.length, count);
     const unknown = await req('POST', `/api/v1/webhooks/deliveries/${randomUUID()}/redeliver/`, { key: t.key });
     assert.equal(unknown.status, 404);

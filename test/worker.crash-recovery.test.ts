@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startFakeOllama } from '../daemon/src/embeddings/fake-ollama-server.js';
+import { startFakeOllama } from './helpers/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -13,7 +13,7 @@
 // BENCH_LOG_LEVEL (warn) and BENCH_KEEP=1 (keep the daemons' logs and data dir).
 import path from 'node:path';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
-import { startFakeOllama } from '../../daemon/src/embeddings/fake-ollama-server.js';
+import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 import { createUserWithKey } from '../../daemon/src/services/accounts.js';
 import { buildCorpus, type CorpusFile } from './lib/corpus.js';
 import { benchDatabase, benchTempDir, startDaemonProcess, type DaemonProcess } from './lib/env.js';

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmbeddingProvider } from './index.js';
 import { OllamaEmbeddingProvider } from './ollama.js';
-import { startFakeOllama, type FakeOllama } from './fake-ollama-server.js';
+import { startFakeOllama, type FakeOllama } from '../../../test/helpers/fake-ollama-server.js';
 import { cosineSimilarity, EmbeddingUnavailableError } from './types.js';
 
 describe('OllamaEmbeddingProvider against the fake /api/embed', () => {

@@ -1,4 +1,4 @@
-// Environment for benchmarks: the local test PostgreSQL (as scripts/test.ts provisions it), fresh
+// Environment for benchmarks: the local test PostgreSQL (test/helpers/cluster.ts, as for `npm test`), fresh
 // migrated databases, and daemons run as real child processes so their memory can be measured
 // on their own.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,46 +7,18 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { ensureLocalPostgres } from '../../../daemon/src/db/provision.js';
-import { migrate } from '../../../daemon/src/db/migrate.js';
-import { createSql } from '../../../daemon/src/db/client.js';
-import { createLogger } from '../../../daemon/src/logger.js';
-import { migrateWorkerSchema } from '../../../daemon/src/worker/runner.js';
+import { dropStaleDatabases, migrateDatabase, repoRoot, testClusterAdminUrl } from '../../helpers/cluster.js';
+import { withDatabase } from '../../helpers/pg.js';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export { repoRoot };
 
 let adminUrlPromise: Promise<string> | undefined;
 
-/** Admin URL of the test cluster: DOCSIFT_TEST_ADMIN_URL, else the one scripts/test.ts provisions. */
+/** Admin URL of the test cluster: the one `npm test` uses (test/helpers/cluster.ts). */
 export function benchAdminUrl(): Promise<string> {
-  adminUrlPromise ??= (async () => {
-    if (process.env.DOCSIFT_TEST_ADMIN_URL) return process.env.DOCSIFT_TEST_ADMIN_URL;
-    const { databaseUrl } = await ensureLocalPostgres({
-      dataDir: path.join(repoRoot, '.docsift', 'test-pg'),
-      port: Number(process.env.DOCSIFT_TEST_PG_PORT ?? 54339),
-      database: 'postgres',
-      log: (m: string) => process.stderr.write(`[bench-pg] ${m}\n`),
-    });
-    return databaseUrl;
-  })();
+  adminUrlPromise ??= testClusterAdminUrl((m) => process.stderr.write(`[bench-pg] ${m}\n`));
   return adminUrlPromise;
-}
-
-function withDatabase(url: string, db: string): string {
-  const u = new URL(url);
-  u.pathname = '/' + db;
-  return u.toString();
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as { code?: string }).code === 'EPERM';
-  }
 }
 
 export interface BenchDatabase {
@@ -68,7 +40,7 @@ export async function benchDatabase(label: string): Promise<BenchDatabase> {
   const name = `bench_${safe}_p${process.pid.toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    await dropStaleBenchDatabases(admin);
+    await dropStaleDatabases(admin);
     await admin.unsafe(`create database "${name}"`);
   } finally {
     await admin.end();
@@ -83,29 +55,12 @@ export async function benchDatabase(label: string): Promise<BenchDatabase> {
     }
   };
   try {
-    const sql = createSql(url, { max: 1 });
-    try {
-      await migrate(sql);
-    } finally {
-      await sql.end();
-    }
-    await migrateWorkerSchema(url, createLogger('warn'));
+    await migrateDatabase(url);
   } catch (err) {
     await drop().catch(() => {});
     throw err;
   }
   return { name, url, drop };
-}
-
-/** Databases of earlier benchmark runs whose process is gone. */
-async function dropStaleBenchDatabases(admin: postgres.Sql): Promise<void> {
-  const rows = await admin<
-    { datname: string }[]
-  >`select datname from pg_database where datname ~ '^bench_[a-z0-9_]+_p[0-9a-z]+_[0-9a-f]{8}$'`;
-  for (const { datname } of rows) {
-    const pid = /_p([0-9a-z]+)_[0-9a-f]{8}$/.exec(datname)?.[1];
-    if (pid && !alive(parseInt(pid, 36))) await admin.unsafe(`drop database if exists "${datname}" with (force)`).catch(() => {});
-  }
 }
 
 /** A temporary directory and its removal. */
