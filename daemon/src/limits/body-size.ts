@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
@@ -46,16 +47,38 @@ export function requestBodyLimit(config: Config): MiddlewareHandler {
   };
 }
 
+const LINGER_MS = 2000;
+
 /**
  * A response sent before the request body was read to its end (413, FILE_TOO_LARGE, a refused
- * multipart field) says `Connection: close`: the server discards the rest of the body for a moment
- * and then closes the socket, and a client that reused it for its next request would see that
- * request fail.
+ * multipart field) says `Connection: close`, so the client never reuses a socket the server is
+ * about to close. The close lingers (RFC 9112 §9.6): the server half-closes after the response and
+ * discards what the client still sends until it stops or 2 s pass, because closing outright would
+ * answer those bytes with a reset that can wipe the unread response from the client's buffer.
  */
 export function closeUnreadBodies(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    if (incoming && !incoming.complete) c.res.headers.set('Connection', 'close');
+    if (!incoming || incoming.complete) return;
+    c.res.headers.set('Connection', 'close');
+    lingerOnClose(incoming);
+  };
+}
+
+/** Node closes a `Connection: close` socket with destroySoon(); this one half-closes and lingers instead. */
+function lingerOnClose(incoming: IncomingMessage): void {
+  const socket = incoming.socket as Socket;
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    if (this.destroyed) return;
+    if (this.writable) this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+    this.once('end', () => this.destroy());
+    // Keep reading and discarding the rest of the body (a flowing stream nobody listens to drops
+    // its data), so the client can finish sending and read the response.
+    incoming.resume();
+    this.resume();
   };
 }
