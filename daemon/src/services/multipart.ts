@@ -185,6 +185,8 @@ export function receiveMultipart(
     source.on('close', () => {
       if (!source.readableEnded) gone();
     });
+    // It may already have gone while access was being checked: then no event will come.
+    if (source.destroyed && !source.readableEnded) return gone();
     source.pipe(bb);
   });
 }
