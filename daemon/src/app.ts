@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
 import { apiGuard } from './auth/guard.js';
+import { closeUnreadBodies, requestBodyLimit } from './limits/body-size.js';
 import { requestLog } from './usage/middleware.js';
 import { AppError, errorBody, fieldsFromIssues } from './errors.js';
 import { migrationsCurrent } from './db/migrate.js';
@@ -110,6 +111,7 @@ export function createApp(deps: AppDeps): App {
   });
   // Request log (usage metering): outermost after the request id, so response times include auth and limits.
   app.use('*', requestLog(deps));
+  app.use('*', closeUnreadBodies());
 
   app.onError((err, c) => {
     const appErr = toAppError(err);
@@ -156,6 +158,10 @@ export function createApp(deps: AppDeps): App {
     return guard(c, next);
   });
   app.use('/mcp', guard);
+  // Then every body is capped while it streams in (multipart uploads have their own limits).
+  const bodyCap = requestBodyLimit(deps.config);
+  app.use('/api/v1/*', bodyCap);
+  app.use('/mcp', bodyCap);
 
   // Before the key routes: /keys/usage must never be read as a key uuid.
   registerUsageRoutes(app, deps);

@@ -53,6 +53,23 @@ export const configSchema = z.object({
     .regex(/^[a-z_]+$/)
     .default('english'),
 
+  /** Largest request body on /api/v1 and /mcp other than a multipart upload; larger ones get 413 PAYLOAD_TOO_LARGE while streaming. */
+  MAX_JSON_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(1024 * 1024),
+  /** Largest text document (`content` of source_type=text, in UTF-8 bytes), sent as JSON or multipart. */
+  MAX_TEXT_DOCUMENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(50 * 1024 * 1024)
+    .default(2 * 1024 * 1024),
+  /** Stored files that no document references (left by a crash mid-upload) are deleted by the hourly sweep once this old. */
+  ORPHAN_BLOB_GRACE_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
+
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),

@@ -68,7 +68,7 @@ export const DocumentDetail = DocumentListItem.extend({
 const fileField = { type: 'string', format: 'binary' } as const;
 export const multipartUploadBody = {
   required: true,
-  description: `${SUPPORTED_TYPES_TEXT} Files are streamed; one over 50 MB is refused with 400 FILE_TOO_LARGE as soon as it crosses the limit. A batch holds at most 100 files.`,
+  description: `${SUPPORTED_TYPES_TEXT} Files are streamed; a file may hold at most 50 MiB (52,428,800 bytes), and one over it is refused with 400 FILE_TOO_LARGE as soon as it crosses the limit. A batch holds at most 100 files; a request at most 50 fields besides its files. Text content holds at most MAX_TEXT_DOCUMENT_BYTES (UTF-8; 2 MiB by default). NUL characters in fields or file names are refused with 400 VALIDATION_FAILED.`,
   content: {
     'multipart/form-data': {
       schema: {
@@ -87,7 +87,11 @@ export const multipartUploadBody = {
             description:
               'Overrides detection from the extension. `text` with `content`, or `url` with `url`, creates a document without a file.',
           },
-          content: { type: 'string', description: 'Inline text when source_type=text.' },
+          content: {
+            type: 'string',
+            description:
+              'Inline text when source_type=text: at most MAX_TEXT_DOCUMENT_BYTES bytes (UTF-8; 2 MiB by default), else 400 VALIDATION_FAILED.',
+          },
           url: {
             type: 'string',
             description: 'Address to fetch when source_type=url (http/https; private and loopback targets are refused).',
@@ -101,7 +105,7 @@ export const multipartUploadBody = {
         required: ['source_type'],
         properties: {
           source_type: { type: 'string', enum: ['text', 'url'] },
-          content: { type: 'string' },
+          content: { type: 'string', description: 'At most MAX_TEXT_DOCUMENT_BYTES bytes (UTF-8; 2 MiB by default).' },
           url: { type: 'string' },
           title: { type: 'string' },
           tags: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },

@@ -198,7 +198,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
     tags,
     summary: 'Upload documents',
     description:
-      'Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant.',
+      'Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying.',
     request: { params: UuidParam, body: multipartUploadBody as never },
     responses: {
       201: {
@@ -216,6 +216,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
         'WRITE_ACCESS_REQUIRED',
         'COLLECTION_NOT_FOUND',
         'UPLOAD_FAILED',
+        'SERVICE_UNAVAILABLE',
       ]),
     },
   });
@@ -240,7 +241,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
     tags,
     summary: 'Replace a document’s file',
     description:
-      'Keeps the uuid; old chunks leave search at once and the new file is processed from scratch (status `pending`). A job still running for the old file can never overwrite the new results. Needs write permission.',
+      'Keeps the uuid; old chunks leave search at once and the new file is processed from scratch (status `pending`). A job still running for the old file can never overwrite the new results. Needs write permission. 503 SERVICE_UNAVAILABLE (Retry-After) only when the database connection was lost while saving and the outcome cannot be learned: read the document before retrying.',
     request: { params: UuidParam, body: multipartReplaceBody as never },
     responses: {
       200: jsonResponse(UploadedDocument, 'Replaced; processing queued'),
@@ -253,6 +254,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
         'WRITE_ACCESS_REQUIRED',
         'DOCUMENT_NOT_FOUND',
         'UPLOAD_FAILED',
+        'SERVICE_UNAVAILABLE',
       ]),
     },
   });

@@ -12,7 +12,7 @@ const API_DESCRIPTION = `docsift: self-hosted document search with hybrid full-t
 
 Authenticate every request (except this schema) with \`Authorization: Bearer svc_…\`.
 Errors always use the envelope \`{error, code, fields?}\`; \`fields\` appears only on validation failures.
-Unknown routes answer 404 \`NOT_FOUND\`; malformed JSON answers 400 \`VALIDATION_FAILED\`.
+Unknown routes answer 404 \`NOT_FOUND\`; malformed JSON answers 400 \`VALIDATION_FAILED\`; a JSON body over the size cap answers 413 \`PAYLOAD_TOO_LARGE\`.
 Every response carries \`X-Request-Id\` (an incoming \`X-Request-Id\` of up to 128 safe characters is echoed).
 Paths are served with and without the trailing slash. A known path called with another method answers 405
 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header.
@@ -40,7 +40,31 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>) {
   doc.paths = Object.fromEntries(
     Object.entries(doc.paths ?? {}).map(([p, item]) => [p.startsWith('/api/') && !p.endsWith('/') ? p + '/' : p, item]),
   );
+  documentBodyLimits(doc.paths as Record<string, Record<string, unknown>>);
   return finishOpenApiDocument(doc);
+}
+
+type Operation = {
+  requestBody?: { description?: string; content?: Record<string, unknown> };
+  responses?: Record<string, unknown>;
+};
+
+/** Every route that accepts JSON caps its body (limits/body-size.ts): each documents its limit and the 413. */
+function documentBodyLimits(paths: Record<string, Record<string, unknown>>): void {
+  for (const [p, item] of Object.entries(paths)) {
+    for (const op of Object.values(item) as Operation[]) {
+      if (!op?.requestBody?.content?.['application/json'] || !op.responses) continue;
+      const textRoute = /^\/api\/v1\/collections\/\{[^}]+\}\/documents\/$/.test(p);
+      const limit = textRoute
+        ? 'A JSON body holds at most twice MAX_TEXT_DOCUMENT_BYTES plus 64 KiB (4 MiB + 64 KiB by default), or MAX_JSON_BODY_BYTES if that is larger'
+        : 'The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default)';
+      op.requestBody.description = `${op.requestBody.description ? `${op.requestBody.description} ` : ''}${limit}; a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in.`;
+      op.responses['413'] = {
+        description: 'Payload too large: PAYLOAD_TOO_LARGE',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      };
+    }
+  }
 }
 
 const SWAGGER_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>docsift API</title>

@@ -48,6 +48,17 @@ function capPerDocument<T extends Fused & { documentId: string }>(list: T[], max
 
 /** Search (REST and MCP), metered: counted against the plan quota and recorded in the request log. */
 export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) {
+  // PostgreSQL text cannot hold NUL: refused as bad input (REST, MCP and the web UI alike), never a 500.
+  const withNul = Object.entries({ query: [req.query], collection: [req.collection ?? ''], tags: req.tags ?? [] }).filter(([, values]) =>
+    values.some((v) => v.includes('\u0000')),
+  );
+  if (withNul.length) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'Search input must not contain NUL characters.',
+      Object.fromEntries(withNul.map(([name]) => [name, ['Must not contain NUL characters.']])),
+    );
+  }
   return meterSearch(deps, caller, req.query, () => runSearch(deps, caller, req));
 }
 

@@ -9,11 +9,12 @@ import {
   type DocumentStatus,
 } from '../db/documents.js';
 import { AppError } from '../errors.js';
+import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from './collections.js';
 import { detailJson } from './document-json.js';
 import { createDownloadToken, DOWNLOAD_LINK_TTL_SEC } from './download-links.js';
-import { documentNotFound, enqueueProcessing, getVisibleDocument } from './documents.js';
+import { commitOutcomeUnknown, documentNotFound, enqueueProcessing, getVisibleDocument } from './documents.js';
 import { parseTags } from './document-json.js';
 import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { receiveMultipart } from './multipart.js';
@@ -51,7 +52,10 @@ export async function replaceDocument(
 ) {
   const d = await getVisibleDocument(deps.sql, caller, id);
   await requireWritableCollection(deps.sql, caller, d.collection_id);
-  const { fields, files } = await receiveMultipart(req.body, req.headers, deps.blobs, { collectionId: d.collection_id });
+  const { fields, files } = await receiveMultipart(req.body, req.headers, deps.blobs, {
+    collectionId: d.collection_id,
+    maxTextBytes: deps.config.MAX_TEXT_DOCUMENT_BYTES,
+  });
   const f = files.find((x) => x.field === 'file' && !x.empty);
   const unused = files.filter((x) => x !== f);
   await Promise.all(unused.map((x) => deps.blobs.delete(x.blobKey).catch(() => {})));
@@ -66,7 +70,7 @@ export async function replaceDocument(
       throw new AppError('INVALID_FILE_CONTENT', `The content of "${f.filename}" does not match its type (${sourceType}).`);
     const title = fields.title?.trim() || undefined;
     const tags = fields.tags !== undefined ? parseTags(fields.tags) : undefined;
-    await deps.sql.begin(async (tx) => {
+    await beginResolvingCommit(deps.sql, async (tx) => {
       const current = await getDocumentById(tx, d.id, { forUpdate: true });
       if (!current || current.deleted_at) throw documentNotFound();
       await restart(tx, deps, current, {
@@ -80,8 +84,10 @@ export async function replaceDocument(
       });
     });
   } catch (err) {
+    // The row may point at the new file although the reply was lost: the file stays.
+    if (err instanceof CommitOutcomeUnknownError) throw commitOutcomeUnknown();
     if (f) await deps.blobs.delete(f.blobKey).catch(() => {});
-    throw err instanceof AppError ? err : new AppError('UPLOAD_FAILED', 'The replacement could not be stored.');
+    throw err;
   }
   return (await getDocumentById(deps.sql, d.id))!;
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Tx } from '../db/client.js';
 import { findVisibleDocument, getDocumentById, type DocumentRow } from '../db/documents.js';
 import { enqueueJob } from '../db/jobs.js';
+import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import { AppError } from '../errors.js';
 import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
@@ -9,7 +10,7 @@ import { isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from './collections.js';
 import { parseTags } from './document-json.js';
-import { receiveMultipart, type ReceivedFile } from './multipart.js';
+import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
 
 export const PROCESS_JOB = 'process_document';
 const MAX_TAGS = 50;
@@ -22,6 +23,20 @@ export async function enqueueProcessing(tx: Tx, deps: AppDeps, documentId: strin
     PROCESS_JOB,
     { documentId, generation },
     { jobKey: `process:${documentId}`, maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS },
+  );
+}
+
+/**
+ * What the client hears when the database connection dropped around COMMIT and the outcome could
+ * not be learned. The stored files are kept either way (a blob no row references is removed by the
+ * orphan sweep after its grace period), so nothing a committed row points to is ever lost.
+ */
+export function commitOutcomeUnknown(): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The database connection was lost while saving; the document may or may not have been stored. List the collection before retrying.',
+    undefined,
+    { 'Retry-After': '5' },
   );
 }
 
@@ -42,6 +57,11 @@ interface Meta {
 }
 
 function readMeta(fields: Record<string, string>): Meta {
+  // PostgreSQL text cannot hold NUL: a 400 here, rather than a failed insert.
+  for (const [name, value] of Object.entries(fields)) {
+    if (value.includes('\u0000'))
+      throw new AppError('VALIDATION_FAILED', `Field "${name}" must not contain NUL characters.`, { [name]: ['NUL character.'] });
+  }
   const tags = parseTags(fields.tags);
   if (tags.length > MAX_TAGS) throw new AppError('VALIDATION_FAILED', `At most ${MAX_TAGS} tags.`, { tags: [`At most ${MAX_TAGS} tags.`] });
   if (tags.some((t) => t.length > MAX_TAG_LENGTH))
@@ -117,92 +137,95 @@ export async function uploadDocuments(
 ): Promise<UploadOutcome> {
   // Access is decided before a single byte of the body is read.
   const collection = await requireWritableCollection(deps.sql, caller, collectionId);
-  const received = await receiveMultipart(req.body, req.headers, deps.blobs, { collectionId: collection.id });
+  const received = await receiveMultipart(req.body, req.headers, deps.blobs, {
+    collectionId: collection.id,
+    maxTextBytes: deps.config.MAX_TEXT_DOCUMENT_BYTES,
+  });
   const { fields } = received;
   const cleanup = (list: ReceivedFile[]) => Promise.all(list.map((f) => deps.blobs.delete(f.blobKey).catch(() => {})));
   const files = received.files.filter((f) => !f.empty);
   await cleanup(received.files.filter((f) => f.empty));
+  let outcome: { kind: 'single'; id: string } | { kind: 'batch'; ids: string[]; skipped: { filename: string; reason: string }[] };
   try {
-    const meta = readMeta(fields);
-    const wantsBatch = received.files.some((f) => f.field === 'files') || 'files' in fields || fields.batch === 'true';
-    const single = files.filter((f) => f.field === 'file');
-    const batch = files.filter((f) => f.field === 'files');
-    const stray = files.filter((f) => f.field !== 'file' && f.field !== 'files');
-    await cleanup(stray);
-
-    if (!files.length && (meta.sourceTypeOverride === 'text' || meta.sourceTypeOverride === 'url')) {
-      const id = await createNonFileDocument(deps, caller, collection.id, meta, fields);
-      return { kind: 'single', document: (await loadRows(deps, [id]))[0]! };
-    }
-    if (single.length && batch.length)
-      throw new AppError('VALIDATION_FAILED', 'Send either `file` (one document) or `files` (a batch), not both.', {
-        file: ['Use one of file or files.'],
-      });
-    if (single.length > 1)
-      throw new AppError('VALIDATION_FAILED', 'Only one `file` part is allowed; use `files` for a batch.', { file: ['Only one file.'] });
-
-    if (single.length === 1 || !wantsBatch) {
-      const f = single[0];
-      if (!f) throw new AppError('NO_FILE_PROVIDED', 'No file provided: send the document in a `file` part (or several in `files`).');
-      const c = classify(f, meta.sourceTypeOverride);
-      if ('code' in c) throw new AppError(c.code, c.reason);
-      const id = await deps.sql.begin((tx) =>
-        insertDocument(tx, deps, caller, {
-          id: f.documentId,
-          collectionId: collection.id,
-          title: meta.title ?? f.filename,
-          sourceType: c.sourceType,
-          tags: meta.tags,
-          filename: f.filename,
-          size: f.size,
-          mediaType: f.mediaType,
-          blobKey: f.blobKey,
-          sourceUrl: null,
-          contentText: '',
-        }),
-      );
-      return { kind: 'single', document: (await loadRows(deps, [id]))[0]! };
-    }
-
-    if (!batch.length) throw new AppError('NO_FILES_PROVIDED', 'No files provided: send one or more `files` parts.');
-    const accepted: { f: ReceivedFile; sourceType: string }[] = [];
-    const skipped: { filename: string; reason: string }[] = [];
-    for (const f of batch) {
-      const c = classify(f, meta.sourceTypeOverride);
-      // Storage being down is not a problem of one file: the whole request fails with 500.
-      if ('code' in c && c.code === 'UPLOAD_FAILED') throw new AppError(c.code, c.reason);
-      if ('code' in c) skipped.push({ filename: f.filename, reason: c.reason });
-      else accepted.push({ f, sourceType: c.sourceType });
-    }
-    await cleanup(batch.filter((f) => !accepted.some((a) => a.f === f)));
-    const ids = await deps.sql.begin(async (tx) => {
-      const out: string[] = [];
-      for (const { f, sourceType } of accepted) {
-        out.push(
-          await insertDocument(tx, deps, caller, {
-            id: f.documentId,
-            collectionId: collection.id,
-            title: meta.title ?? f.filename,
-            sourceType,
-            tags: meta.tags,
-            filename: f.filename,
-            size: f.size,
-            mediaType: f.mediaType,
-            blobKey: f.blobKey,
-            sourceUrl: null,
-            contentText: '',
-          }),
-        );
-      }
-      return out;
-    });
-    return { kind: 'batch', uploaded: await loadRows(deps, ids), skipped };
+    outcome = await storeUpload(deps, caller, collection.id, fields, files, received.files, cleanup);
   } catch (err) {
+    // The rows may have committed even though the reply was lost: their files stay.
+    if (err instanceof CommitOutcomeUnknownError) throw commitOutcomeUnknown();
     // Nothing half-written: no document row means no blob either.
     await cleanup(files);
-    if (err instanceof AppError) throw err;
-    throw new AppError('UPLOAD_FAILED', 'The upload could not be stored.');
+    throw err;
   }
+  // Committed: from here on, a failure (reading the rows back) must never remove a file.
+  if (outcome.kind === 'single') return { kind: 'single', document: (await loadRows(deps, [outcome.id]))[0]! };
+  return { kind: 'batch', uploaded: await loadRows(deps, outcome.ids), skipped: outcome.skipped };
+}
+
+/** Validates the received parts and writes the rows; the caller owns the blobs until this returns. */
+async function storeUpload(
+  deps: AppDeps,
+  caller: Caller,
+  collectionId: string,
+  fields: Record<string, string>,
+  files: ReceivedFile[],
+  all: ReceivedFile[],
+  cleanup: (list: ReceivedFile[]) => Promise<unknown>,
+): Promise<{ kind: 'single'; id: string } | { kind: 'batch'; ids: string[]; skipped: { filename: string; reason: string }[] }> {
+  const meta = readMeta(fields);
+  const wantsBatch = all.some((f) => f.field === 'files') || 'files' in fields || fields.batch === 'true';
+  const single = files.filter((f) => f.field === 'file');
+  const batch = files.filter((f) => f.field === 'files');
+  const stray = files.filter((f) => f.field !== 'file' && f.field !== 'files');
+  await cleanup(stray);
+
+  if (!files.length && (meta.sourceTypeOverride === 'text' || meta.sourceTypeOverride === 'url')) {
+    return { kind: 'single', id: await createNonFileDocument(deps, caller, collectionId, meta, fields) };
+  }
+  if (single.length && batch.length)
+    throw new AppError('VALIDATION_FAILED', 'Send either `file` (one document) or `files` (a batch), not both.', {
+      file: ['Use one of file or files.'],
+    });
+  if (single.length > 1)
+    throw new AppError('VALIDATION_FAILED', 'Only one `file` part is allowed; use `files` for a batch.', { file: ['Only one file.'] });
+
+  const row = (f: ReceivedFile, sourceType: string) => ({
+    id: f.documentId,
+    collectionId,
+    title: meta.title ?? f.filename,
+    sourceType,
+    tags: meta.tags,
+    filename: f.filename,
+    size: f.size,
+    mediaType: f.mediaType,
+    blobKey: f.blobKey,
+    sourceUrl: null,
+    contentText: '',
+  });
+  if (single.length === 1 || !wantsBatch) {
+    const f = single[0];
+    if (!f) throw new AppError('NO_FILE_PROVIDED', 'No file provided: send the document in a `file` part (or several in `files`).');
+    const c = classify(f, meta.sourceTypeOverride);
+    if ('code' in c) throw new AppError(c.code, c.reason);
+    const id = await beginResolvingCommit(deps.sql, (tx) => insertDocument(tx, deps, caller, row(f, c.sourceType)));
+    return { kind: 'single', id };
+  }
+
+  if (!batch.length) throw new AppError('NO_FILES_PROVIDED', 'No files provided: send one or more `files` parts.');
+  const accepted: { f: ReceivedFile; sourceType: string }[] = [];
+  const skipped: { filename: string; reason: string }[] = [];
+  for (const f of batch) {
+    const c = classify(f, meta.sourceTypeOverride);
+    // Storage being down is not a problem of one file: the whole request fails with 500.
+    if ('code' in c && c.code === 'UPLOAD_FAILED') throw new AppError(c.code, c.reason);
+    if ('code' in c) skipped.push({ filename: f.filename, reason: c.reason });
+    else accepted.push({ f, sourceType: c.sourceType });
+  }
+  await cleanup(batch.filter((f) => !accepted.some((a) => a.f === f)));
+  const ids = await beginResolvingCommit(deps.sql, async (tx) => {
+    const out: string[] = [];
+    for (const { f, sourceType } of accepted) out.push(await insertDocument(tx, deps, caller, row(f, sourceType)));
+    return out;
+  });
+  return { kind: 'batch', ids, skipped };
 }
 
 async function createNonFileDocument(
@@ -238,6 +261,7 @@ async function createNonFileDocument(
     );
   }
   const content = fields.content ?? '';
+  if (Buffer.byteLength(content) > deps.config.MAX_TEXT_DOCUMENT_BYTES) throw textTooLarge(deps.config.MAX_TEXT_DOCUMENT_BYTES);
   if (!content.trim())
     throw new AppError('VALIDATION_FAILED', 'source_type=text needs a non-empty `content` field.', { content: ['Required.'] });
   const firstLine = content.trim().split(/\r?\n/)[0]!.trim().slice(0, 100);

@@ -1,13 +1,15 @@
 import busboy from 'busboy';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { AppError } from '../errors.js';
-import type { BlobStore } from '../storage/types.js';
+import { BlobTooLargeError, type BlobStore } from '../storage/types.js';
 
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 export const MAX_BATCH_FILES = 100;
-const MAX_FIELD_BYTES = 10 * 1024 * 1024;
+export const MAX_FIELDS = 50;
+/** Every field but `content` (a text document) is short: title, tags, source_type, url. */
+const MAX_SHORT_FIELD_BYTES = 64 * 1024;
 
 export interface ReceivedFile {
   field: string;
@@ -28,25 +30,38 @@ export interface MultipartResult {
   files: ReceivedFile[];
 }
 
+const hasNul = (s: string) => s.includes('\u0000');
+
+export function textTooLarge(maxTextBytes: number): AppError {
+  return new AppError('VALIDATION_FAILED', `A text document holds at most ${maxTextBytes} bytes of content.`, {
+    content: [`At most ${maxTextBytes} bytes (UTF-8).`],
+  });
+}
+
 /**
  * Streams a multipart body: each file part goes straight into blob storage (never buffered in
- * memory). A part over 50 MB is cut off at the limit; for a single upload (`file`) the whole
- * request is refused with FILE_TOO_LARGE the moment the limit is crossed, and the partial blob is
- * removed. The caller deletes blobs of files it later rejects.
+ * memory). A file may hold at most 50 MiB (52,428,800 bytes, inclusive); a single upload (`file`)
+ * over it is refused with FILE_TOO_LARGE the moment the limit is crossed. Whatever goes wrong (a
+ * malformed body, a client that disconnects, a refused field), every stream is ended, every
+ * partial or stored blob of the request is removed, and the promise rejects with an AppError. The
+ * caller deletes blobs of files it later rejects.
  */
 export function receiveMultipart(
   body: IncomingMessage | ReadableStream<Uint8Array>,
   headers: Record<string, string>,
   blobs: BlobStore,
-  opts: { collectionId: string; maxFileBytes?: number },
+  opts: { collectionId: string; maxTextBytes: number; maxFileBytes?: number },
 ): Promise<MultipartResult> {
   const maxFileBytes = opts.maxFileBytes ?? MAX_FILE_BYTES;
+  const maxFieldBytes = Math.max(opts.maxTextBytes, MAX_SHORT_FIELD_BYTES);
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
       bb = busboy({
         headers,
-        limits: { fileSize: maxFileBytes, files: MAX_BATCH_FILES, fields: 50, fieldSize: MAX_FIELD_BYTES },
+        // One byte over the limits, so that reaching a limit exactly is still allowed: busboy
+        // reports a limit when a part reaches it, not when it exceeds it.
+        limits: { fileSize: maxFileBytes + 1, files: MAX_BATCH_FILES, fields: MAX_FIELDS, fieldSize: maxFieldBytes + 1 },
         defParamCharset: 'utf8',
       });
     } catch {
@@ -57,34 +72,63 @@ export function receiveMultipart(
       );
       return;
     }
+    const source = body instanceof Readable ? body : Readable.fromWeb(body as never);
     const fields: Record<string, string> = {};
     const files: ReceivedFile[] = [];
     const writes: Promise<void>[] = [];
+    // The streams currently feeding blob storage; ended with an error when the request fails.
+    const sinks = new Set<PassThrough>();
+    let fieldBytes = 0;
     let settled = false;
-    const fail = (err: unknown) => {
+    const fail = (err: AppError) => {
       if (settled) return;
       settled = true;
       source.unpipe(bb);
+      const aborted = new Error('multipart upload aborted');
+      for (const s of sinks) s.destroy(aborted);
+      // Stops the parser; it ends its current file stream with an error, which is listened to below.
+      // Deferred: fail() runs inside busboy's own event emits, and busboy still touches its state
+      // after they return.
+      process.nextTick(() => bb.destroy());
       // Whatever was already stored is removed once the pending writes settle.
       void Promise.allSettled(writes).then(() => Promise.all(files.map((f) => blobs.delete(f.blobKey).catch(() => {}))));
       reject(err);
     };
+    const invalid = (message: string, field = '_body') => fail(new AppError('VALIDATION_FAILED', message, { [field]: [message] }));
 
     bb.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(new AppError('VALIDATION_FAILED', `Field "${name}" is too long.`, { [name]: ['Too long.'] }));
+      if (settled) return;
+      const bytes = Buffer.byteLength(value);
+      fieldBytes += bytes;
+      if (name === 'content' && (info.valueTruncated || bytes > opts.maxTextBytes)) return fail(textTooLarge(opts.maxTextBytes));
+      if (
+        info.valueTruncated ||
+        (name !== 'content' && bytes > MAX_SHORT_FIELD_BYTES) ||
+        fieldBytes > maxFieldBytes + MAX_SHORT_FIELD_BYTES * MAX_FIELDS
+      )
+        return fail(new AppError('VALIDATION_FAILED', `Field "${name}" is too long.`, { [name]: ['Too long.'] }));
+      if (hasNul(value) || hasNul(name)) return invalid(`Field "${name.replace(/\u0000/g, '')}" must not contain NUL characters.`, name);
       fields[name] = value;
     });
     bb.on('file', (field, stream, info) => {
+      // Every stream gets its error listener at once: busboy ends a file stream with an error when
+      // the body breaks off, and an 'error' nobody listens to ends the process.
+      stream.on('error', () => {});
       if (settled) {
         stream.resume();
         return;
+      }
+      const filename = (info.filename ?? '').split(/[\\/]/).pop() || 'upload';
+      if (hasNul(filename) || hasNul(info.mimeType ?? '')) {
+        stream.resume();
+        return invalid('File names and types must not contain NUL characters.', field);
       }
       const documentId = randomUUID();
       const f: ReceivedFile = {
         field,
         documentId,
         blobKey: `docs/${opts.collectionId}/${documentId}`,
-        filename: (info.filename ?? '').split(/[\\/]/).pop() || 'upload',
+        filename,
         mediaType: info.mimeType || 'application/octet-stream',
         size: 0,
         head: Buffer.alloc(0),
@@ -92,41 +136,41 @@ export function receiveMultipart(
         empty: false,
       };
       files.push(f);
+      // Storage reads from a pass-through this code owns: if storage fails, the part is still read
+      // to its end (discarded), so the rest of the body keeps flowing.
+      const sink = new PassThrough();
+      // Storage reports its failures through put(); this listener only keeps a late error harmless.
+      sink.on('error', () => {});
+      sinks.add(sink);
+      stream.on('error', (err) => sink.destroy(err));
       stream.on('limit', () => {
         f.tooLarge = true;
         // A single upload (`file`) is refused outright; a batch (`files`) skips just this file.
-        if (field === 'file') {
-          stream.destroy();
-          fail(new AppError('FILE_TOO_LARGE', `File "${f.filename}" exceeds the 50 MB limit.`));
-        }
+        if (field === 'file') fail(new AppError('FILE_TOO_LARGE', `File "${f.filename}" exceeds the 50 MB limit.`));
       });
+      stream.pipe(sink);
       writes.push(
-        blobs.put(f.blobKey, stream, { maxBytes: maxFileBytes, contentType: f.mediaType }).then(
-          (r) => {
-            f.size = r.size;
-            f.head = r.head;
-            f.empty = !info.filename && r.size === 0;
-          },
-          (err) => {
-            f.failed = err;
-            // Keep the body flowing: an unconsumed part would stall the whole multipart parse.
-            stream.resume();
-          },
-        ),
+        blobs
+          .put(f.blobKey, sink, { maxBytes: maxFileBytes, contentType: f.mediaType })
+          .then(
+            (r) => {
+              f.size = r.size;
+              f.head = r.head;
+              f.empty = !info.filename && r.size === 0;
+            },
+            (err) => {
+              f.failed = err;
+              if (err instanceof BlobTooLargeError) f.tooLarge = true;
+              stream.unpipe(sink);
+              stream.resume();
+            },
+          )
+          .finally(() => sinks.delete(sink)),
       );
     });
-    bb.on('filesLimit', () =>
-      fail(
-        new AppError('VALIDATION_FAILED', `A batch holds at most ${MAX_BATCH_FILES} files.`, {
-          files: [`At most ${MAX_BATCH_FILES} files per request.`],
-        }),
-      ),
-    );
-    bb.on('error', (err) =>
-      fail(
-        new AppError('VALIDATION_FAILED', `Malformed multipart body: ${(err as Error).message}`, { _body: ['Malformed multipart body.'] }),
-      ),
-    );
+    bb.on('filesLimit', () => invalid(`A batch holds at most ${MAX_BATCH_FILES} files.`, 'files'));
+    bb.on('fieldsLimit', () => invalid(`A request holds at most ${MAX_FIELDS} fields besides its files.`));
+    bb.on('error', (err) => invalid(`Malformed multipart body: ${(err as Error).message}`));
     bb.on('close', () => {
       if (settled) return;
       void Promise.all(writes).then(() => {
@@ -135,8 +179,14 @@ export function receiveMultipart(
         resolve({ fields, files });
       });
     });
-    const source = body instanceof Readable ? body : Readable.fromWeb(body as never);
-    source.on('error', (err) => fail(err));
+    // A client that disconnects mid-body: the request errors or closes before its end.
+    const gone = () => fail(new AppError('VALIDATION_FAILED', 'The request body ended early (the client disconnected).'));
+    source.on('error', gone);
+    source.on('close', () => {
+      if (!source.readableEnded) gone();
+    });
+    // It may already have gone while access was being checked: then no event will come.
+    if (source.destroyed && !source.readableEnded) return gone();
     source.pipe(bb);
   });
 }

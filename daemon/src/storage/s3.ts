@@ -1,8 +1,9 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { PassThrough, type Readable } from 'node:stream';
-import { sizeLimiter, type BlobStore, type PutResult } from './types.js';
+import { pipeline } from 'node:stream/promises';
+import { sizeLimiter, type BlobStore, type PutResult, type StoredBlob } from './types.js';
 
 export interface S3Options {
   bucket: string;
@@ -35,20 +36,22 @@ export class S3BlobStore implements BlobStore {
       client: this.client,
       params: { Bucket: this.opts.bucket, Key: key, Body: pass, ContentType: opts.contentType },
     });
+    // pipeline() listens for errors on every stream (the body included) and destroys them all on a
+    // failure; a failing body or a too-large file aborts the multipart upload, so nothing is kept.
     let failure: unknown;
-    body
-      .pipe(limiter.stream)
-      .on('error', (err) => {
-        failure = err;
-        pass.destroy(err);
-        void upload.abort().catch(() => {});
-      })
-      .pipe(pass);
+    const piped = pipeline(body, limiter.stream, pass).catch((err: unknown) => {
+      failure = err;
+      void upload.abort().catch(() => {});
+    });
     try {
       await upload.done();
     } catch (err) {
+      // The store failed first: stop reading the body.
+      pass.destroy(err as Error);
+      await piped;
       throw failure ?? err;
     }
+    await piped;
     if (failure) throw failure;
     return { size: limiter.size(), head: limiter.head() };
   }
@@ -69,6 +72,15 @@ export class S3BlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+  }
+
+  async *list(prefix: string): AsyncIterable<StoredBlob> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, modifiedAt: o.LastModified ?? new Date(0) };
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async presignedUrl(key: string, o: { filename: string; contentType: string; expiresInSec: number }): Promise<string | null> {

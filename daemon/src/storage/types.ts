@@ -12,6 +12,12 @@ export interface PutResult {
   head: Buffer;
 }
 
+export interface StoredBlob {
+  key: string;
+  /** When the blob was last written: the orphan sweep leaves young blobs alone. */
+  modifiedAt: Date;
+}
+
 /** Where original files live. Writes are atomic: a reader never sees a partial blob. */
 export interface BlobStore {
   readonly kind: 'local' | 's3';
@@ -20,6 +26,8 @@ export interface BlobStore {
   get(key: string): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /** Every blob whose key starts with `prefix` (for the orphan sweep), in no particular order. */
+  list(prefix: string): AsyncIterable<StoredBlob>;
   /** A presigned URL valid for `expiresInSec`, or null when the daemon must sign and serve the download itself. */
   presignedUrl(key: string, opts: { filename: string; contentType: string; expiresInSec: number }): Promise<string | null>;
 }

@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Upload documents
-         * @description Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant.
+         * @description Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying.
          */
         post: operations["uploadDocuments"];
         delete?: never;
@@ -427,7 +427,7 @@ export interface paths {
         put?: never;
         /**
          * Replace a document’s file
-         * @description Keeps the uuid; old chunks leave search at once and the new file is processed from scratch (status `pending`). A job still running for the old file can never overwrite the new results. Needs write permission.
+         * @description Keeps the uuid; old chunks leave search at once and the new file is processed from scratch (status `pending`). A job still running for the old file can never overwrite the new results. Needs write permission. 503 SERVICE_UNAVAILABLE (Retry-After) only when the database connection was lost while saving and the outcome cannot be learned: read the document before retrying.
          */
         post: operations["replaceDocument"];
         delete?: never;
@@ -1837,7 +1837,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description JSON body */
+        /** @description JSON body The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default); a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
         requestBody: {
             content: {
                 /**
@@ -1937,6 +1937,21 @@ export interface operations {
             };
             /** @description Not found: COLLECTION_NOT_FOUND */
             404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
                     "X-RateLimit-Limit"?: number;
@@ -2221,7 +2236,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description JSON body */
+        /** @description JSON body The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default); a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
         requestBody: {
             content: {
                 /**
@@ -2316,6 +2331,21 @@ export interface operations {
             };
             /** @description Not found: API_KEY_NOT_FOUND */
             404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
                     "X-RateLimit-Limit"?: number;
@@ -2626,7 +2656,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description JSON body */
+        /** @description JSON body The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default); a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
         requestBody: {
             content: {
                 /**
@@ -2729,6 +2759,21 @@ export interface operations {
             };
             /** @description Not found: COLLECTION_NOT_FOUND, API_KEY_NOT_FOUND */
             404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
                     "X-RateLimit-Limit"?: number;
@@ -2975,7 +3020,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description JSON body */
+        /** @description JSON body The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default); a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
         requestBody: {
             content: {
                 /**
@@ -3049,6 +3094,21 @@ export interface operations {
             };
             /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
             403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
                     "X-RateLimit-Limit"?: number;
@@ -3311,7 +3371,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description JSON body */
+        /** @description JSON body The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default); a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
         requestBody: {
             content: {
                 /**
@@ -3400,6 +3460,21 @@ export interface operations {
             };
             /** @description Not found: COLLECTION_NOT_FOUND */
             404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
                     "X-RateLimit-Limit"?: number;
@@ -4363,7 +4438,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Supported file types: `pdf` (.pdf), `docx` (.docx), `pptx` (.pptx), `xlsx` (.xlsx), `odt` (.odt), `odp` (.odp), `ods` (.ods), `rtf` (.rtf), `epub` (.epub), `html` (.html, .htm, .xhtml), `md` (.md, .markdown, .mdown, .mkd), `txt` (.txt, .text), `csv` (.csv, .tsv), `json` (.json). Plus `text` (inline `content`) and `url` (fetched by the worker). Anything else, such as PNG images, is refused with 400 UNSUPPORTED_FILE_TYPE. Files are streamed; one over 50 MB is refused with 400 FILE_TOO_LARGE as soon as it crosses the limit. A batch holds at most 100 files. */
+        /** @description Supported file types: `pdf` (.pdf), `docx` (.docx), `pptx` (.pptx), `xlsx` (.xlsx), `odt` (.odt), `odp` (.odp), `ods` (.ods), `rtf` (.rtf), `epub` (.epub), `html` (.html, .htm, .xhtml), `md` (.md, .markdown, .mdown, .mkd), `txt` (.txt, .text), `csv` (.csv, .tsv), `json` (.json). Plus `text` (inline `content`) and `url` (fetched by the worker). Anything else, such as PNG images, is refused with 400 UNSUPPORTED_FILE_TYPE. Files are streamed; a file may hold at most 50 MiB (52,428,800 bytes), and one over it is refused with 400 FILE_TOO_LARGE as soon as it crosses the limit. A batch holds at most 100 files; a request at most 50 fields besides its files. Text content holds at most MAX_TEXT_DOCUMENT_BYTES (UTF-8; 2 MiB by default). NUL characters in fields or file names are refused with 400 VALIDATION_FAILED. A JSON body holds at most twice MAX_TEXT_DOCUMENT_BYTES plus 64 KiB (4 MiB + 64 KiB by default), or MAX_JSON_BODY_BYTES if that is larger; a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
         requestBody: {
             content: {
                 /**
@@ -4396,7 +4471,7 @@ export interface operations {
                     tags?: string;
                     /** @description Overrides detection from the extension. `text` with `content`, or `url` with `url`, creates a document without a file. */
                     source_type?: string;
-                    /** @description Inline text when source_type=text. */
+                    /** @description Inline text when source_type=text: at most MAX_TEXT_DOCUMENT_BYTES bytes (UTF-8; 2 MiB by default), else 400 VALIDATION_FAILED. */
                     content?: string;
                     /** @description Address to fetch when source_type=url (http/https; private and loopback targets are refused). */
                     url?: string;
@@ -4413,6 +4488,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     source_type: "text" | "url";
+                    /** @description At most MAX_TEXT_DOCUMENT_BYTES bytes (UTF-8; 2 MiB by default). */
                     content?: string;
                     url?: string;
                     title?: string;
@@ -4512,6 +4588,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limited: RATE_LIMIT_EXCEEDED */
             429: {
                 headers: {
@@ -4531,6 +4622,21 @@ export interface operations {
             };
             /** @description Server error: UPLOAD_FAILED, INTERNAL_ERROR */
             500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
                     "X-RateLimit-Limit"?: number;
@@ -4700,6 +4806,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     searchDocuments: {
@@ -4709,7 +4830,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description JSON body */
+        /** @description JSON body The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default); a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
         requestBody: {
             content: {
                 /**
@@ -4819,6 +4940,21 @@ export interface operations {
             };
             /** @description Not found: COLLECTION_NOT_FOUND */
             404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
                     "X-RateLimit-Limit"?: number;
@@ -4968,7 +5104,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description JSON body */
+        /** @description JSON body The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default); a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
         requestBody: {
             content: {
                 /**
@@ -5057,6 +5193,21 @@ export interface operations {
             };
             /** @description Forbidden: SCOPED_KEY_FORBIDDEN */
             403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
                     "X-RateLimit-Limit"?: number;
@@ -5205,7 +5356,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description JSON body */
+        /** @description JSON body The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default); a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
         requestBody: {
             content: {
                 /**
@@ -5286,6 +5437,21 @@ export interface operations {
             };
             /** @description Not found: WEBHOOK_NOT_CONFIGURED */
             404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers. */
                     "X-RateLimit-Limit"?: number;
