@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { hashApiKey, looksLikeApiKey } from '../auth/keys.js';
 import { authenticateKey, bearerAuth } from '../auth/middleware.js';
 import { AppError } from '../errors.js';
-import type { AppDeps, AppEnv } from '../types.js';
+import type { AppDeps, AppEnv, Caller } from '../types.js';
 import { consume, consumeForKey } from './limiter.js';
 import { decide, rateLimitHeaders, TIER_LIMITS } from './windows.js';
 
@@ -57,4 +57,26 @@ function setOnResponse(res: Response, headers: Record<string, string>, fallback:
   } catch {
     for (const [k, v] of Object.entries(headers)) fallback(k, v);
   }
+}
+
+/**
+ * Counts one request of an already identified caller against the user's rate limit, as the API
+ * guard does for keys: for session traffic that does the API's work (web UI searches, uploads,
+ * session downloads). Returns the X-RateLimit-* headers; throws 429 RATE_LIMIT_EXCEEDED.
+ */
+export async function limitCaller(deps: AppDeps, caller: Caller): Promise<Record<string, string>> {
+  if (!deps.config.RATE_LIMITS_ENABLED) return {};
+  const now = deps.clock.now();
+  const limits = TIER_LIMITS[caller.tier];
+  const decision = decide(await consume(deps.sql, caller.userId, limits, now), limits, now);
+  const headers = rateLimitHeaders(decision);
+  if (!decision.allowed) {
+    throw new AppError(
+      'RATE_LIMIT_EXCEEDED',
+      `Rate limit exceeded: ${decision.limit} requests per ${decision.window} on the ${caller.tier} tier (shared by all keys of this user and the web UI). Retry after ${decision.retryAfter} s.`,
+      undefined,
+      headers,
+    );
+  }
+  return headers;
 }
