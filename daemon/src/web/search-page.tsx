@@ -66,7 +66,12 @@ export const SearchForm: FC<{
       </div>
       <div class="field">
         <label for="search-collection">In collection</label>
-        <select id="search-collection" name="collection">
+        <select
+          id="search-collection"
+          name="collection"
+          aria-invalid={errors['search-collection'] ? 'true' : undefined}
+          aria-describedby={errors['search-collection'] ? 'search-collection-error' : undefined}
+        >
           <option value="">All collections</option>
           {collections.map((c) => (
             <option value={c.slug} selected={c.slug === s.collection}>
@@ -74,6 +79,11 @@ export const SearchForm: FC<{
             </option>
           ))}
         </select>
+        {errors['search-collection'] ? (
+          <span class="field-error" id="search-collection-error">
+            {errors['search-collection']}
+          </span>
+        ) : null}
       </div>
       {compact ? null : (
         <div class="field">
