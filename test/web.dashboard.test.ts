@@ -93,7 +93,7 @@ describe('web UI: overview and usage dashboard', () => {
     assert.equal(await page.locator('#documents tbody tr').count(), 1);
   });
 
-  it('searches from the overview and shows ranked results with scores', async () => {
+  it('searches from the overview and shows ranked results with scores, metered', async () => {
     const before = await settledUsage();
     await page.goto(`${d.url}/app/`);
     await page.getByLabel('Search', { exact: true }).fill('cat on the mat');
@@ -109,7 +109,8 @@ describe('web UI: overview and usage dashboard', () => {
     );
     assert.ok(scores[0]! > 0);
     await screenshot(page, 'overview-search');
-    assert.deepEqual(await settledUsage(), before, 'UI searches are not API traffic');
+    // Issue 15: searches from the UI are metered like API searches (quota and request log).
+    assert.deepEqual(await settledUsage(), { requests: before.requests + 1, errors: before.errors }, 'the UI search was metered');
   });
 
   it('reflects new traffic in the totals, the chart and the request log', async () => {

@@ -61,6 +61,17 @@ describe('web UI: API Keys page', () => {
     assert.equal(res.status(), 400);
     assert.match((await page.locator('#grants-error').textContent()) ?? '', /at least one collection/);
     assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'nothing granted');
+    // Issue 15: the errors are also summed up at the top, in view without scrolling, linked to their field.
+    const summary = page.locator('#error-summary');
+    assert.match((await summary.textContent()) ?? '', /There is a problem.*Collections: A scoped key needs at least one collection/);
+    assert.equal(await summary.getByRole('link').getAttribute('href'), '#key-grants');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'error-summary');
+    const box = (await summary.boundingBox())!;
+    assert.ok(
+      box.y + box.height <= 900 && box.y < (await page.locator('.page-head').boundingBox())!.y,
+      'above the page head, in the first screen',
+    );
+    await screenshot(page, 'keys-create-errors');
   });
 
   it('creates a scoped key and shows its secret once, with a copy button', async () => {

@@ -1,5 +1,6 @@
 // Headless Chromium for the web UI tests: Debian's chromium package driven by playwright-core
 // (no browser download). Installs the package with apt-get when it is missing.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -46,7 +47,10 @@ export function ensureChromium(): string {
 export interface TestBrowser {
   browser: Browser;
   /** A fresh context (own cookies) with one page. */
-  newPage(opts?: { colorScheme?: 'light' | 'dark' }): Promise<{ context: BrowserContext; page: Page }>;
+  newPage(opts?: {
+    colorScheme?: 'light' | 'dark';
+    viewport?: { width: number; height: number };
+  }): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
@@ -74,7 +78,10 @@ export async function launchBrowser(): Promise<TestBrowser> {
   return {
     browser,
     async newPage(opts = {}) {
-      const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: opts.colorScheme ?? 'light' });
+      const context = await browser.newContext({
+        viewport: opts.viewport ?? { width: 1360, height: 900 },
+        colorScheme: opts.colorScheme ?? 'light',
+      });
       context.setDefaultTimeout(15_000);
       return { context, page: await context.newPage() };
     },
@@ -84,8 +91,34 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** Full-page screenshot under test/artifacts/screenshots/<name>.png; returns the path. */
+/**
+ * The layout check: the page scrolls vertically only. Its scroll width must equal the viewport's
+ * width (wide tables scroll inside their own box or become cards; nothing pushes the page wider).
+ * Names the widest offending elements when it fails.
+ */
+export async function assertFits(page: Page, label = page.url()): Promise<void> {
+  const r = await page.evaluate(() => {
+    const vw = window.innerWidth;
+    const doc = document.documentElement.scrollWidth;
+    const culprits = Array.from(document.querySelectorAll('body *'))
+      // Inside a scrolling box only what escapes its clipping counts (absolutely positioned without a positioned ancestor).
+      .filter(
+        (e) => e.getBoundingClientRect().right > vw + 0.5 && (!e.closest('.table-wrap') || getComputedStyle(e).position === 'absolute'),
+      )
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}.${Array.from(e.classList).join('.')} (right ${Math.round(e.getBoundingClientRect().right)})`);
+    return { vw, doc, culprits };
+  });
+  assert.equal(
+    r.doc,
+    r.vw,
+    `${label}: page is ${r.doc} px wide in a ${r.vw} px viewport; overflowing: ${r.culprits.join(', ') || 'none found'}`,
+  );
+}
+
+/** Full-page screenshot under test/artifacts/screenshots/<name>.png, after the layout check; returns the path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
+  await assertFits(page, name);
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });

@@ -1,11 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.js';
+import { limitCaller } from '../limits/caller-limit.js';
 import type { AppDeps, AppEnv, Caller } from '../types.js';
 import { loadSession, sessionCaller } from './sessions.js';
 
 // Session callers of API routes, per request. Kept out of the context's `caller` on purpose: the
-// request log and the per-key rate limit are about API keys, and a signed-in person clicking a
-// download link in the web UI is neither.
+// request log is filed by API key, and a signed-in person clicking a download link has none. The
+// user's rate limit still applies (counted here, not by the key guard).
 const sessionCallers = new WeakMap<Request, Caller>();
 
 /**
@@ -13,14 +14,18 @@ const sessionCallers = new WeakMap<Request, Caller>();
  * an Authorization header goes through the normal Bearer guard unchanged; one without it is
  * accepted on a valid session cookie, as a full-access caller of the signed-in user. Neither
  * credential → the guard answers 401 AUTHENTICATION_REQUIRED, as for any other endpoint.
+ * Session requests count against the user's rate limit like key requests do (429 when over).
  */
 export function sessionOrBearer(deps: AppDeps, bearerGuard: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.header('authorization') !== undefined) return bearerGuard(c, next);
     const session = await loadSession(c, deps);
     if (!session) return bearerGuard(c, next);
-    sessionCallers.set(c.req.raw, await sessionCaller(deps.sql, session.user));
+    const caller = await sessionCaller(deps.sql, session.user);
+    const headers = await limitCaller(deps, caller);
+    sessionCallers.set(c.req.raw, caller);
     await next();
+    for (const [k, v] of Object.entries(headers)) c.header(k, v);
   };
 }
 

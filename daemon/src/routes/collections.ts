@@ -42,10 +42,10 @@ const name = withoutNul(
 );
 const description = withoutNul(z.string().max(5000, 'Description must be at most 5000 characters.'));
 
-const CreateCollection = z
+export const CreateCollection = z
   .strictObject({ name, description: description.optional(), is_public: z.boolean().optional().openapi({ default: false }) })
   .openapi('CreateCollection');
-const UpdateCollection = z
+export const UpdateCollection = z
   .strictObject({ name: name.optional(), description: description.optional(), is_public: z.boolean().optional() })
   .openapi('UpdateCollection');
 

@@ -131,7 +131,7 @@ const routes = {
   }),
 };
 
-function rawBody(c: Context<AppEnv>): { body: IncomingMessage | ReadableStream<Uint8Array>; headers: Record<string, string> } {
+export function rawBody(c: Context<AppEnv>): { body: IncomingMessage | ReadableStream<Uint8Array>; headers: Record<string, string> } {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const body = incoming ?? c.req.raw.body;
   if (!body) throw new AppError('NO_FILE_PROVIDED', 'Empty request body.');

@@ -177,3 +177,31 @@ export async function unsubscribe(deps: AppDeps, caller: Caller, slug: string) {
     return { status: 'unsubscribed' as const, collection: slug };
   });
 }
+
+/**
+ * The public catalogue: every public collection, newest first, with whether the caller owns it or
+ * subscribes to it. Public collections are meant to be found and subscribed to by anyone, so
+ * this lists across organizations (what `subscribe` accepts), never private ones.
+ */
+export async function listPublicCatalogue(deps: AppDeps, caller: Caller, opts: { limit?: number } = {}) {
+  const rows = await deps.sql<
+    {
+      id: string;
+      name: string;
+      slug: string;
+      description: string;
+      owned: boolean;
+      is_subscribed: boolean;
+      document_count: number;
+      created_at: Date;
+    }[]
+  >`
+    select c.id, c.name, c.slug, c.description, c.owner_id = ${caller.userId} as owned, c.created_at,
+           exists (select 1 from subscriptions s where s.collection_id = c.id and s.user_id = ${caller.userId}) as is_subscribed,
+           (select count(*) from documents d where d.collection_id = c.id and d.deleted_at is null)::int as document_count
+      from collections c
+     where c.is_public and c.deleted_at is null
+     order by c.created_at desc, c.id
+     limit ${Math.min(opts.limit ?? 200, 500)}`;
+  return rows;
+}

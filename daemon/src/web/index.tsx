@@ -4,13 +4,25 @@ import type { FC } from 'hono/jsx';
 import { loadSession, sessionCaller, type Session } from '../auth/sessions.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import type { AppDeps } from '../types.js';
+import { registerAdminPages } from './admin-pages.js';
 import { registerAuthPages } from './auth-pages.js';
+import { registerCataloguePage } from './catalogue-page.js';
+import { registerCollectionForms } from './collection-forms.js';
+import { registerCollectionPage } from './collection-page.js';
+import { registerDocumentPages } from './document-pages.js';
 import { field, page, presessionTokenValid, safeEqual, type FormFields, type WebContext, type WebEnv } from './context.js';
 import { registerKeyPages } from './keys-pages.js';
 import { Bare, Layout } from './layout.js';
 import { registerOverviewPages } from './overview-page.js';
+import { registerSearchPage } from './search-page.js';
 import { registerStaticRoutes } from './static.js';
+import { registerUploadRoutes, STREAMED_UPLOAD } from './uploads.js';
 import { registerUsagePage } from './usage-page.js';
+
+// Form bodies are small; a text document may be as long as the API's multipart field limit.
+const FORM_LIMIT = 64 * 1024;
+const TEXT_DOCUMENT_FORM = /^\/app\/collections\/[^/]+\/text\/?$/;
+const TEXT_FORM_LIMIT = 10 * 1024 * 1024 + FORM_LIMIT;
 
 // Pages reachable without a session; everything else redirects to sign-in.
 const PUBLIC_PATHS = /^\/app\/(sign-in|invite\/[^/]+|static\/[^/]+)\/?$/;
@@ -97,20 +109,27 @@ export function createWebApp(deps: AppDeps): Hono<WebEnv> {
     return errorPage(c, 401, 'AUTHENTICATION_REQUIRED', 'Your session has ended. Sign in again.');
   });
 
-  // Every POST: bounded body, then the CSRF check, before any handler sees the form.
-  web.post(
-    '*',
-    bodyLimit({ maxSize: 64 * 1024, onError: (c) => errorPage(c as WebContext, 413, 'PAYLOAD_TOO_LARGE', 'The form was too large.') }),
-  );
+  // Every POST: bounded body, then the CSRF check, before any handler sees the form. Uploads are
+  // the exception: their body streams into the upload use case, so their token comes in a header
+  // (page script) or the form's action URL (plain form), and their limits are the API's.
   web.post('*', async (c, next) => {
+    if (STREAMED_UPLOAD.test(c.req.path)) return next();
+    const maxSize = TEXT_DOCUMENT_FORM.test(c.req.path) ? TEXT_FORM_LIMIT : FORM_LIMIT;
+    return bodyLimit({ maxSize, onError: (cx) => errorPage(cx as WebContext, 413, 'PAYLOAD_TOO_LARGE', 'The form was too large.') })(
+      c,
+      next,
+    );
+  });
+  web.post('*', async (c, next) => {
+    const streamed = STREAMED_UPLOAD.test(c.req.path);
     const ct = c.req.header('content-type') ?? '';
     const form: FormFields =
-      ct.startsWith('application/x-www-form-urlencoded') || ct.startsWith('multipart/form-data')
+      !streamed && (ct.startsWith('application/x-www-form-urlencoded') || ct.startsWith('multipart/form-data'))
         ? ((await c.req.parseBody({ all: true })) as FormFields)
         : {};
     c.set('form', form);
     const session = c.get('session');
-    const token = field(form, '_csrf');
+    const token = streamed ? (c.req.header('x-csrf-token') ?? c.req.query('_csrf') ?? '') : field(form, '_csrf');
     // Browsers label cross-site requests themselves; refuse those outright, then check the token.
     const crossSite = c.req.header('sec-fetch-site') === 'cross-site';
     // Signed-out forms (sign-in, invite) carry the pre-session token, also when a session exists in another tab.
@@ -119,25 +138,34 @@ export function createWebApp(deps: AppDeps): Hono<WebEnv> {
       ((session !== null && safeEqual(token, session.csrfToken)) ||
         (PUBLIC_PATHS.test(c.req.path) && presessionTokenValid(c, deps, token)));
     if (!valid) {
-      return errorPage(
-        c,
-        403,
-        'CSRF_FAILED',
-        'This form could not be verified (missing or stale security token). Reload the page and try again.',
-      );
+      const message = 'This form could not be verified (missing or stale security token). Reload the page and try again.';
+      if (streamed && (c.req.header('accept') ?? '').includes('application/json')) {
+        return c.json({ error: message, code: 'CSRF_FAILED' }, 403);
+      }
+      return errorPage(c, 403, 'CSRF_FAILED', message);
     }
     await next();
   });
 
   registerAuthPages(web, deps);
   registerOverviewPages(web, deps);
+  registerCollectionForms(web, deps);
+  registerCollectionPage(web, deps);
+  registerUploadRoutes(web, deps);
+  registerDocumentPages(web, deps);
+  registerCataloguePage(web, deps);
+  registerSearchPage(web, deps);
   registerKeyPages(web, deps);
   registerUsagePage(web, deps);
+  registerAdminPages(web, deps);
 
   web.all('*', (c) => errorPage(c, 404, 'NOT_FOUND', `There is no page at ${c.req.path}.`));
 
   web.onError((err, c) => {
-    if (err instanceof AppError && err.status < 500) return errorPage(c, err.status, err.code, err.message);
+    if (err instanceof AppError && err.status < 500) {
+      for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+      return errorPage(c, err.status, err.code, err.message);
+    }
     (c.get('logger') ?? deps.logger).error({ err, path: c.req.path }, 'web page failed');
     return errorPage(
       c,

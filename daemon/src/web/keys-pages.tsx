@@ -8,7 +8,8 @@ import { createKey, deleteGrant, listKeys, revokeKey, rotateKey, updateKey, upse
 import type { AppDeps, Caller } from '../types.js';
 import { field, page, type FormFields, type WebContext, type WebEnv } from './context.js';
 import { dateTime, EXPIRY_LABELS } from './format.js';
-import { Csrf, FieldError, Layout, Notice, PageHead } from './layout.js';
+import { ErrorSummary } from './forms.js';
+import { Csrf, FieldError, Layout, PageHead } from './layout.js';
 import {
   ConfirmPage,
   emptyKeyForm,
@@ -35,6 +36,10 @@ const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[
   const st = keyStatus(k, now);
   return (
     <Layout title={`Key ${k.name}`} session={session} active="keys">
+      <ErrorSummary
+        errors={{ ...(nameError ? { 'manage-name': nameError } : {}), ...(error ? { _form: error } : {}) }}
+        labels={{ 'manage-name': 'Name' }}
+      />
       <PageHead
         title={k.name}
         lead={
@@ -52,7 +57,6 @@ const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[
           </a>
         </div>
       </PageHead>
-      {error ? <Notice tone="error">{error}</Notice> : null}
       <div class="grid cols-2">
         <form method="post" action={`/app/keys/${k.uuid}`} class="card" aria-labelledby="settings-title" novalidate>
           <h2 id="settings-title">Name and expiry</h2>

@@ -3,6 +3,7 @@ import { EXPIRY_CHOICES } from '../auth/keys.js';
 import type { Session } from '../auth/sessions.js';
 import type { CollectionRow } from '../db/collections.js';
 import type { keyJson } from '../services/keys.js';
+import { ErrorSummary, type FormErrors } from './forms.js';
 import { Csrf, FieldError, Layout, Notice, PageHead, Badge } from './layout.js';
 import { dateTime, EXPIRY_LABELS, relative } from './format.js';
 
@@ -15,6 +16,15 @@ export interface KeyFormState {
   expires_in: string;
   grants: Record<string, GrantChoice>;
   errors: Record<string, string>;
+}
+
+/** The create form's errors keyed by the id of the input they belong to (for the summary at the top). */
+function keyFormErrors(form: KeyFormState): FormErrors {
+  const out: FormErrors = {};
+  if (form.errors.name) out['key-name'] = form.errors.name;
+  if (form.errors.grants) out['key-grants'] = form.errors.grants;
+  if (form.errors._form) out._form = form.errors._form;
+  return out;
 }
 
 export const emptyKeyForm = (): KeyFormState => ({ name: '', access: 'scoped', expires_in: '90d', grants: {}, errors: {} });
@@ -97,27 +107,31 @@ const KeyRow: FC<{ k: KeyView; now: Date }> = ({ k, now }) => {
   const st = keyStatus(k, now);
   return (
     <tr data-key-prefix={k.prefix}>
-      <td>
-        <strong>{k.name}</strong>
+      <td data-label="Name">
+        <strong class="wrap">{k.name}</strong>
+        <div>
+          <code class="muted">{k.prefix}…</code>
+        </div>
       </td>
-      <td>
-        <code>{k.prefix}…</code>
+      <td data-label="Access">
+        <div class="access">
+          {k.is_full_access ? <Badge tone="accent">full access</Badge> : <Badge tone="neutral">scoped</Badge>}
+          <Grants k={k} />
+        </div>
       </td>
-      <td>{k.is_full_access ? <Badge tone="accent">full access</Badge> : <Badge tone="neutral">scoped</Badge>}</td>
-      <td>
-        <Grants k={k} />
-      </td>
-      <td>
+      <td data-label="Status">
         <Badge tone={st.tone}>{st.label}</Badge>
       </td>
-      <td>{k.expires_at ? <span title={dateTime(k.expires_at)}>{relative(k.expires_at, now)}</span> : <span class="muted">never</span>}</td>
-      <td>
+      <td data-label="Expires">
+        {k.expires_at ? <span title={dateTime(k.expires_at)}>{relative(k.expires_at, now)}</span> : <span class="muted">never</span>}
+      </td>
+      <td data-label="Last used">
         {k.last_used_at ? <span title={dateTime(k.last_used_at)}>{relative(k.last_used_at, now)}</span> : <span class="muted">never</span>}
       </td>
-      <td>{k.rate_tier}</td>
+      <td data-label="Tier">{k.rate_tier}</td>
       <td class="actions">
         {k.is_active ? (
-          <>
+          <div class="action-group">
             <a class="btn small" href={`/app/keys/${k.uuid}`}>
               Manage<span class="visually-hidden"> {k.name}</span>
             </a>
@@ -127,7 +141,7 @@ const KeyRow: FC<{ k: KeyView; now: Date }> = ({ k, now }) => {
             <a class="btn small danger" href={`/app/keys/${k.uuid}/revoke`}>
               Revoke<span class="visually-hidden"> {k.name}</span>
             </a>
-          </>
+          </div>
         ) : null}
       </td>
     </tr>
@@ -177,12 +191,11 @@ const CreateKeyForm: FC<{ csrf: string; collections: CollectionRow[]; userId: st
           </span>
         </label>
       </fieldset>
-      <fieldset data-scope-grants aria-describedby="grants-error">
+      <fieldset data-scope-grants aria-describedby="grants-error" id="key-grants" tabindex={-1}>
         <legend>Collections for a scoped key</legend>
         <GrantPicker collections={collections} userId={userId} grants={form.grants} />
         <FieldError id="grants-error" message={form.errors.grants} />
       </fieldset>
-      {form.errors._form ? <Notice tone="error">{form.errors._form}</Notice> : null}
       <button type="submit" class="btn primary">
         Create key
       </button>
@@ -205,20 +218,23 @@ export const KeysPage: FC<{
   done?: string;
 }> = (p) => (
   <Layout title="API keys" session={p.session} active="keys">
+    <ErrorSummary errors={keyFormErrors(p.form)} labels={{ 'key-name': 'Name', 'key-grants': 'Collections' }} />
     <PageHead
       title="API keys"
       lead="Keys authenticate programs against the API and MCP endpoint. Secrets are shown once, at creation or rotation."
-    />
+    >
+      <a class="btn primary" href="#create-title">
+        Create a key
+      </a>
+    </PageHead>
     {p.done && DONE[p.done] ? <Notice tone="info">{DONE[p.done]}</Notice> : null}
     <div class="table-wrap">
-      <table>
+      <table class="stack keys-table">
         <caption class="visually-hidden">Your API keys</caption>
         <thead>
           <tr>
             <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Type</th>
-            <th scope="col">Grants</th>
+            <th scope="col">Access</th>
             <th scope="col">Status</th>
             <th scope="col">Expires</th>
             <th scope="col">Last used</th>
@@ -231,7 +247,7 @@ export const KeysPage: FC<{
         <tbody>
           {p.keys.length === 0 ? (
             <tr>
-              <td colspan={9} class="empty">
+              <td colspan={7} class="empty">
                 No keys yet.
               </td>
             </tr>

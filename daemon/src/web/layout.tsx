@@ -2,7 +2,7 @@ import type { Child, FC, PropsWithChildren } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
 import { assetUrl } from './static.js';
 
-export type NavId = 'overview' | 'keys' | 'usage';
+export type NavId = 'overview' | 'search' | 'catalogue' | 'keys' | 'usage' | 'admin';
 
 const Logo: FC = () => (
   <svg width="26" height="26" viewBox="0 0 32 32" aria-hidden="true">
@@ -29,13 +29,40 @@ const icons: Record<NavId, Child> = {
       <path d="M5 20V11M12 20V4M19 20v-6" stroke-linecap="round" />
     </svg>
   ),
+  search: (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true">
+      <circle cx="11" cy="11" r="6" />
+      <path d="M16 16l4 4" stroke-linecap="round" />
+    </svg>
+  ),
+  catalogue: (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true">
+      <path d="M4 5h6v14H4zM14 5h6v14h-6z" stroke-linejoin="round" />
+    </svg>
+  ),
+  admin: (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true">
+      <circle cx="9" cy="8" r="3.5" />
+      <path d="M3 20c0-3.3 2.7-6 6-6s6 2.7 6 6M16 4.5a3.5 3.5 0 0 1 0 7M18 14c2 .8 3 2.9 3 6" stroke-linecap="round" />
+    </svg>
+  ),
 };
 
-const NAV: { id: NavId; href: string; label: string }[] = [
+const NAV: { id: NavId; href: string; label: string; adminOnly?: boolean }[] = [
   { id: 'overview', href: '/app/', label: 'Collections' },
+  { id: 'search', href: '/app/search', label: 'Search' },
+  { id: 'catalogue', href: '/app/catalogue', label: 'Public catalogue' },
   { id: 'keys', href: '/app/keys', label: 'API keys' },
   { id: 'usage', href: '/app/usage', label: 'Usage' },
+  { id: 'admin', href: '/app/admin/users', label: 'Users', adminOnly: true },
 ];
+
+// The logo as an inline icon: no extra request, and no 404 for /favicon.ico in every console.
+const FAVICON =
+  'data:image/svg+xml,' +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="2" width="28" height="28" rx="8" fill="#0b6e5b"/><path d="M10 10h8.5a5.5 5.5 0 0 1 0 11H10zM18.5 21l4.5 4" fill="none" stroke="#fff" stroke-width="2.6" stroke-linejoin="round" stroke-linecap="round"/></svg>',
+  );
 
 export const Head: FC<{ title: string }> = ({ title }) => (
   <head>
@@ -44,6 +71,7 @@ export const Head: FC<{ title: string }> = ({ title }) => (
     <meta name="color-scheme" content="light dark" />
     <meta name="referrer" content="same-origin" />
     <title>{title} · docsift</title>
+    <link rel="icon" href={FAVICON} />
     <link rel="stylesheet" href={assetUrl('app.css')} />
     <script src={assetUrl('app.js')} defer></script>
   </head>
@@ -70,7 +98,7 @@ export const Layout: FC<PropsWithChildren<{ title: string; session: Session; act
             <Logo /> docsift
           </a>
           <nav class="nav" aria-label="Main">
-            {NAV.map((n) => (
+            {NAV.filter((n) => !n.adminOnly || session.user.isAdmin).map((n) => (
               <a href={n.href} aria-current={n.id === active ? 'page' : undefined}>
                 {icons[n.id]}
                 {n.label}

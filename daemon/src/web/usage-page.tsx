@@ -10,6 +10,7 @@ import { ChartTable, VolumeChart } from './chart.js';
 import { page, type WebEnv } from './context.js';
 import { count, date, dateTime, money, ms, percent, ratePerQuery, truncate } from './format.js';
 import { Badge, Layout, PageHead } from './layout.js';
+import { SESSION_KEY_ID, WEB_SEARCH_ENDPOINT } from './metering.js';
 
 const PERIODS = [7, 30, 90] as const;
 const LOG_PAGE = 25;
@@ -79,7 +80,7 @@ const PerKey: FC<{ report: Report; total: number }> = ({ report, total }) => (
   <section class="card" aria-labelledby="per-key-title">
     <h2 id="per-key-title">By key</h2>
     <div class="table-wrap section">
-      <table>
+      <table class="stack">
         <thead>
           <tr>
             <th scope="col">Key</th>
@@ -107,13 +108,21 @@ const PerKey: FC<{ report: Report; total: number }> = ({ report, total }) => (
           ) : null}
           {report.per_key.map((k) => (
             <tr>
-              <td>
+              <td data-label="Key">
                 <strong>{k.name}</strong> <code class="muted">{k.prefix}…</code>
               </td>
-              <td class="num">{count(k.requests)}</td>
-              <td class="num">{percent(k.requests, total)}</td>
-              <td class="num">{count(k.errors)}</td>
-              <td class="num">{ms(k.avg_response_time_ms)}</td>
+              <td data-label="Requests" class="num">
+                {count(k.requests)}
+              </td>
+              <td data-label="Share" class="num">
+                {percent(k.requests, total)}
+              </td>
+              <td data-label="Errors" class="num">
+                {count(k.errors)}
+              </td>
+              <td data-label="Avg time" class="num">
+                {ms(k.avg_response_time_ms)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -129,7 +138,7 @@ const RecentLog: FC<{ report: Report; days: number; cursor?: string }> = ({ repo
       <span class="muted">newest first</span>
     </div>
     <div class="table-wrap">
-      <table>
+      <table class="stack">
         <thead>
           <tr>
             <th scope="col">Time</th>
@@ -157,21 +166,21 @@ const RecentLog: FC<{ report: Report; days: number; cursor?: string }> = ({ repo
           ) : null}
           {report.recent.items.map((r) => (
             <tr>
-              <td class="muted">
+              <td data-label="Time" class="muted">
                 <time datetime={new Date(r.timestamp).toISOString()}>{dateTime(r.timestamp)}</time>
               </td>
-              <td>
-                <code>{r.key_prefix || '—'}</code>
+              <td data-label="Key">
+                {r.key_uuid === SESSION_KEY_ID ? <span class="muted">web UI</span> : <code>{r.key_prefix || '—'}</code>}
               </td>
-              <td>
+              <td data-label="Request">
                 <span class="mono">
                   {r.method} {r.endpoint}
                 </span>
               </td>
-              <td>
+              <td data-label="Query">
                 {r.query !== null ? (
                   `“${truncate(r.query, 80)}”`
-                ) : r.endpoint === '/api/v1/search' ? (
+                ) : r.endpoint === '/api/v1/search' || r.endpoint === WEB_SEARCH_ENDPOINT ? (
                   <span class="muted" title="Another member's search: its text is shown to organization owners and admins">
                     hidden
                   </span>
@@ -179,9 +188,13 @@ const RecentLog: FC<{ report: Report; days: number; cursor?: string }> = ({ repo
                   <span class="muted">—</span>
                 )}
               </td>
-              <td class="num">{r.result_count ?? '—'}</td>
-              <td class="num">{ms(r.response_time_ms)}</td>
-              <td class="num">
+              <td data-label="Results" class="num">
+                {r.result_count ?? '—'}
+              </td>
+              <td data-label="Time" class="num">
+                {ms(r.response_time_ms)}
+              </td>
+              <td data-label="Status" class="num">
                 <span class={`status-code ${r.status >= 400 ? 'err' : 'okc'}`}>{r.status}</span>
               </td>
             </tr>
@@ -206,7 +219,7 @@ const Invoices: FC<{ invoices: Invoice[] }> = ({ invoices }) => (
       <h2 id="invoices-title">Invoices</h2>
     </div>
     <div class="table-wrap">
-      <table>
+      <table class="stack">
         <thead>
           <tr>
             <th scope="col">Period</th>
@@ -233,20 +246,20 @@ const Invoices: FC<{ invoices: Invoice[] }> = ({ invoices }) => (
           ) : null}
           {invoices.map((i) => (
             <tr>
-              <td>
+              <td data-label="Period">
                 {date(i.period_start)} to {date(i.period_end)}
               </td>
-              <td>{i.plan}</td>
-              <td class="num">
+              <td data-label="Plan">{i.plan}</td>
+              <td data-label="Searches" class="num">
                 {count(i.used_queries)} / {count(i.included_queries)}
               </td>
-              <td class="num">
+              <td data-label="Overage" class="num">
                 {count(i.overage_queries)} · {money(i.overage_cents, i.currency)}
               </td>
-              <td class="num">
+              <td data-label="Total" class="num">
                 <strong>{money(i.total_cents, i.currency)}</strong>
               </td>
-              <td>
+              <td data-label="Status">
                 <Badge tone={INVOICE_TONE[i.status]}>{i.status}</Badge>
               </td>
             </tr>
