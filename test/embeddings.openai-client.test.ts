@@ -232,5 +232,11 @@ describe('OpenAI-compatible embeddings (EMBEDDING_PROVIDER=openai)', () => {
     );
     assert.throws(() => loadConfig({ EMBEDDING_DIMENSIONS: '256' }), /EMBEDDING_DIMENSIONS: only EMBEDDING_PROVIDER=openai/);
     assert.throws(() => loadConfig({ EMBEDDING_PROVIDER: 'openai', OPENAI_BASE_URL: 'not a url' }), /OPENAI_BASE_URL/);
+    // docker-compose passes `${VAR:-}` as an empty string: that means unset.
+    const blank = loadConfig({ ...env, OPENAI_API_KEY: '', EMBEDDING_DIMENSIONS: '', HYBRID_MIN_SIMILARITY: '' });
+    assert.equal(blank.OPENAI_API_KEY, undefined);
+    assert.equal(blank.EMBEDDING_DIMENSIONS, undefined);
+    assert.equal(blank.HYBRID_MIN_SIMILARITY, undefined);
+    assert.throws(() => loadConfig({ HYBRID_MIN_SIMILARITY: '1.5' }), /HYBRID_MIN_SIMILARITY/);
   });
 });
