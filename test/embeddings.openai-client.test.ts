@@ -213,6 +213,32 @@ describe('OpenAI-compatible embeddings (EMBEDDING_PROVIDER=openai)', () => {
     });
   });
 
+  it('close() ends a retry wait at once; many requests leave no listeners behind', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const p = provider();
+      for (let i = 0; i < 15; i++) await p.embed([`request ${i}`]);
+      const n = fake.requests.length;
+      fake.failNext({ status: 429, retryAfter: '30' });
+      const pending = p.embed(['waits 30 s']);
+      await fake.waitForRequests(n + 1);
+      const started = Date.now();
+      await p.close();
+      await assert.rejects(pending, /closed/);
+      assert.ok(Date.now() - started < 1000);
+      await assert.rejects(p.embed(['again']), /closed/);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(
+        warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message),
+        [],
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('is configured from the environment, refusing settings that would be ignored', () => {
     const env = {
       EMBEDDING_PROVIDER: 'openai',

@@ -176,16 +176,26 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
 
   private async request(input: string[]): Promise<number[][]> {
     const sendDimensions = this.configuredDimension !== undefined && !this.dimensionsRefused;
-    const res = await this.client.embeddings.create(
-      {
-        model: this.model,
-        input,
-        // Plain floats: every compatible server speaks them; base64 is OpenAI's optional extra.
-        encoding_format: 'float',
-        ...(sendDimensions ? { dimensions: this.configuredDimension } : {}),
-      },
-      { signal: this.closing.signal },
-    );
+    // One signal per request: the client never removes the listener it adds, so handing it the
+    // long-lived closing signal would pile up one listener per request.
+    const ac = new AbortController();
+    const onClose = () => ac.abort(this.closing.signal.reason);
+    this.closing.signal.addEventListener('abort', onClose, { once: true });
+    let res: Awaited<ReturnType<OpenAI['embeddings']['create']>>;
+    try {
+      res = await this.client.embeddings.create(
+        {
+          model: this.model,
+          input,
+          // Plain floats: every compatible server speaks them; base64 is OpenAI's optional extra.
+          encoding_format: 'float',
+          ...(sendDimensions ? { dimensions: this.configuredDimension } : {}),
+        },
+        { signal: ac.signal },
+      );
+    } finally {
+      this.closing.signal.removeEventListener('abort', onClose);
+    }
     const data = Array.isArray(res?.data) ? [...res.data] : [];
     if (data.length !== input.length)
       throw new EmbeddingUnavailableError(`${this.where()} returned ${data.length} embeddings for ${input.length} inputs`);
