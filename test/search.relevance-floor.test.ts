@@ -113,3 +113,25 @@ describe('hybrid search keeps vector-only chunks only above the relevance floor'
     }
   });
 });
+
+describe('HYBRID_MIN_SIMILARITY sets the instance’s floor', () => {
+  let d: TestDaemon;
+  after(async () => d?.close());
+
+  it('overrides the model default, and min_score overrides it', async () => {
+    d = await startTestDaemon({ label: 'floor_setting', worker: true, env: { HYBRID_MIN_SIMILARITY: '0' } });
+    const req = http(d.url);
+    const t = await createTenant(d, 'floor_setting');
+    const col = await makeCollection(req, t.key, 'One');
+    await waitSettled(req, t.key, [(await addText(req, t.key, col.uuid, 'Cats', 'The cat sat on the mat.')).uuid]);
+    const r = await req('POST', '/api/v1/search/', { key: t.key, json: { query: NONSENSE, explain: true } });
+    assert.equal(r.body.count, 1, 'floor 0: the nearest chunk comes back');
+    assert.deepEqual(
+      { value: r.body.explain.min_score.value, source: r.body.explain.min_score.source, basis: r.body.explain.min_score.basis },
+      { value: 0, source: 'setting', basis: null },
+    );
+    const own = await req('POST', '/api/v1/search/', { key: t.key, json: { query: NONSENSE, min_score: 0.99, explain: true } });
+    assert.equal(own.body.count, 0);
+    assert.equal(own.body.explain.min_score.source, 'request');
+  });
+});
