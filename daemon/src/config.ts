@@ -15,6 +15,9 @@ const envBoolDefaultTrue = z
   .optional()
   .transform((v) => v === undefined || v === '' || v === 'true' || v === '1' || v === 'yes');
 
+// An empty variable counts as unset: compose files pass `${VAR:-}` through as "".
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
 const defaultDataDir = path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'docsift');
 
 export const configSchema = z.object({
@@ -33,11 +36,29 @@ export const configSchema = z.object({
   /** Secret for signed download URLs and other HMACs; generated and persisted under DATA_DIR when unset. */
   SIGNING_SECRET: z.string().min(32).optional(),
 
-  EMBEDDING_PROVIDER: z.enum(['builtin', 'ollama']).default('builtin'),
+  EMBEDDING_PROVIDER: z.enum(['builtin', 'ollama', 'openai']).default('builtin'),
   OLLAMA_HOST: z.string().default('http://127.0.0.1:11434'),
-  OLLAMA_MODEL: z.string().default('nomic-embed-text'),
-  /** Texts per embedding call; defaults to the provider's own (builtin 32, ollama 64). */
-  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(512).optional(),
+  /** Ollama's model; EMBEDDING_MODEL is accepted too. Default nomic-embed-text. */
+  OLLAMA_MODEL: unsetIfEmpty(z.string()),
+  /** `openai`: any server speaking POST /v1/embeddings (OpenAI, Azure OpenAI, vLLM, TEI, LM Studio, llama.cpp, LiteLLM). */
+  OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+  /** Optional for local servers; required for the public OpenAI endpoint. */
+  OPENAI_API_KEY: unsetIfEmpty(z.string()),
+  /** Model name for `openai` (default text-embedding-3-small) and, when OLLAMA_MODEL is unset, for `ollama`. */
+  EMBEDDING_MODEL: unsetIfEmpty(z.string()),
+  /** `openai` only: sent as `dimensions` (models that shorten vectors); else detected from the first answer. */
+  EMBEDDING_DIMENSIONS: unsetIfEmpty(z.coerce.number().int().min(1).max(16000)),
+  /** Texts per embedding call; defaults to the provider's own (builtin 32, ollama 64, openai 2048 — OpenAI's limit). */
+  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
+  /** `openai` only: tokens per request (default 300 000, OpenAI's limit). */
+  EMBEDDING_BATCH_TOKENS: unsetIfEmpty(z.coerce.number().int().min(1)),
+  /** `openai` only: longer inputs are truncated, with a warning (default 8191, OpenAI's per-input limit). */
+  EMBEDDING_MAX_INPUT_TOKENS: unsetIfEmpty(z.coerce.number().int().min(1)),
+  /**
+   * Hybrid search keeps a chunk only the vector channel found when its cosine similarity reaches this
+   * floor. Default: the embedding model's row in daemon/src/search/fusion-defaults.ts.
+   */
+  HYBRID_MIN_SIMILARITY: unsetIfEmpty(z.coerce.number().min(0).max(1)),
 
   /** Worker liveness: heartbeat period, and silence after which a worker's jobs are released to others. */
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
@@ -119,12 +140,21 @@ export type Config = z.infer<typeof configSchema>;
 
 export class ConfigError extends Error {}
 
+/** Settings that only make sense together: reported like field errors. */
+function crossCheck(c: Config): string[] {
+  const issues: string[] = [];
+  if (c.EMBEDDING_PROVIDER === 'openai' && !c.OPENAI_API_KEY && new URL(c.OPENAI_BASE_URL).hostname === 'api.openai.com')
+    issues.push('OPENAI_API_KEY: required for api.openai.com (only local servers work without a key)');
+  if (c.EMBEDDING_PROVIDER !== 'openai')
+    for (const k of ['EMBEDDING_DIMENSIONS', 'EMBEDDING_BATCH_TOKENS', 'EMBEDDING_MAX_INPUT_TOKENS'] as const)
+      if (c[k] !== undefined) issues.push(`${k}: only EMBEDDING_PROVIDER=openai uses this setting`);
+  return issues;
+}
+
 /** Parses the environment once; throws a readable error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = configSchema.safeParse(env);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  return result.data;
+  const lines = result.success ? crossCheck(result.data) : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  if (lines.length) throw new ConfigError(`Invalid configuration:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+  return result.data!;
 }

@@ -13,7 +13,7 @@ import { createSql } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { migrateWorkerSchema } from './worker/runner.js';
 import { systemClock } from './types.js';
-import { createEmbeddingProvider } from './embeddings/index.js';
+import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { reembedAll } from './services/reembed.js';
 
 const USAGE = `docsift-daemon <command> [options]
@@ -23,7 +23,7 @@ Commands:
   worker               Run job workers only (no HTTP)
   migrate              Apply database migrations and exit
   reembed              Re-process every document with the configured embedding model
-                       (required after changing EMBEDDING_PROVIDER or OLLAMA_MODEL)
+                       (required after changing EMBEDDING_PROVIDER, the model or EMBEDDING_DIMENSIONS)
   admin <subcommand>   Administrative tasks (run "admin --help")
   help                 Show this help
 
@@ -164,12 +164,7 @@ async function main(argv: string[]): Promise<void> {
     case 'reembed': {
       const databaseUrl = await resolveDatabaseUrl(config, logger);
       const sql = createSql(databaseUrl, { max: 2 });
-      const embedder = createEmbeddingProvider({
-        provider: config.EMBEDDING_PROVIDER,
-        ollamaHost: config.OLLAMA_HOST,
-        ollamaModel: config.OLLAMA_MODEL,
-        batchSize: config.EMBEDDING_BATCH_SIZE,
-      });
+      const embedder = createEmbeddingProvider(embeddingConfigFrom(config, logger));
       try {
         await migrate(sql, (m) => logger.info(m));
         await migrateWorkerSchema(databaseUrl, logger);

@@ -13,7 +13,7 @@ import { migrateWorkerSchema, startWorker } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
 import { assertEmbeddingModel } from './search/embedding-model.js';
 import { createBlobStore } from './storage/index.js';
-import { createEmbeddingProvider } from './embeddings/index.js';
+import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { closeUsageWriter } from './usage/log-writer.js';
 import { sealPlaintextWebhookSecrets } from './services/webhook-secrets.js';
 
@@ -41,12 +41,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
     logger,
     clock: opts.clock ?? systemClock(config.CLOCK_OFFSET_MS),
     blobs: createBlobStore(config),
-    embedder: createEmbeddingProvider({
-      provider: config.EMBEDDING_PROVIDER,
-      ollamaHost: config.OLLAMA_HOST,
-      ollamaModel: config.OLLAMA_MODEL,
-      batchSize: config.EMBEDDING_BATCH_SIZE,
-    }),
+    embedder: createEmbeddingProvider(embeddingConfigFrom(config, logger)),
   };
   let server: ServerType | undefined;
   let runner: Runner | undefined;
@@ -56,7 +51,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
       await migrate(sql, (m) => logger.info(m));
       await migrateWorkerSchema(config.DATABASE_URL, logger);
     }
-    await assertEmbeddingModel(sql, deps.embedder.model);
+    await assertEmbeddingModel(sql, deps.embedder.model, deps.embedder.configuredDimension);
     await sealPlaintextWebhookSecrets(sql, config.SIGNING_SECRET, logger);
     if (opts.worker) {
       const events = new EventEmitter() as WorkerEvents;

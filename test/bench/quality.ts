@@ -1,18 +1,27 @@
 // `npm run bench:quality`: retrieval quality on BEIR SciFact (300 test queries), docsift against
 // LanceDB and Orama on the same chunks and the same embeddings. See test/bench/quality/README.md.
 //
-//   npm run bench:quality [-- --limit-docs 500] [--keep] [--provider ollama] [--no-peers] [--no-sweep]
+//   npm run bench:quality [-- --limit-docs 500] [--keep] [--provider ollama|openai] [--no-peers] [--no-sweep] [--no-floor]
 //   QUALITY_DB_URL=… QUALITY_KEY=… npm run bench:quality     (reuse a database kept with --keep)
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { defaultFusion } from '../../daemon/src/search/fusion-defaults.js';
+import { defaultFusion, modelDefaults } from '../../daemon/src/search/fusion-defaults.js';
 import { benchDatabase, benchTempDir, repoRoot, type BenchDatabase, type DaemonProcess } from './lib/env.js';
 import { apiClient, expectStatus, type ApiCall } from './lib/http.js';
 import { percentiles } from './lib/metrics.js';
 import { machineInfo, writeResults } from './lib/report.js';
 import { exportChunks } from './quality/chunks.js';
-import { beirIdFromTags, loadCorpus, loadTestQueries, restrictTo, subsetCorpus, type TestQuery } from './quality/dataset.js';
+import {
+  beirIdFromTags,
+  loadCorpus,
+  loadOtherQueries,
+  loadTestQueries,
+  restrictTo,
+  subsetCorpus,
+  type TestQuery,
+} from './quality/dataset.js';
+import { runFloorStudy } from './quality/floor.js';
 import { createCollection, uploadCorpus, waitForIndexing } from './quality/ingest.js';
 import { dedupeDocs, scoreRun } from './quality/metrics.js';
 import { runHttp, runInProcess, type OurConfig } from './quality/ours.js';
@@ -33,14 +42,17 @@ const { values: args } = parseArgs({
     provider: { type: 'string', default: process.env.QUALITY_PROVIDER ?? 'builtin' },
     'no-peers': { type: 'boolean', default: false },
     'no-sweep': { type: 'boolean', default: false },
+    'no-floor': { type: 'boolean', default: false },
     'title-in-content': { type: 'boolean', default: false },
     concurrency: { type: 'string', default: '2' },
     'worker-concurrency': { type: 'string', default: process.env.QUALITY_WORKER_CONCURRENCY ?? '4' },
     strict: { type: 'boolean', default: false },
   },
 });
-const provider = args.provider === 'ollama' ? 'ollama' : 'builtin';
-if (args.provider !== provider) throw new Error(`--provider must be builtin or ollama, not ${args.provider}`);
+const provider = args.provider === 'ollama' || args.provider === 'openai' ? args.provider : 'builtin';
+if (args.provider !== provider) throw new Error(`--provider must be builtin, ollama or openai, not ${args.provider}`);
+// A real server of the user's (OpenAI, vLLM, TEI…): EMBEDDING_MODEL, OPENAI_API_KEY and EMBEDDING_* come from the environment too.
+if (provider === 'openai' && !process.env.OPENAI_BASE_URL) throw new Error('--provider openai needs OPENAI_BASE_URL (and EMBEDDING_MODEL)');
 const searchConcurrency = Number(args.concurrency);
 const log = (line: string) => process.stdout.write(line + '\n');
 const ms = (x: number) => `${(x / 1000).toFixed(1)} s`;
@@ -147,6 +159,21 @@ async function main(): Promise<number> {
     }
     if (fallbacks) log(`WARNING: ${fallbacks} hybrid responses fell back to text only (embedding provider unavailable)`);
 
+    const floor = args['no-floor']
+      ? null
+      : await runFloorStudy({
+          api,
+          deps: inproc.daemon.deps,
+          caller: inproc.caller,
+          collection: collection.slug,
+          testQueries: queries,
+          otherQueries: loadOtherQueries(),
+          defaultFloor: modelDefaults(model).floor.value,
+          sweep: !args['no-sweep'],
+          concurrency: searchConcurrency,
+          log,
+        });
+
     const sweep: { label: string; ndcg10: number; recall50: number; method: string; ratio: number | null; p50Ms: number }[] = [];
     if (!args['no-sweep']) {
       const configs: OurConfig[] = [
@@ -250,6 +277,7 @@ async function main(): Promise<number> {
       ingest,
       results: rows.map((r) => ({ ...r, ndcg10_in_process: r.system === 'docsift' ? inprocNdcg[r.mode] : undefined })),
       fusion_sweep: sweep,
+      relevance_floor: floor,
       peers: peerInfo,
       targets,
       // The name only: the URL carries the test cluster's password.

@@ -46,6 +46,7 @@ interface Pending {
 export class BuiltinEmbeddingProvider implements EmbeddingProvider {
   readonly name = 'builtin';
   readonly model = BUILTIN_MODEL;
+  readonly configuredDimension = BUILTIN_DIMENSION;
   private readonly batchSize: number;
   private readonly maxInputChars: number;
   private worker: Worker | undefined;

@@ -1,19 +1,58 @@
+import type { Config } from '../config.js';
 import { BuiltinEmbeddingProvider } from './builtin.js';
 import { OllamaEmbeddingProvider } from './ollama.js';
+import { OpenAIEmbeddingProvider } from './openai.js';
 import type { EmbeddingProvider } from './types.js';
 
-export { EmbeddingUnavailableError, cosineSimilarity, l2Normalise, type EmbeddingProvider } from './types.js';
+export {
+  EmbeddingRejectedError,
+  EmbeddingUnavailableError,
+  cosineSimilarity,
+  l2Normalise,
+  type EmbeddingProvider,
+  type EmbedOptions,
+} from './types.js';
 export { BuiltinEmbeddingProvider, BUILTIN_DIMENSION, BUILTIN_MODEL } from './builtin.js';
 export { OllamaEmbeddingProvider, DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL } from './ollama.js';
+export { OpenAIEmbeddingProvider, DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL } from './openai.js';
 
 export interface EmbeddingConfig {
-  provider: 'builtin' | 'ollama';
+  provider: 'builtin' | 'ollama' | 'openai';
   ollamaHost?: string;
   ollamaModel?: string;
-  /** Texts per model call / HTTP request (defaults: builtin 32, ollama 64). */
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  /** `openai` model name. */
+  model?: string;
+  /** `openai`: sent as `dimensions`. */
+  dimensions?: number;
+  /** Texts per model call / HTTP request (defaults: builtin 32, ollama 64, openai 2048). */
   batchSize?: number;
-  /** Ollama request timeout in ms (default 60 000). */
+  /** `openai`: tokens per request. */
+  batchTokens?: number;
+  /** `openai`: per-input token limit (longer inputs are truncated). */
+  maxInputTokens?: number;
+  /** Remote request timeout in ms (default 60 000). */
   timeoutMs?: number;
+  /** Where remote providers report truncated inputs. */
+  logger?: { warn(obj: object, msg: string): void };
+}
+
+/** The embedding settings of a parsed configuration (daemon, worker and `reembed` use the same). */
+export function embeddingConfigFrom(config: Config, logger?: EmbeddingConfig['logger']): EmbeddingConfig {
+  return {
+    provider: config.EMBEDDING_PROVIDER,
+    ollamaHost: config.OLLAMA_HOST,
+    ollamaModel: config.OLLAMA_MODEL ?? config.EMBEDDING_MODEL,
+    openaiBaseUrl: config.OPENAI_BASE_URL,
+    openaiApiKey: config.OPENAI_API_KEY,
+    model: config.EMBEDDING_MODEL,
+    dimensions: config.EMBEDDING_DIMENSIONS,
+    batchSize: config.EMBEDDING_BATCH_SIZE,
+    batchTokens: config.EMBEDDING_BATCH_TOKENS,
+    maxInputTokens: config.EMBEDDING_MAX_INPUT_TOKENS,
+    logger,
+  };
 }
 
 export function createEmbeddingProvider(cfg: EmbeddingConfig): EmbeddingProvider {
@@ -26,6 +65,18 @@ export function createEmbeddingProvider(cfg: EmbeddingConfig): EmbeddingProvider
         model: cfg.ollamaModel,
         batchSize: cfg.batchSize,
         timeoutMs: cfg.timeoutMs,
+      });
+    case 'openai':
+      return new OpenAIEmbeddingProvider({
+        baseUrl: cfg.openaiBaseUrl,
+        apiKey: cfg.openaiApiKey,
+        model: cfg.model,
+        dimensions: cfg.dimensions,
+        batchSize: cfg.batchSize,
+        batchTokens: cfg.batchTokens,
+        maxInputTokens: cfg.maxInputTokens,
+        timeoutMs: cfg.timeoutMs,
+        logger: cfg.logger,
       });
     default: {
       const never: never = cfg.provider;

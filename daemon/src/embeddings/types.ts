@@ -3,15 +3,25 @@
  * callers can use inner product / cosine interchangeably.
  */
 export interface EmbeddingProvider {
-  /** 'builtin' | 'ollama' */
+  /** 'builtin' | 'ollama' | 'openai' */
   readonly name: string;
-  /** e.g. 'use-lite-512' or 'nomic-embed-text' */
+  /** e.g. 'use-lite-512', 'nomic-embed-text' or 'text-embedding-3-small' */
   readonly model: string;
-  /** Vector length. Ollama probes once and caches. */
+  /** The vector length when it is known without asking the server (configured or fixed), for the startup guard. */
+  readonly configuredDimension?: number;
+  /** Vector length. Remote providers probe once and cache. */
   dimension(): Promise<number>;
   /** L2-normalised vectors, same order and count as the input. */
-  embed(texts: string[]): Promise<number[][]>;
+  embed(texts: string[], opts?: EmbedOptions): Promise<number[][]>;
   close(): Promise<void>;
+}
+
+export interface EmbedOptions {
+  /**
+   * A user is waiting (a search query): fail over quickly rather than sit out long rate-limit
+   * waits, since hybrid search can answer text-only meanwhile.
+   */
+  interactive?: boolean;
 }
 
 /**
@@ -22,6 +32,18 @@ export class EmbeddingUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'EmbeddingUnavailableError';
+  }
+}
+
+/**
+ * The provider refused the request in a way no retry fixes (bad API key, unknown model, invalid
+ * request). `permanent` makes the processing job fail the document at once with this message.
+ */
+export class EmbeddingRejectedError extends Error {
+  readonly permanent = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EmbeddingRejectedError';
   }
 }
 

@@ -42,12 +42,26 @@ export function buildMcpServer(deps: AppDeps, caller: Caller): McpServer {
         query: z.string().min(1).max(1000).describe('What to look for, in natural language or keywords.'),
         collection: z.string().optional().describe('Limit to one collection (its slug, from list_collections).'),
         limit: z.number().int().min(1).max(50).optional().describe('Number of results, 1–50 (default 5).'),
+        min_score: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .describe(
+            'Relevance floor, 0–1: minimum similarity of a result found by meaning only (exact word matches are always kept). Default per embedding model; raise it for fewer, closer results.',
+          ),
       },
       annotations: readOnly,
     },
     async (a) =>
       run(async () => {
-        const r = await search(deps, caller, { query: a.query.trim(), collection: a.collection, limit: a.limit ?? 5, mode: 'hybrid' });
+        const r = await search(deps, caller, {
+          query: a.query.trim(),
+          collection: a.collection,
+          limit: a.limit ?? 5,
+          mode: 'hybrid',
+          minScore: a.min_score,
+        });
         const lines = r.results.map(
           (x, i) =>
             `${i + 1}. [${x.score.toFixed(3)}] ${x.title} — ${x.collection_name} (document ${x.document_id}, chunk ${x.chunk_index}${x.page ? `, page ${x.page}` : ''})\n   ${snippet(x.content).replace(/\n+/g, ' ')}`,

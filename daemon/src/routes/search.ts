@@ -48,7 +48,9 @@ export const SearchRequestSchema = z
       .max(50)
       .optional()
       .openapi({ description: 'At most this many results from one document.' }),
-    explain: z.boolean().optional().openapi({ description: 'Adds each result’s per-channel rank and raw score.' }),
+    explain: z.boolean().optional().openapi({
+      description: 'Adds each result’s per-channel rank and raw score, and the fusion and relevance floor in force (`explain`).',
+    }),
     fusion: z
       .enum(['rrf', 'weighted'])
       .optional()
@@ -57,6 +59,16 @@ export const SearchRequestSchema = z
       description:
         'Weight of the vector channel in weighted fusion (0 = text only, 1 = vector only). Default per model, chosen on BEIR SciFact: 0.1 for the built-in model, 0.5 for nomic-embed-text.',
     }),
+    min_score: z
+      .number({ error: 'min_score must be a number between 0 and 1.' })
+      .min(0, 'min_score must be between 0 and 1.')
+      .max(1, 'min_score must be between 0 and 1.')
+      .optional()
+      .openapi({
+        description:
+          'Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); default per embedding model, so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and whether it was measured or assumed.',
+        example: 0.3,
+      }),
   })
   .openapi('SearchRequest');
 
@@ -77,6 +89,31 @@ export const SearchResultSchema = z
   })
   .openapi('SearchResult');
 
+const Basis = z.enum(['measured', 'assumed']).nullable().openapi({
+  description: 'For a model default: `measured` with bench:quality (the note gives the figure) or `assumed` (the note gives the reason).',
+});
+const SearchExplain = z
+  .object({
+    embedding_model: z.string(),
+    defaults_row: z.string().openapi({ description: 'Row of the per-model defaults table used (`other` for models not in it).' }),
+    fusion: z.object({
+      source: z.enum(['request', 'model_default', 'none']),
+      basis: Basis,
+      note: z.string().nullable(),
+    }),
+    min_score: z.object({
+      value: z.number().nullable().openapi({ description: 'The relevance floor applied; null: none.' }),
+      source: z.enum(['request', 'setting', 'model_default', 'none']).openapi({
+        description:
+          '`request`: min_score; `setting`: HYBRID_MIN_SIMILARITY; `model_default`: the model’s row; `none`: no floor in this mode.',
+      }),
+      basis: Basis,
+      note: z.string().nullable(),
+      dropped: z.number().int().openapi({ description: 'Vector-only chunks the floor removed.' }),
+    }),
+  })
+  .openapi('SearchExplain', { description: 'With `explain: true`: the defaults in force and where they come from.' });
+
 export const SearchResponseSchema = z
   .object({
     query: z.string(),
@@ -87,6 +124,7 @@ export const SearchResponseSchema = z
       description: '`text_only` when hybrid search ran without the vector channel because the embedding provider was unavailable.',
     }),
     fusion: z.object({ method: z.enum(['rrf', 'weighted', 'none']), semantic_ratio: z.number().nullable() }),
+    explain: SearchExplain.optional(),
   })
   .openapi('SearchResponse');
 
@@ -116,6 +154,7 @@ export function registerSearchRoutes(app: App, deps: AppDeps): void {
       explain: b.explain,
       fusion: b.fusion,
       semanticRatio: b.semantic_ratio,
+      minScore: b.min_score,
     });
     return c.json(r as z.infer<typeof SearchResponseSchema>, 200);
   });

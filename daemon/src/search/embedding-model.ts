@@ -12,13 +12,21 @@ export async function storedEmbeddingModel(tx: Tx): Promise<StoredModel | undefi
   return rows[0]?.value;
 }
 
-/** Startup guard: vectors of different models are never mixed in one index. */
-export async function assertEmbeddingModel(sql: Sql, configuredModel: string): Promise<void> {
+/**
+ * Startup guard: vectors of different models are never mixed in one index. The dimension is checked
+ * too when it is known without asking the server (built-in model, or EMBEDDING_DIMENSIONS): the
+ * same model shortened to another length is another vector space. Otherwise the first answer's
+ * length is checked when a document is indexed (claimEmbeddingModel).
+ */
+export async function assertEmbeddingModel(sql: Sql, configuredModel: string, configuredDimension?: number): Promise<void> {
   const stored = await storedEmbeddingModel(sql);
-  if (stored && stored.model !== configuredModel) {
+  if (!stored) return;
+  const sameDimension = configuredDimension === undefined || configuredDimension === stored.dimension;
+  if (stored.model !== configuredModel || !sameDimension) {
+    const configured = `"${configuredModel}"${configuredDimension === undefined ? '' : ` (${configuredDimension} dimensions)`}`;
     throw new EmbeddingModelMismatchError(
-      `This database holds vectors from embedding model "${stored.model}" (${stored.dimension} dimensions), but "${configuredModel}" is configured. ` +
-        `Mixing models would make vector search meaningless. Either configure "${stored.model}" again, or run \`docsift-daemon reembed\` to re-process every document with "${configuredModel}".`,
+      `This database holds vectors from embedding model "${stored.model}" (${stored.dimension} dimensions), but ${configured} is configured. ` +
+        `Mixing models would make vector search meaningless. Either configure "${stored.model}" with ${stored.dimension} dimensions again, or run \`docsift-daemon reembed\` to re-process every document with ${configured}.`,
     );
   }
 }

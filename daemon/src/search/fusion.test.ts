@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rrf, single, weighted, type Candidate } from './fusion.js';
+import { keepRelevant, rrf, single, weighted, type Candidate } from './fusion.js';
+import { defaultFusion, modelDefaults } from './fusion-defaults.js';
 
 const c = (id: string, score: number, rank: number): Candidate => ({ chunkId: id, score, rank });
 
@@ -42,4 +43,42 @@ test('single channel: text normalised by its best, vector similarity clamped', (
     [1, 0],
   );
   assert.deepEqual(rrf([], []), []);
+});
+
+test('keepRelevant: drops vector-only chunks under the floor, never text matches, keeps order and scores', () => {
+  const fused = weighted([c('t', 4, 1)], [c('t', 0.1, 3), c('close', 0.6, 1), c('far', 0.2, 2)], 0.5);
+  const { kept, dropped } = keepRelevant(fused, 0.3);
+  assert.deepEqual(
+    kept.map((x) => x.chunkId),
+    fused.filter((x) => x.chunkId !== 'far').map((x) => x.chunkId),
+  );
+  assert.equal(dropped, 1);
+  assert.deepEqual(
+    kept,
+    fused.filter((x) => x.chunkId !== 'far'),
+  );
+  assert.equal(keepRelevant(fused, 0.6).kept.length, 2, 'the floor is inclusive');
+  assert.equal(keepRelevant(fused, null).kept, fused);
+  assert.deepEqual(
+    keepRelevant(single([c('a', 0.5, 1), c('b', 0.1, 2)], 'vector'), 0.4).kept.map((x) => x.chunkId),
+    ['a'],
+  );
+});
+
+test('model defaults: every row is marked measured or assumed with a note; unknown models get rrf and no floor', () => {
+  for (const model of ['use-lite-512', 'nomic-embed-text', 'text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002']) {
+    const d = modelDefaults(model);
+    assert.equal(d.row, model);
+    for (const e of [d.fusion, d.floor]) {
+      assert.ok(['measured', 'assumed'].includes(e.basis), model);
+      assert.ok(e.note.length > 20, model);
+    }
+    assert.equal(typeof d.floor.value, 'number');
+  }
+  assert.equal(modelDefaults('use-lite-512').floor.basis, 'measured');
+  const other = modelDefaults('bge-m3');
+  assert.equal(other.row, 'other');
+  assert.equal(other.floor.value, null);
+  assert.deepEqual(defaultFusion('bge-m3'), { method: 'rrf', semanticRatio: 0.5 });
+  assert.equal(modelDefaults('__proto__').row, 'other');
 });

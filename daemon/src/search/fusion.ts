@@ -66,3 +66,14 @@ export function single(list: Candidate[], channel: 'text' | 'vector'): Fused[] {
     [channel]: c,
   }));
 }
+
+/**
+ * Relevant-only hybrid results: drops chunks that only the vector channel found (no text match)
+ * whose similarity is below `floor`. Text matches are always kept, and the kept chunks keep their
+ * scores and order. A null floor keeps everything.
+ */
+export function keepRelevant(list: Fused[], floor: number | null): { kept: Fused[]; dropped: number } {
+  if (floor === null) return { kept: list, dropped: 0 };
+  const kept = list.filter((f) => f.text || (f.vector && f.vector.score >= floor));
+  return { kept, dropped: list.length - kept.length };
+}

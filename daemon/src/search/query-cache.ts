@@ -15,7 +15,7 @@ export class QueryEmbeddingCache {
       this.map.set(query, hit);
       return hit;
     }
-    const [v] = await this.embedder.embed([query]);
+    const [v] = await this.embedder.embed([query], { interactive: true });
     if (!v) throw new Error('embedding provider returned no vector');
     this.map.set(query, v);
     if (this.map.size > this.size) this.map.delete(this.map.keys().next().value as string);

@@ -1,12 +1,12 @@
 import { visibleCollectionIds } from '../db/access.js';
 import { meterSearch } from '../billing/quota.js';
-import { EmbeddingUnavailableError } from '../embeddings/types.js';
+import { EmbeddingRejectedError, EmbeddingUnavailableError } from '../embeddings/types.js';
 import { AppError } from '../errors.js';
 import { isUuid } from '../routes/common.js';
 import { getVisibleCollectionId } from '../services/collections.js';
 import type { AppDeps, Caller } from '../types.js';
-import { rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
-import { defaultFusion, type FusionMethod } from './fusion-defaults.js';
+import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
+import { modelDefaults, type FusionMethod, type ModelDefaults } from './fusion-defaults.js';
 import { hydrate } from './hydrate.js';
 import { QueryEmbeddingCache } from './query-cache.js';
 import { textCandidates } from './text-channel.js';
@@ -24,6 +24,25 @@ export interface SearchRequest {
   explain?: boolean;
   fusion?: FusionMethod;
   semanticRatio?: number;
+  /** Minimum similarity of a chunk only the vector channel found (hybrid), or of every chunk (vector). */
+  minScore?: number;
+}
+
+type Source = 'request' | 'setting' | 'model_default' | 'none';
+
+/** Which relevance floor applies, and why (reported by `explain`). Text matches are never floored. */
+function resolveFloor(req: SearchRequest, d: ModelDefaults, setting: number | undefined) {
+  const mark = (value: number | null, source: Source, note: string | null = null) => ({
+    value,
+    source,
+    basis: source === 'model_default' ? d.floor.basis : null,
+    note,
+  });
+  if (req.mode === 'text') return mark(null, 'none', 'text mode keeps every lexical match');
+  if (req.minScore !== undefined) return mark(req.minScore, 'request');
+  if (req.mode === 'vector') return mark(null, 'none', 'vector mode lists the nearest chunks; min_score sets a floor');
+  if (setting !== undefined) return mark(setting, 'setting', 'HYBRID_MIN_SIMILARITY');
+  return mark(d.floor.value, 'model_default', d.floor.note);
 }
 
 /** Candidates each channel contributes before fusion. */
@@ -72,25 +91,48 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   const collectionIds = ref
     ? [await getVisibleCollectionId(deps.sql, caller, isUuid(ref) ? { id: ref } : { slug: ref })]
     : await visibleCollectionIds(deps.sql, caller);
-  const defaults = defaultFusion(deps.embedder.model);
-  const method = req.fusion ?? defaults.method;
-  const ratio = req.semanticRatio ?? defaults.semanticRatio;
+  const defaults = modelDefaults(deps.embedder.model);
+  const method = req.fusion ?? defaults.fusion.method;
+  const ratio = req.semanticRatio ?? defaults.fusion.semanticRatio;
+  const floor = resolveFloor(req, defaults, deps.config.HYBRID_MIN_SIMILARITY);
+  const fusionSource: Source = req.mode !== 'hybrid' ? 'none' : req.fusion || req.semanticRatio !== undefined ? 'request' : 'model_default';
+  // The marks ("measured" with the figure, or "assumed" with the reason) of the defaults in force.
+  const explain = (dropped: number) => ({
+    embedding_model: deps.embedder.model,
+    defaults_row: defaults.row,
+    fusion: {
+      source: fusionSource,
+      basis: fusionSource === 'model_default' ? defaults.fusion.basis : null,
+      note: fusionSource === 'model_default' ? defaults.fusion.note : null,
+    },
+    min_score: { ...floor, dropped },
+  });
   const filter = { collectionIds, tags: req.tags };
   let fallback: string | null = null;
   if (!collectionIds.length)
-    return { query: req.query, count: 0, results: [], mode: req.mode, fallback, fusion: { method, semantic_ratio: ratio } };
+    return {
+      query: req.query,
+      count: 0,
+      results: [],
+      mode: req.mode,
+      fallback,
+      fusion: { method, semantic_ratio: ratio },
+      ...(req.explain ? { explain: explain(0) } : {}),
+    };
 
   let queryVector: number[] | undefined;
   if (req.mode !== 'text') {
     try {
       queryVector = await cacheFor(deps).embed(req.query);
     } catch (err) {
-      if (!(err instanceof EmbeddingUnavailableError) || req.mode === 'vector') {
-        if (req.mode === 'vector')
-          throw new AppError('SEARCH_UNAVAILABLE', 'Vector search is unavailable: the embedding provider cannot be reached.');
-        throw err;
-      }
-      deps.logger.warn({ err }, 'embedding provider down: hybrid search falls back to text only');
+      // Down, or refusing (bad key, unknown model: an operator's fix): hybrid still answers from text.
+      const provider = err instanceof EmbeddingUnavailableError || err instanceof EmbeddingRejectedError;
+      if (provider && req.mode === 'vector')
+        throw new AppError('SEARCH_UNAVAILABLE', 'Vector search is unavailable: the embedding provider cannot be reached.');
+      if (!provider) throw err;
+      if (err instanceof EmbeddingRejectedError)
+        deps.logger.error({ err }, 'embedding provider refused the query: hybrid search falls back to text only');
+      else deps.logger.warn({ err }, 'embedding provider down: hybrid search falls back to text only');
       fallback = 'text_only';
     }
   }
@@ -106,7 +148,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     deps.logger.error({ err }, 'search backend failed');
     throw new AppError('SEARCH_UNAVAILABLE', 'Search is temporarily unavailable; retry shortly.');
   }
-  const fused =
+  const all =
     req.mode === 'text' || (req.mode === 'hybrid' && !queryVector)
       ? single(text, 'text')
       : req.mode === 'vector'
@@ -114,6 +156,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
         : method === 'rrf'
           ? rrf(text, vector)
           : weighted(text, vector, ratio);
+  const { kept: fused, dropped } = keepRelevant(all, floor.value);
   const rows = await hydrate(deps.sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit));
   const results = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
   return {
@@ -142,5 +185,6 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     mode: req.mode,
     fallback,
     fusion: { method: req.mode === 'hybrid' ? method : 'none', semantic_ratio: req.mode === 'hybrid' ? ratio : null },
+    ...(req.explain ? { explain: explain(dropped) } : {}),
   };
 }

@@ -1028,6 +1028,7 @@ export interface components {
                 method: "rrf" | "weighted" | "none";
                 semantic_ratio: number | null;
             };
+            explain?: components["schemas"]["SearchExplain"];
         };
         SearchResult: {
             /** @description Chunk text. */
@@ -1057,6 +1058,39 @@ export interface components {
                 } | null;
             };
         };
+        /** @description With `explain: true`: the defaults in force and where they come from. */
+        SearchExplain: {
+            embedding_model: string;
+            /** @description Row of the per-model defaults table used (`other` for models not in it). */
+            defaults_row: string;
+            fusion: {
+                /** @enum {string} */
+                source: "request" | "model_default" | "none";
+                /**
+                 * @description For a model default: `measured` with bench:quality (the note gives the figure) or `assumed` (the note gives the reason).
+                 * @enum {string|null}
+                 */
+                basis: "measured" | "assumed" | null;
+                note: string | null;
+            };
+            min_score: {
+                /** @description The relevance floor applied; null: none. */
+                value: number | null;
+                /**
+                 * @description `request`: min_score; `setting`: HYBRID_MIN_SIMILARITY; `model_default`: the model’s row; `none`: no floor in this mode.
+                 * @enum {string}
+                 */
+                source: "request" | "setting" | "model_default" | "none";
+                /**
+                 * @description For a model default: `measured` with bench:quality (the note gives the figure) or `assumed` (the note gives the reason).
+                 * @enum {string|null}
+                 */
+                basis: "measured" | "assumed" | null;
+                note: string | null;
+                /** @description Vector-only chunks the floor removed. */
+                dropped: number;
+            };
+        };
         SearchRequest: {
             /**
              * @description Web-search syntax: "quoted phrases" and -excluded words work; any input is safe.
@@ -1079,7 +1113,7 @@ export interface components {
             tags?: string[];
             /** @description At most this many results from one document. */
             max_chunks_per_document?: number;
-            /** @description Adds each result’s per-channel rank and raw score. */
+            /** @description Adds each result’s per-channel rank and raw score, and the fusion and relevance floor in force (`explain`). */
             explain?: boolean;
             /**
              * @description Hybrid fusion method; default depends on the embedding model (see semantic_ratio).
@@ -1088,6 +1122,11 @@ export interface components {
             fusion?: "rrf" | "weighted";
             /** @description Weight of the vector channel in weighted fusion (0 = text only, 1 = vector only). Default per model, chosen on BEIR SciFact: 0.1 for the built-in model, 0.5 for nomic-embed-text. */
             semantic_ratio?: number;
+            /**
+             * @description Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); default per embedding model, so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and whether it was measured or assumed.
+             * @example 0.3
+             */
+            min_score?: number;
         };
         WebhookConfig: {
             configured: boolean;

@@ -1,11 +1,20 @@
 // BEIR SciFact as the quality benchmark uses it: the corpus, the 300 test queries with their
 // relevant documents, and a deterministic subset for quick runs.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { repoRoot } from '../lib/env.js';
 
-export const DATASET_DIR = process.env.QUALITY_DATASET_DIR ?? path.resolve(repoRoot, '..', 'shared', 'datasets', 'beir-scifact');
+/** shared/ sits beside the main checkout; a worktree (e.g. /work/wt/x) finds it further up. */
+function findDataset(): string {
+  const rel = path.join('shared', 'datasets', 'beir-scifact');
+  for (let dir = path.resolve(repoRoot, '..'); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, rel))) return path.join(dir, rel);
+    if (path.dirname(dir) === dir) return path.resolve(repoRoot, '..', rel);
+  }
+}
+
+export const DATASET_DIR = process.env.QUALITY_DATASET_DIR ?? findDataset();
 
 export interface CorpusDoc {
   id: string;
@@ -58,6 +67,20 @@ export function loadTestQueries(dir = DATASET_DIR): TestQuery[] {
   }
   if (out.length !== qrels.size) throw new Error(`qrels name ${qrels.size} queries but queries.jsonl has ${out.length} of them`);
   return out;
+}
+
+/**
+ * The SciFact claims that are not test queries (the train split, whose labels are not here): real
+ * questions about this corpus that choosing a setting may look at without touching the test set.
+ */
+export function loadOtherQueries(dir = DATASET_DIR): string[] {
+  const test = new Set(loadTestQueries(dir).map((q) => q.id));
+  return readFileSync(path.join(dir, 'queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { _id: string; text: string })
+    .filter((o) => !test.has(String(o._id)))
+    .map((o) => o.text);
 }
 
 /**

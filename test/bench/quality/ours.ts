@@ -13,6 +13,8 @@ export interface OurConfig {
   mode: Mode;
   fusion?: 'rrf' | 'weighted';
   semanticRatio?: number;
+  /** The relevance floor (`min_score`); unset: the model's default. */
+  minScore?: number;
 }
 
 export interface RunOutput {
@@ -56,6 +58,7 @@ export async function runHttp(api: ApiCall, collection: string, queries: TestQue
     const json: Record<string, unknown> = { query: q.text, collection, limit: API_LIMIT, mode: cfg.mode, max_chunks_per_document: 1 };
     if (cfg.fusion) json.fusion = cfg.fusion;
     if (cfg.semanticRatio !== undefined) json.semantic_ratio = cfg.semanticRatio;
+    if (cfg.minScore !== undefined) json.min_score = cfg.minScore;
     const r = await api<ApiResponse>('POST', '/api/v1/search/', { json });
     if (r.status !== 200)
       throw new Error(`search ${cfg.label} for query ${q.id}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 500)}`);
@@ -89,6 +92,7 @@ export async function runInProcess(
       mode: cfg.mode,
       fusion: cfg.fusion,
       semanticRatio: cfg.semanticRatio,
+      minScore: cfg.minScore,
     };
     const started = performance.now();
     const r = await search(deps, caller, req);

@@ -16,7 +16,7 @@ export const SIGNING_SECRET = 'bench-quality-signing-secret-0123456789abcdef';
 export interface DaemonEnvOptions {
   databaseUrl: string;
   dataDir: string;
-  provider: 'builtin' | 'ollama';
+  provider: 'builtin' | 'ollama' | 'openai';
   workerConcurrency: number;
 }
 
@@ -28,6 +28,7 @@ function daemonEnv(o: DaemonEnvOptions): Record<string, string> {
     PORT: '0',
     LOG_LEVEL: process.env.QUALITY_LOG_LEVEL ?? 'warn',
     SIGNING_SECRET: SIGNING_SECRET,
+    // The provider's own settings (OLLAMA_*, OPENAI_*, EMBEDDING_MODEL…) come from the inherited environment.
     EMBEDDING_PROVIDER: o.provider,
     WORKER_CONCURRENCY: String(o.workerConcurrency),
     NODE_ENV: 'production',
