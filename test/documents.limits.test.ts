@@ -19,6 +19,10 @@ describe('upload and request-body limits', () => {
   let req: ReturnType<typeof http>;
   let coll: { uuid: string; slug: string };
   let txt: Buffer<ArrayBuffer>;
+  // Built once, up front: filling 50 MiB blocks this process (which is also the daemon) long
+  // enough for an idle keep-alive socket to expire under the client's feet mid-test.
+  let exact: Blob;
+  let over: Blob;
 
   before(async () => {
     d = await startTestDaemon({
@@ -30,6 +34,8 @@ describe('upload and request-body limits', () => {
     req = http(d.url);
     coll = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Limits' } })).body;
     txt = await readFile(samplePath('sample.txt'));
+    exact = new Blob([Buffer.alloc(LIMIT, 'a')], { type: 'text/plain' });
+    over = new Blob([Buffer.alloc(LIMIT + 1, 'a')], { type: 'text/plain' });
   });
   after(async () => d?.close());
 
@@ -58,12 +64,11 @@ describe('upload and request-body limits', () => {
     );
     await until(async () => ((await openFdsUnder(d.dataDir)).length === 0 ? true : undefined), 5000, 'no open fd');
   }
-  const bigFile = (size: number) => new Blob([Buffer.alloc(size, 'a')], { type: 'text/plain' });
 
   describe('the 50 MiB boundary', () => {
     it('a file of exactly 52,428,800 bytes is accepted, on upload and on replace', async () => {
       const f = new FormData();
-      f.append('file', bigFile(LIMIT), 'exact.txt');
+      f.append('file', exact, 'exact.txt');
       const r = await send(uploadPath(), f);
       assert.equal(r.status, 201, r.text);
       assert.equal(r.body.file_size, LIMIT);
@@ -71,7 +76,7 @@ describe('upload and request-body limits', () => {
       assert.equal((await stat(path.join(d.dataDir, 'blobs', row!.blob_key))).size, LIMIT);
 
       const g = new FormData();
-      g.append('file', bigFile(LIMIT), 'exact2.txt');
+      g.append('file', exact, 'exact2.txt');
       const rr = await send(`/api/v1/documents/${r.body.uuid}/replace/`, g);
       assert.equal(rr.status, 200, rr.text);
       assert.equal(rr.body.file_size, LIMIT);
@@ -81,14 +86,14 @@ describe('upload and request-body limits', () => {
     it('one byte more is FILE_TOO_LARGE on upload and replace, with nothing left behind', async () => {
       const rows = await rowCount();
       const f = new FormData();
-      f.append('file', bigFile(LIMIT + 1), 'over.txt');
+      f.append('file', over, 'over.txt');
       assertError(await send(uploadPath(), f), 400, 'FILE_TOO_LARGE');
       const small = new FormData();
       small.append('file', new Blob([txt]), 'small.txt');
       const doc = await send(uploadPath(), small);
       assert.equal(doc.status, 201, doc.text);
       const g = new FormData();
-      g.append('file', bigFile(LIMIT + 1), 'over.txt');
+      g.append('file', over, 'over.txt');
       assertError(await send(`/api/v1/documents/${doc.body.uuid}/replace/`, g), 400, 'FILE_TOO_LARGE');
       assert.equal(await rowCount(), rows + 1);
       await assertNoLeak();
