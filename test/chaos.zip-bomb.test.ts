@@ -12,7 +12,7 @@ const MEMORY_MB = 96;
 // Growth of the whole test process's RSS while the batch is processed. Two extraction threads
 // at a 96 MB heap plus 32 MB of inflated XML each stay well under it; without limits, inflating
 // and parsing the 64 MB documents alone takes several GB.
-const RSS_GROWTH_BOUND_MB = 700;
+const RSS_GROWTH_BOUND_MB = 450;
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
