@@ -65,6 +65,17 @@ export const configSchema = z.object({
   WORKER_STALE_MS: z.coerce.number().int().min(500).default(60_000),
   /** Attempts of a document-processing job before the document is marked failed (exponential backoff between). */
   PROCESS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(5),
+  /**
+   * Per-document extraction limits. A document over one fails permanently (no retries) with a message
+   * naming the setting. Memory is the heap of each extraction thread (one thread per concurrent job).
+   */
+  EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(1024),
+  EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  EXTRACT_MAX_PDF_PAGES: z.coerce.number().int().min(1).default(5000),
+  /** Total inflated size of the XML inside a docx/xlsx/pptx/odt/ods/odp/epub (zip bombs). */
+  EXTRACT_MAX_UNPACKED_MB: z.coerce.number().int().min(1).max(4096).default(100),
+  /** Characters of extracted text; chunking and embedding time grow with it. */
+  EXTRACT_MAX_TEXT_CHARS: z.coerce.number().int().min(1000).default(10_000_000),
   CHUNK_TOKENS: z.coerce.number().int().min(32).max(8192).default(512),
   CHUNK_OVERLAP: z.coerce.number().min(0).max(0.5).default(0.15),
   /** HNSW search breadth: higher is more accurate and slower (recall measured by npm run bench:search). */

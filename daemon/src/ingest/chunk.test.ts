@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { PDF_PAGE2_PHRASE, samplePath } from '../../../test/fixtures/samples.js';
 import { chunkText, estimateTokens, type Chunk } from './chunk.js';
 import { extractText } from './extract.js';
+import { sentenceStarts } from './segment.js';
 
 // Deterministic pseudo-random prose so sizes are realistic but stable.
 function prose(seed: number, sentences: number): string {
@@ -148,4 +150,41 @@ test('page of a chunk is the page of its first character', async () => {
 test('chunking is deterministic', () => {
   const text = Array.from({ length: 5 }, (_, i) => `## Part ${i}\n\n${prose(i + 10, 30)}`).join('\n\n');
   assert.deepEqual(chunkText(text), chunkText(text));
+});
+
+test('sentence ends are found as before: "." "!" "?" "…" "。" runs, then closing quotes or brackets, then space', () => {
+  // Reference: the regular expression segmentation used to run (correct, but it backtracks).
+  const reference = (s: string) => {
+    const starts = [0];
+    const re = /[.!?…。！？]+["'”’)\]]*\s+(?=\S)/g;
+    for (let m = re.exec(s); m; m = re.exec(s)) starts.push(m.index + m[0].length);
+    return starts;
+  };
+  const alphabet = ['.', '!', '?', '…', '。', '"', '”', ')', ']', ' ', ' ', '\u00a0', 'a', 'b', 'Z', '-'];
+  let seed = 42;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < 3000; i++) {
+    const s = Array.from({ length: 1 + Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    assert.deepEqual(sentenceStarts(s), reference(s), JSON.stringify(s));
+  }
+  assert.deepEqual(sentenceStarts('One. Two!" (Three?) Four… 五。 six'), [0, 5, 11, 20, 26, 29]);
+});
+
+test('long runs of sentence punctuation are segmented in linear time', () => {
+  // The old segmentation rescanned a run of "." once per character of it: 64 KiB of dots took
+  // about 40 s, and a 50 MiB "word" days. Run in a child process so a regression fails (killed
+  // after 60 s, ~100x the expected time on a loaded machine) instead of hanging the suite.
+  const script = `
+    import { chunkText } from ${JSON.stringify(new URL('./chunk.ts', import.meta.url).href)};
+    const n = 1 << 20;
+    const inputs = ['.'.repeat(n), 'a' + '!'.repeat(n), '。'.repeat(n), ('?'.repeat(5000) + '"'.repeat(5000) + ' x ').repeat(100)];
+    for (const t of inputs) {
+      const chunks = chunkText(t, { targetTokens: 512 });
+      if (!chunks.length || chunks.at(-1).end !== t.trimEnd().length) throw new Error('text not covered');
+    }
+    console.log('segmented');`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.signal, null, 'chunking 1 MiB of punctuation did not finish within 60 s');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'segmented');
 });

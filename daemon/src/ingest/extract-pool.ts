@@ -1,60 +1,171 @@
 import { Worker } from 'node:worker_threads';
-import { ExtractionError, type ExtractedText, type ExtractInput } from './extract.js';
+import { ExtractionError, type ExtractedText, type ExtractInput, type ExtractLimits } from './extract.js';
 
-interface Pending {
+export interface ExtractionPoolOptions extends ExtractLimits {
+  /** threads at most; each extracts one document at a time */
+  threads: number;
+  /** V8 heap limit of each thread (resourceLimits.maxOldGenerationSizeMb) */
+  memoryMb: number;
+  /** wall time one document may take once its thread starts on it */
+  timeoutMs: number;
+  /** an idle thread exits after this long, returning its memory (default 60 s) */
+  idleMs?: number;
+}
+
+interface Request {
+  input: ExtractInput;
   resolve: (r: ExtractedText) => void;
   reject: (e: Error) => void;
 }
 
+interface Thread {
+  worker: Worker;
+  /** the document on the thread, and whether the thread has started on it */
+  current?: Request & { started: boolean };
+  timer?: NodeJS.Timeout;
+  idle?: NodeJS.Timeout;
+}
+
+type Reply = { type: 'started' } | { type: 'done'; result: ExtractedText } | { type: 'failed'; message: string; permanent: boolean };
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+const megabytes = (mb: number) => `${mb.toLocaleString('en-US')} MB`;
+
 /**
- * One long-lived worker thread for extraction. Requests are queued in order; a crashed worker is
- * replaced on the next call, and its in-flight requests fail as transient errors (the job retries).
+ * Extraction worker threads with per-document limits. Each thread holds ONE document at a time, so
+ * when a thread must die the culprit is known:
+ * - out of memory (its heap is capped by `memoryMb`) or over `timeoutMs`: that document fails
+ *   permanently (the same file would do the same again) and the thread is replaced;
+ * - any other death of a thread (a bug, not the input) fails its document as transient: the job
+ *   retries it.
+ * Documents waiting for a thread are held here, never on a thread, so no other document is ever
+ * lost with a thread. Threads are started on demand up to `threads` and idle unreferenced, so they
+ * never hold the process open.
  */
-export class ExtractionWorker {
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+export class ExtractionPool {
+  private readonly threads = new Set<Thread>();
+  private readonly waiting: Request[] = [];
+  private replaced = 0;
+  private closed = false;
 
-  private start(): Worker {
-    const w = new Worker(new URL('./extract-worker.mjs', import.meta.url), { execArgv: [] });
-    w.unref();
-    w.on('message', (m: { id: number; ok: boolean; result?: ExtractedText; message?: string; permanent?: boolean }) => {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.ok) p.resolve(m.result!);
-      else p.reject(m.permanent ? new ExtractionError(m.message ?? 'extraction failed') : new Error(m.message ?? 'extraction failed'));
-      if (!this.pending.size) w.unref();
-    });
-    w.on('error', (err) => this.fail(w, err));
-    w.on('exit', (code) => this.fail(w, new Error(`extraction worker exited with code ${code}`)));
-    return w;
-  }
-
-  private fail(w: Worker, err: Error): void {
-    if (this.worker !== w) return;
-    this.worker = undefined;
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
-  }
+  constructor(private readonly opts: ExtractionPoolOptions) {}
 
   extract(input: ExtractInput): Promise<ExtractedText> {
-    this.worker ??= this.start();
-    const w = this.worker;
-    w.ref();
-    const id = this.nextId++;
+    if (this.closed) return Promise.reject(new Error('the extraction pool is closed'));
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      // Copy into a transferable buffer: the worker owns it afterwards.
-      const data = new Uint8Array(input.data.byteLength);
-      data.set(input.data);
-      w.postMessage({ id, sourceType: input.sourceType, data, filename: input.filename }, [data.buffer]);
+      this.waiting.push({ input, resolve, reject });
+      this.pump();
     });
+  }
+
+  /** For tests and logs: live threads, and how many were replaced after a limit killed them. */
+  stats(): { threads: number; waiting: number; replaced: number } {
+    return { threads: this.threads.size, waiting: this.waiting.length, replaced: this.replaced };
   }
 
   async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    if (w) await w.terminate();
+    this.closed = true;
+    for (const r of this.waiting.splice(0)) r.reject(new Error('the extraction pool is closed'));
+    const all = [...this.threads];
+    this.threads.clear();
+    for (const t of all) this.settle(t, new Error('the extraction pool is closed'));
+    await Promise.all(all.map((t) => t.worker.terminate()));
+  }
+
+  private pump(): void {
+    while (this.waiting.length) {
+      let thread = [...this.threads].find((t) => !t.current);
+      if (!thread) {
+        if (this.threads.size >= this.opts.threads) return;
+        thread = this.spawn();
+      }
+      this.dispatch(thread, this.waiting.shift() as Request);
+    }
+  }
+
+  private spawn(): Thread {
+    const worker = new Worker(new URL('./extract-worker.mjs', import.meta.url), {
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
+    });
+    worker.unref();
+    const thread: Thread = { worker };
+    this.threads.add(thread);
+    worker.on('message', (m: Reply) => this.onReply(thread, m));
+    worker.on('error', (err: Error & { code?: string }) => {
+      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY' && thread.current?.started) {
+        this.retire(
+          thread,
+          new ExtractionError(
+            `Extraction ran out of memory: the document needs more than ${megabytes(this.opts.memoryMb)} (EXTRACT_MEMORY_MB).`,
+          ),
+        );
+      } else this.retire(thread, new Error(`the extraction thread failed: ${err.message}`, { cause: err }), false);
+    });
+    worker.on('exit', (code) => this.retire(thread, new Error(`the extraction thread exited with code ${code}`), false));
+    return thread;
+  }
+
+  private dispatch(thread: Thread, req: Request): void {
+    clearTimeout(thread.idle);
+    thread.current = { ...req, started: false };
+    thread.worker.ref();
+    const { limits } = this;
+    // A copy the thread owns afterwards (transferred, not cloned again).
+    const data = new Uint8Array(req.input.data.byteLength);
+    data.set(req.input.data);
+    thread.worker.postMessage({ sourceType: req.input.sourceType, filename: req.input.filename, data, limits }, [data.buffer]);
+  }
+
+  private get limits(): ExtractLimits {
+    const { maxPdfPages, maxUnpackedBytes, maxTextChars } = this.opts;
+    return { maxPdfPages, maxUnpackedBytes, maxTextChars };
+  }
+
+  private onReply(thread: Thread, m: Reply): void {
+    const cur = thread.current;
+    if (!cur || !this.threads.has(thread)) return;
+    if (m.type === 'started') {
+      // The clock starts when the thread has loaded its parsers and begins this document.
+      cur.started = true;
+      const { timeoutMs } = this.opts;
+      thread.timer = setTimeout(() => {
+        this.retire(
+          thread,
+          new ExtractionError(
+            `Extraction took longer than ${seconds(timeoutMs)}; the limit is ${seconds(timeoutMs)} (EXTRACT_TIMEOUT_MS).`,
+          ),
+        );
+      }, timeoutMs);
+      return;
+    }
+    this.settle(thread, m.type === 'done' ? m.result : m.permanent ? new ExtractionError(m.message) : new Error(m.message));
+    thread.worker.unref();
+    if (this.waiting.length) {
+      this.pump();
+      return;
+    }
+    thread.idle = setTimeout(() => this.retire(thread, undefined, false), this.opts.idleMs ?? 60_000);
+    thread.idle.unref();
+  }
+
+  /** Resolves or rejects the thread's current document, if any. */
+  private settle(thread: Thread, outcome: ExtractedText | Error): void {
+    const cur = thread.current;
+    clearTimeout(thread.timer);
+    thread.current = undefined;
+    if (!cur) return;
+    if (outcome instanceof Error) cur.reject(outcome);
+    else cur.resolve(outcome);
+  }
+
+  /** Takes a thread out of the pool (once), fails its document with `err`, and stops it. */
+  private retire(thread: Thread, err: Error | undefined, replaced = true): void {
+    if (!this.threads.delete(thread)) return;
+    clearTimeout(thread.idle);
+    if (replaced) this.replaced++;
+    this.settle(thread, err ?? new Error('the extraction thread stopped'));
+    void thread.worker.terminate().catch(() => {});
+    this.pump();
   }
 }

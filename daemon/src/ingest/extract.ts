@@ -2,7 +2,14 @@
 // Plain-text formats are read here; office formats, PDF, RTF and EPUB go through officeparser,
 // which on Node 20 works as installed (its pdfjs-dist/file-type declare node>=22 but only use
 // APIs that Node 20.16+ has). OCR stays off: tesseract would try to download language data.
-import { OfficeParser, type OfficeContentNode, type OfficeParserAST, type SupportedFileType } from 'officeparser';
+import {
+  OfficeErrorType,
+  OfficeParser,
+  type OfficeContentNode,
+  type OfficeError,
+  type OfficeParserAST,
+  type SupportedFileType,
+} from 'officeparser';
 import { extractHtmlText } from './html-text.js';
 import { normalizeWhitespace } from './normalize.js';
 
@@ -36,6 +43,24 @@ export interface ExtractInput {
   filename?: string;
 }
 
+/**
+ * Bounds on what one document may cost (settings EXTRACT_MAX_*). Exceeding one is permanent: the
+ * same file would exceed it again. An absent limit is not enforced (the parsers' own caps apply).
+ */
+export interface ExtractLimits {
+  maxPdfPages?: number;
+  /** total inflated size of the XML parts of a zip-based office file (docx, xlsx, odt…) */
+  maxUnpackedBytes?: number;
+  /** characters of extracted, normalised text */
+  maxTextChars?: number;
+}
+
+/** Deeper JSON is refused: real data is never this deep, and walking it costs stack. */
+export const JSON_MAX_DEPTH = 1000;
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const fmtMb = (bytes: number) => fmt(Math.round((bytes / (1024 * 1024)) * 10) / 10);
+
 const OFFICE_TYPES = new Set<string>(['pdf', 'docx', 'pptx', 'xlsx', 'odt', 'odp', 'ods', 'rtf', 'epub'] satisfies SupportedFileType[]);
 const TYPE_LABEL: Record<string, string> = {
   pdf: 'PDF',
@@ -49,23 +74,54 @@ const TYPE_LABEL: Record<string, string> = {
   epub: 'EPUB',
 };
 
-export async function extractText(input: ExtractInput): Promise<ExtractedText> {
-  const { sourceType, data } = input;
+export async function extractText(input: ExtractInput, limits: ExtractLimits = {}): Promise<ExtractedText> {
   let result: ExtractedText;
-  if (OFFICE_TYPES.has(sourceType)) result = await extractOffice(sourceType, data);
-  else if (sourceType === 'html') result = { text: normalizeWhitespace(extractHtmlText(decodeText(data))) };
-  else if (sourceType === 'json') result = { text: normalizeWhitespace(jsonToText(decodeText(data))) };
-  else if (['txt', 'md', 'csv', 'text'].includes(sourceType)) result = { text: normalizeWhitespace(decodeText(data)) };
-  else throw new ExtractionError(`Unsupported file type "${sourceType}".`);
+  try {
+    result = await extractAny(input, limits);
+  } catch (err) {
+    throw classifyResourceError(err);
+  }
+  checkTextLimit(result.text, limits);
 
   if (result.text === '') {
     throw new ExtractionError(
-      sourceType === 'pdf'
+      input.sourceType === 'pdf'
         ? 'No text found in the PDF. It may contain only scanned images; OCR is not supported.'
         : 'No text found in the file.',
     );
   }
   return result;
+}
+
+async function extractAny(input: ExtractInput, limits: ExtractLimits): Promise<ExtractedText> {
+  const { sourceType, data } = input;
+  if (OFFICE_TYPES.has(sourceType)) return extractOffice(sourceType, data, limits);
+  if (sourceType === 'html') return { text: normalizeWhitespace(extractHtmlText(decodeText(data))) };
+  if (sourceType === 'json') return { text: normalizeWhitespace(jsonToText(decodeText(data))) };
+  if (['txt', 'md', 'csv', 'text'].includes(sourceType)) return { text: normalizeWhitespace(decodeText(data)) };
+  throw new ExtractionError(`Unsupported file type "${sourceType}".`);
+}
+
+/** Refuses text over EXTRACT_MAX_TEXT_CHARS: chunking and embedding cost grows with it. */
+export function checkTextLimit(text: string, limits: ExtractLimits): void {
+  if (limits.maxTextChars !== undefined && text.length > limits.maxTextChars) {
+    throw new ExtractionError(
+      `The document's text has ${fmt(text.length)} characters; the limit is ${fmt(limits.maxTextChars)} (EXTRACT_MAX_TEXT_CHARS).`,
+    );
+  }
+}
+
+/**
+ * Failures of the input rather than the system: a stack overflow (nesting deeper than any parser
+ * copes with) or a string/buffer past V8's maximum length. Retrying would fail the same way.
+ */
+function classifyResourceError(err: unknown): unknown {
+  if (!(err instanceof RangeError)) return err;
+  if (/call stack/i.test(err.message))
+    return new ExtractionError('The file is nested too deeply to be read (the parser ran out of stack).', { cause: err });
+  if (/invalid (string|array) length|allocation failed/i.test(err.message))
+    return new ExtractionError(`The file expands to more text than can be held in memory (${err.message}).`, { cause: err });
+  return err;
 }
 
 /** UTF-8 (BOM stripped) or UTF-16 with BOM; bytes that are not valid UTF-8 are read as Windows-1252. */
@@ -88,19 +144,27 @@ function jsonToText(source: string): string {
     throw new ExtractionError(`The JSON file is corrupt and could not be parsed: ${(err as Error).message}`, { cause: err });
   }
   const lines: string[] = [];
-  const walk = (v: unknown, path: string): void => {
-    if (Array.isArray(v)) for (const [i, item] of v.entries()) walk(item, path ? `${path}[${i}]` : `[${i}]`);
+  // JSON.parse itself is iterative, so any depth parses; the walk below is recursive.
+  const walk = (v: unknown, path: string, depth: number): void => {
+    if (depth > JSON_MAX_DEPTH && v !== null && typeof v === 'object')
+      throw new ExtractionError(`The JSON file is nested more than ${fmt(JSON_MAX_DEPTH)} levels deep and cannot be indexed.`);
+    if (Array.isArray(v)) for (const [i, item] of v.entries()) walk(item, path ? `${path}[${i}]` : `[${i}]`, depth + 1);
     else if (v !== null && typeof v === 'object') {
-      for (const [k, item] of Object.entries(v)) walk(item, path ? `${path}.${k}` : k);
+      for (const [k, item] of Object.entries(v)) walk(item, path ? `${path}.${k}` : k, depth + 1);
     } else if (v !== null) lines.push(path ? `${path}: ${String(v)}` : String(v));
   };
-  walk(value, '');
+  walk(value, '', 1);
   return lines.join('\n');
 }
 
-async function extractOffice(sourceType: string, data: Buffer): Promise<ExtractedText> {
+async function extractOffice(sourceType: string, data: Buffer, limits: ExtractLimits): Promise<ExtractedText> {
   const label = TYPE_LABEL[sourceType] ?? sourceType;
   if (data.length === 0) throw new ExtractionError(`The ${label} file is empty.`);
+  if (sourceType === 'pdf' && limits.maxPdfPages !== undefined) {
+    const pages = await pdfPageCount(data);
+    if (pages !== undefined && pages > limits.maxPdfPages)
+      throw new ExtractionError(`The PDF has ${fmt(pages)} pages; the limit is ${fmt(limits.maxPdfPages)} (EXTRACT_MAX_PDF_PAGES).`);
+  }
   let ast: OfficeParserAST;
   try {
     ast = await OfficeParser.parseOffice(data, {
@@ -109,8 +173,15 @@ async function extractOffice(sourceType: string, data: Buffer): Promise<Extracte
       extractAttachments: false,
       includeRawContent: false,
       outputErrorToConsole: false,
+      ...(limits.maxUnpackedBytes !== undefined ? { decompressionLimits: { maxUncompressedBytes: limits.maxUnpackedBytes } } : {}),
     });
   } catch (err) {
+    if ((err as OfficeError).officeIssue?.code === OfficeErrorType.ZIP_SIZE_LIMIT_EXCEEDED && limits.maxUnpackedBytes !== undefined) {
+      const mb = fmtMb(limits.maxUnpackedBytes);
+      throw new ExtractionError(`The ${label} file unpacks to more than ${mb} MB; the limit is ${mb} MB (EXTRACT_MAX_UNPACKED_MB).`, {
+        cause: err,
+      });
+    }
     throw classifyOfficeError(label, err);
   }
   if (sourceType === 'pdf') return pdfText(ast);
@@ -118,6 +189,40 @@ async function extractOffice(sourceType: string, data: Buffer): Promise<Extracte
   // Our renderer keeps rows and slides apart; fall back to the library's own if it found nothing.
   if (text === '') text = normalizeWhitespace(ast.toText());
   return { text };
+}
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+// A variable specifier: the worker module ships no type declarations.
+const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+let pdfjsLoading: Promise<PdfJs> | undefined;
+
+/**
+ * pdf.js as officeparser loads it, with its worker registered in-thread (Node has no pdf.js worker),
+ * so both share one module instance and the extraction thread's memory limit covers both.
+ */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjsLoading ??= (async () => {
+    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(PDFJS_WORKER)]);
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
+    return pdfjs;
+  })();
+  return pdfjsLoading;
+}
+
+/**
+ * The page count from the page tree's root, read before any page is parsed (pdf.js loads pages
+ * lazily). Undefined when pdf.js cannot open the file: the full parse then reports why.
+ */
+async function pdfPageCount(data: Buffer): Promise<number | undefined> {
+  const pdfjs = await loadPdfJs();
+  const task = pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0 });
+  try {
+    return (await task.promise).numPages;
+  } catch {
+    return undefined;
+  } finally {
+    await task.destroy().catch(() => {});
+  }
 }
 
 function classifyOfficeError(label: string, err: unknown): ExtractionError {

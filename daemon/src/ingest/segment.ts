@@ -31,7 +31,8 @@ export interface Piece {
 const MD_HEADING = /^#{1,6}\s+\S/;
 const TERMINAL = /[.!?:;…。！？)"'”’\]]$/;
 // A sentence ends at . ! ? (plus closing quotes/brackets) followed by whitespace.
-const SENTENCE_END = /[.!?…。！？]+["'”’)\]]*\s+(?=\S)/g;
+const SENTENCE_ENDERS = new Set(['.', '!', '?', '…', '。', '！', '？']);
+const CLOSERS = new Set(['"', "'", '”', '’', ')', ']']);
 
 const tokensFor = (words: number, chars: number) => Math.ceil(Math.max(words * 1.3, chars / 4));
 const countWords = (s: string) => s.match(/\S+/g)?.length ?? 0;
@@ -113,10 +114,28 @@ function isTitle(
   return next !== null && !titleShaped(next.text) && !MD_HEADING.test(next.text);
 }
 
-function pushSentences(text: string, line: Line, level: Level, target: number, out: Piece[]): void {
+/**
+ * Offsets where sentences start: after whitespace that follows a terminal mark (plus closing
+ * quotes/brackets) and precedes more text. Scans from each whitespace run backwards, so every
+ * character is looked at a bounded number of times. The equivalent regular expression
+ * /[.!?…]+["')\]]*\s+(?=\S)/g backtracks through a run of marks once per mark: quadratic, and
+ * hours for a megabyte of "." with no space.
+ */
+export function sentenceStarts(s: string): number[] {
   const starts = [0];
-  SENTENCE_END.lastIndex = 0;
-  for (let m = SENTENCE_END.exec(line.text); m; m = SENTENCE_END.exec(line.text)) starts.push(m.index + m[0].length);
+  const space = /\s+/g;
+  for (let m = space.exec(s); m; m = space.exec(s)) {
+    const after = m.index + m[0].length;
+    if (after >= s.length) break; // trailing space: no sentence follows
+    let k = m.index - 1;
+    while (k >= 0 && CLOSERS.has(s.charAt(k))) k--; // closers stop at the previous whitespace run
+    if (k >= 0 && SENTENCE_ENDERS.has(s.charAt(k))) starts.push(after);
+  }
+  return starts;
+}
+
+function pushSentences(text: string, line: Line, level: Level, target: number, out: Piece[]): void {
+  const starts = sentenceStarts(line.text);
   starts.forEach((s, idx) => {
     const e = idx + 1 < starts.length ? (starts[idx + 1] as number) : line.text.length;
     const sentence = line.text.slice(s, e).trimEnd();

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../types.js';
-import { ExtractionError, type ExtractedText } from '../ingest/extract.js';
-import { ExtractionWorker } from '../ingest/extract-pool.js';
+import type { Config } from '../config.js';
+import { checkTextLimit, ExtractionError, type ExtractedText, type ExtractInput } from '../ingest/extract.js';
+import { ExtractionPool } from '../ingest/extract-pool.js';
 import { detectSourceType } from '../ingest/file-types.js';
 import { normalizeWhitespace } from '../ingest/normalize.js';
 import { FetchTimeoutError, FetchTooLargeError, safeFetch } from '../net/safe-fetch.js';
@@ -15,9 +16,33 @@ export class PermanentError extends Error {
   readonly permanent = true;
 }
 
-// Shared by every job in the process; the thread idles unreferenced, so it never holds the process open.
-const extractor = new ExtractionWorker();
-const extractText = (input: Parameters<ExtractionWorker['extract']>[0]) => extractor.extract(input);
+// One pool per configuration (in practice one per process), shared by its jobs: a thread per
+// concurrent job, so one slow document never delays another. Idle threads exit on their own.
+const pools = new WeakMap<Config, ExtractionPool>();
+
+function extractionPool(config: Config): ExtractionPool {
+  let pool = pools.get(config);
+  if (!pool) {
+    pool = new ExtractionPool({
+      threads: config.WORKER_CONCURRENCY,
+      memoryMb: config.EXTRACT_MEMORY_MB,
+      timeoutMs: config.EXTRACT_TIMEOUT_MS,
+      ...extractLimits(config),
+    });
+    pools.set(config, pool);
+  }
+  return pool;
+}
+
+export function extractLimits(config: Config) {
+  return {
+    maxPdfPages: config.EXTRACT_MAX_PDF_PAGES,
+    maxUnpackedBytes: config.EXTRACT_MAX_UNPACKED_MB * 1024 * 1024,
+    maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
+  };
+}
+
+const extractText = (deps: AppDeps, input: ExtractInput) => extractionPool(deps.config).extract(input);
 
 export interface LoadedText extends ExtractedText {
   fetchedBytes?: number;
@@ -66,7 +91,7 @@ async function fetchUrl(deps: AppDeps, url: string): Promise<LoadedText> {
         detectSourceType('', mediaType));
   if (!sourceType || sourceType === 'url' || sourceType === 'text')
     throw new PermanentError(`Unsupported content type at the URL: ${mediaType}.`);
-  return { ...(await extractText({ sourceType, data: res.body, filename: name })), fetchedBytes: res.body.length };
+  return { ...(await extractText(deps, { sourceType, data: res.body, filename: name })), fetchedBytes: res.body.length };
 }
 
 /** The document's full text: stored file, inline text, or fetched URL. */
@@ -74,13 +99,17 @@ export async function loadText(
   deps: AppDeps,
   d: { source_type: string; blob_key: string | null; source_url: string | null; content_text: string; original_filename: string },
 ): Promise<LoadedText> {
-  if (d.source_type === 'text') return { text: normalizeWhitespace(d.content_text) };
+  if (d.source_type === 'text') {
+    const text = normalizeWhitespace(d.content_text);
+    checkTextLimit(text, extractLimits(deps.config));
+    return { text };
+  }
   if (d.source_type === 'url') {
     if (!d.source_url) throw new PermanentError('The document has no URL.');
     return fetchUrl(deps, d.source_url);
   }
   if (!d.blob_key) throw new PermanentError('The document has no stored file.');
-  return extractText({ sourceType: d.source_type, data: await readBlob(deps, d.blob_key), filename: d.original_filename });
+  return extractText(deps, { sourceType: d.source_type, data: await readBlob(deps, d.blob_key), filename: d.original_filename });
 }
 
 export function isPermanent(err: unknown): boolean {

@@ -9,6 +9,7 @@ import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import { isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from './collections.js';
+import { processingPriority } from './processing-queue.js';
 import { parseTags } from './document-json.js';
 import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
 
@@ -22,7 +23,8 @@ export async function enqueueProcessing(tx: Tx, deps: AppDeps, documentId: strin
     tx,
     PROCESS_JOB,
     { documentId, generation },
-    { jobKey: `process:${documentId}`, maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS },
+    // Fair between organizations: see processing-queue.ts.
+    { jobKey: `process:${documentId}`, maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS, priority: await processingPriority(tx, documentId) },
   );
 }
 

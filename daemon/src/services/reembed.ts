@@ -2,6 +2,7 @@ import type { Sql } from '../db/client.js';
 import type { EmbeddingProvider } from '../embeddings/types.js';
 import { enqueueJob } from '../db/jobs.js';
 import { PROCESS_JOB } from './documents.js';
+import { ranksByOrganization } from './processing-queue.js';
 
 /**
  * Switches the database to the configured embedding model: every live document goes back to
@@ -19,12 +20,21 @@ export async function reembedAll(
       insert into instance_settings (key, value) values ('embedding_model', ${tx.json({ model: embedder.model, dimension })})
       on conflict (key) do update set value = excluded.value, updated_at = now()`;
     await tx`delete from chunks`;
-    const docs = await tx<{ id: string; generation: number }[]>`
-      update documents set generation = generation + 1, status = 'pending', chunks_count = 0, error_message = '', attempts = 0, updated_at = now()
-       where deleted_at is null
-      returning id, generation`;
-    for (const d of docs) {
-      await enqueueJob(tx, PROCESS_JOB, { documentId: d.id, generation: d.generation }, { jobKey: `process:${d.id}`, maxAttempts });
+    const docs = await tx<{ id: string; generation: number; organization_id: string; created_at: Date }[]>`
+      update documents d set generation = d.generation + 1, status = 'pending', chunks_count = 0, error_message = '', attempts = 0, updated_at = now()
+        from collections c
+       where c.id = d.collection_id and d.deleted_at is null
+      returning d.id, d.generation, c.organization_id, d.created_at`;
+    // Oldest first within each organization, organizations interleaved (processing-queue.ts).
+    docs.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+    const ranks = ranksByOrganization(docs);
+    for (const [i, d] of docs.entries()) {
+      await enqueueJob(
+        tx,
+        PROCESS_JOB,
+        { documentId: d.id, generation: d.generation },
+        { jobKey: `process:${d.id}`, maxAttempts, priority: ranks[i] },
+      );
     }
     return { documents: docs.length, model: embedder.model, dimension };
   }) as Promise<{ documents: number; model: string; dimension: number }>;

@@ -1,0 +1,164 @@
+// Hostile inputs generated at test time, small on the wire and expensive to process: zip bombs
+// (office files whose XML inflates hugely), PDFs with many pages, deeply nested JSON. Each is built
+// from repeated text so generating it is cheap and deterministic.
+import { crc32, deflateRawSync } from 'node:zlib';
+
+const xmlHead = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const strToU8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+
+/** A minimal deflated zip (node:zlib is native and fast: 64 MB deflates in well under a second). */
+function zip(entries: [string, string | Uint8Array][]): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of entries) {
+    const data = typeof content === 'string' ? strToU8(content) : content;
+    const packed = deflateRawSync(data, { level: 9 });
+    const nameBytes = Buffer.from(name, 'utf8');
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt16LE(0x5800, 12); // DOS date 2024-01-01
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const dir = Buffer.alloc(46);
+    dir.writeUInt32LE(0x02014b50, 0);
+    dir.writeUInt16LE(20, 4);
+    dir.writeUInt16LE(20, 6);
+    dir.writeUInt16LE(8, 10);
+    dir.writeUInt16LE(0x5800, 14);
+    dir.writeUInt32LE(crc, 16);
+    dir.writeUInt32LE(packed.length, 20);
+    dir.writeUInt32LE(data.length, 24);
+    dir.writeUInt16LE(nameBytes.length, 28);
+    dir.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, packed);
+    central.push(dir, nameBytes);
+    offset += local.length + nameBytes.length + packed.length;
+  }
+  const dirSize = central.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(dirSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...central, end]);
+}
+
+/** `count` copies of `unit`, as UTF-8 bytes, without building a JS string of the full size. */
+function repeatBytes(head: string, unit: string, count: number, tail: string): Uint8Array {
+  const h = strToU8(head);
+  const u = strToU8(unit);
+  const t = strToU8(tail);
+  const out = new Uint8Array(h.length + u.length * count + t.length);
+  out.set(h, 0);
+  out.set(u, h.length);
+  // Doubling copies: log2(count) memcpy calls.
+  let filled = u.length;
+  const total = u.length * count;
+  while (filled < total) {
+    const n = Math.min(filled, total - filled);
+    out.copyWithin(h.length + filled, h.length, h.length + n);
+    filled += n;
+  }
+  out.set(t, h.length + total);
+  return out;
+}
+
+/**
+ * A Word file whose word/document.xml inflates to about `xmlBytes` of paragraphs (each a separate
+ * XML element, so parsing it also builds a large DOM). A 64 MB document compresses to ~100 KB.
+ */
+export function docxBomb(xmlBytes: number, word = 'bomb'): Buffer {
+  const unit = `<w:p><w:r><w:t>${word}</w:t></w:r></w:p>`;
+  const xml = repeatBytes(
+    `${xmlHead}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`,
+    unit,
+    Math.ceil(xmlBytes / unit.length),
+    '</w:body></w:document>',
+  );
+  return zip([
+    [
+      '[Content_Types].xml',
+      `${xmlHead}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    ],
+    [
+      '_rels/.rels',
+      `${xmlHead}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ],
+    ['word/document.xml', xml],
+  ]);
+}
+
+/** An Excel file whose only sheet inflates to about `xmlBytes` of one-cell rows holding inline strings. */
+export function xlsxBomb(xmlBytes: number): Buffer {
+  const unit = '<row><c t="inlineStr"><is><t>bomb</t></is></c></row>';
+  const sheet = repeatBytes(
+    `${xmlHead}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`,
+    unit,
+    Math.ceil(xmlBytes / unit.length),
+    '</sheetData></worksheet>',
+  );
+  return zip([
+    [
+      '[Content_Types].xml',
+      `${xmlHead}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`,
+    ],
+    [
+      '_rels/.rels',
+      `${xmlHead}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    [
+      'xl/workbook.xml',
+      `${xmlHead}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `${xmlHead}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    ],
+    ['xl/worksheets/sheet1.xml', sheet],
+  ]);
+}
+
+/**
+ * A valid PDF with `pages` pages, each showing one line of text in a standard font (no embedded
+ * font): about 200 bytes a page, so 20,000 pages is ~4 MB.
+ */
+export function manyPagePdf(pages: number, line = (i: number) => `Page ${i} of the long report`): Buffer {
+  const parts: string[] = ['%PDF-1.4\n'];
+  const offsets: number[] = [];
+  let size = parts[0]!.length;
+  const add = (num: number, body: string) => {
+    offsets[num] = size;
+    const s = `${num} 0 obj\n${body}\nendobj\n`;
+    parts.push(s);
+    size += Buffer.byteLength(s, 'latin1');
+  };
+  const pageObj = (i: number) => 4 + 2 * i;
+  add(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  add(2, `<< /Type /Pages /Count ${pages} /Kids [${Array.from({ length: pages }, (_, i) => `${pageObj(i)} 0 R`).join(' ')}] >>`);
+  add(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  for (let i = 0; i < pages; i++) {
+    const stream = `BT /F1 12 Tf 72 720 Td (${line(i + 1)}) Tj ET`;
+    add(
+      pageObj(i),
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageObj(i) + 1} 0 R >>`,
+    );
+    add(pageObj(i) + 1, `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  }
+  const count = pageObj(pages);
+  const xref = [`xref\n0 ${count}\n`, '0000000000 65535 f \n'];
+  for (let n = 1; n < count; n++) xref.push(`${String(offsets[n] ?? 0).padStart(10, '0')} 00000 n \n`);
+  parts.push(...xref, `trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`);
+  return Buffer.from(parts.join(''), 'latin1');
+}
+
+/** JSON nested `depth` arrays deep around one string: parses fine, but a recursive walk overflows the stack. */
+export function deepJson(depth: number): Buffer {
+  return Buffer.from(`${'['.repeat(depth)}"deep"${']'.repeat(depth)}`);
+}
