@@ -4886,7 +4886,8 @@ export interface operations {
                  *       "max_chunks_per_document": 12,
                  *       "explain": true,
                  *       "fusion": "rrf",
-                 *       "semantic_ratio": 1
+                 *       "semantic_ratio": 1,
+                 *       "min_score": 0.3
                  *     }
                  */
                 "application/json": components["schemas"]["SearchRequest"];
@@ -4941,6 +4942,22 @@ export interface operations {
                      *       "fusion": {
                      *         "method": "rrf",
                      *         "semantic_ratio": 1
+                     *       },
+                     *       "explain": {
+                     *         "embedding_model": "builtin-use-lite-512",
+                     *         "defaults_row": "defaults row text",
+                     *         "fusion": {
+                     *           "source": "request",
+                     *           "basis": "measured",
+                     *           "note": "note text"
+                     *         },
+                     *         "min_score": {
+                     *           "value": 1,
+                     *           "source": "request",
+                     *           "basis": "measured",
+                     *           "note": "note text",
+                     *           "dropped": 1
+                     *         }
                      *       }
                      *     }
                      */
