@@ -180,7 +180,7 @@ describe('web UI: collections', () => {
 
   it('refuses a form without its CSRF token and changes nothing', async () => {
     await page.goto(`${d.url}/app/collections/new`);
-    const r = await postAs(page, (await page.context()) as BrowserContext, '/app/collections', { name: 'Forged' }, 'forged-token');
+    const r = await postAs(page, page.context(), '/app/collections', { name: 'Forged' }, 'forged-token');
     assert.equal(r.status, 403);
     assert.match(await r.text(), /CSRF_FAILED/);
     const cross = await fetch(`${d.url}/app/collections/${uuid}/visibility`, {

@@ -127,6 +127,10 @@ async function main(): Promise<void> {
   const d = await startDaemon(config, createLogger('warn'), { api: true, worker: false, migrate: false });
   try {
     const { email, keyId } = await seed(d);
+    const [col] = await d.deps.sql<{ id: string }[]>`select id from collections where slug = 'handbook'`;
+    const [doc] = await d.deps.sql<{ id: string }[]>`select id from documents where collection_id = ${col!.id} limit 1`;
+    await d.deps.sql`update users set is_admin = true where lower(email) = ${email}`;
+    await d.deps.sql`update collections set is_public = true where slug in ('handbook', 'research')`;
     const cookie = await signIn(d.url, email);
     const page2 = await fetch(`${d.url}/app/usage?days=90`, { headers: { cookie } });
     const cursor = /cursor=([^"&#]+)/.exec(await page2.text())?.[1];
@@ -140,6 +144,11 @@ async function main(): Promise<void> {
       ['usage, 30 days', '/app/usage?days=30'],
       ['usage, 90 days', '/app/usage?days=90'],
       ['usage, 90 days, log page 2', `/app/usage?days=90&cursor=${cursor}`],
+      ['collection page (documents, tags)', `/app/collections/${col!.id}`],
+      ['collection page, tag filter', `/app/collections/${col!.id}?tag=tag3`],
+      ['document page', `/app/documents/${doc!.id}`],
+      ['public catalogue', '/app/catalogue'],
+      ['users (admin)', '/app/admin/users'],
     ];
     const rows: (string | number)[][] = [];
     const results: Record<string, unknown>[] = [];
