@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startFakeOllama, type FakeOllama } from '../daemon/src/embeddings/fake-ollama-server.js';
+import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { makeCollection, waitSettled } from './helpers/docs.js';
 

@@ -1,6 +1,6 @@
 // Shared by the hostile-input chaos tests: a daemon with the job worker and a fast embedding
 // stand-in, batch uploads, the documents' final rows, and a sampler of the process's memory.
-import { startFakeOllama, type FakeOllama } from '../../daemon/src/embeddings/fake-ollama-server.js';
+import { startFakeOllama, type FakeOllama } from './fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './daemon.js';
 import { makeCollection, waitSettled } from './docs.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Tiktoken } from 'js-tiktoken/lite';
-import { fakeEmbedding } from '../../daemon/src/embeddings/fake-ollama-server.js';
+import { fakeEmbedding } from './fake-ollama-server.js';
 
 /**
  * Test stand-in for an OpenAI-compatible embeddings server (OpenAI, vLLM, TEI, LM Studio, LiteLLM…):
