@@ -24,6 +24,8 @@ COPY daemon/package.json daemon/
 COPY sdk/package.json sdk/
 COPY cli/package.json cli/
 COPY test/package.json test/
+# postinstall patches postgres.js (scripts/patch-postgres.mjs explains why), so it comes before npm install.
+COPY scripts/patch-postgres.mjs scripts/
 # The daemon runs its TypeScript through tsx, a root devDependency; NODE_ENV=production would
 # otherwise omit it.
 RUN npm install --no-audit --no-fund --workspace @docsift/daemon --include-workspace-root --include=dev \

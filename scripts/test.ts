@@ -7,10 +7,15 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { dropStaleDatabases, migrateDatabase, repoRoot as root, testClusterAdminUrl } from '../test/helpers/cluster.js';
 import { withDatabase } from '../test/helpers/pg.js';
+import { patchPostgres } from './patch-postgres.mjs';
 
 async function main(): Promise<number> {
   const started = Date.now();
   const narrowed = process.argv.slice(2).length > 0;
+  // Normally done by `npm install` (postinstall); repeated so a tree installed before the patch
+  // existed, or with --ignore-scripts, tests the driver the daemon ships with.
+  for (const r of patchPostgres(root))
+    if (r.status !== 'already patched') process.stderr.write(`[test] ${path.relative(root, r.file)}: ${r.status}\n`);
   // A full run (what CI runs) first lints and typechecks every workspace: tests run through tsx, which
   // strips types, so without this a type error could land green. A narrowed run skips them and says so.
   if (!narrowed || process.env.DOCSIFT_TEST_CHECKS === '1') {
