@@ -57,6 +57,10 @@ function hintFor(err: ApiError, baseUrl?: string): string | undefined {
       return 'The search backend is temporarily unavailable; try again shortly.';
     case 'UNSUPPORTED_FILE_TYPE':
       return 'Supported: pdf, docx, pptx, xlsx, odt, odp, ods, rtf, epub, html, md, txt, csv, json.';
+    case 'SERVICE_UNAVAILABLE':
+      return err.headers.has('retry-after')
+        ? 'The server cannot reach its database right now; nothing was changed. Try again in a moment (DOCSIFT_MAX_RETRIES sets how often a command retries by itself).'
+        : 'The server lost its database connection while handling this; it may or may not have taken effect. Check (e.g. `docsift docs list`) before repeating it.';
     default:
       if (err.status >= 500)
         return `Server error${err.requestId ? `; quote request id ${err.requestId} when reporting it` : ''}${baseUrl ? ` (${baseUrl})` : ''}.`;

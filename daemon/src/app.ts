@@ -7,6 +7,8 @@ import { closeUnreadBodies, requestBodyLimit } from './limits/body-size.js';
 import { requestLog } from './usage/middleware.js';
 import { AppError, errorBody, fieldsFromIssues } from './errors.js';
 import { migrationsCurrent } from './db/migrate.js';
+import { databaseAvailability, isConnectFailure, type DatabaseAvailability } from './db/availability.js';
+import type { WorkerStatus } from './worker/supervisor.js';
 import { buildOpenApiDocument, registerDocsRoutes } from './routes/schema.js';
 import { registerKeyRoutes } from './routes/keys.js';
 import { registerUsageRoutes } from './routes/usage.js';
@@ -98,10 +100,38 @@ function methodsByPath(app: App): (path: string) => string[] {
   };
 }
 
-export function createApp(deps: AppDeps): App {
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * 503 SERVICE_UNAVAILABLE. With Retry-After when the request certainly had no effect, so any client
+ * may repeat it (the SDK then retries even uploads); without it when a write lost its connection
+ * midway and may have been applied (a COMMIT whose reply never came), so only idempotent calls are
+ * repeated blindly.
+ */
+function databaseUnavailable(availability: DatabaseAvailability, nothingDone: boolean): AppError {
+  if (!nothingDone) {
+    return new AppError(
+      'SERVICE_UNAVAILABLE',
+      'The database connection was lost while handling this request, which may or may not have taken effect; check before repeating it.',
+    );
+  }
+  return new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable; retry shortly.', undefined, {
+    'Retry-After': String(availability.retryAfterSeconds),
+  });
+}
+
+export interface AppOptions {
+  /** The job worker of this process, when it runs one: /readyz reports it. */
+  workerStatus?: () => WorkerStatus;
+}
+
+export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
   const app = newRouter();
+  const availability = databaseAvailability(deps);
+  const startedAt = new WeakMap<Request, number>();
 
   app.use('*', async (c, next) => {
+    startedAt.set(c.req.raw, Date.now());
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
     c.set('requestId', requestId);
@@ -112,10 +142,25 @@ export function createApp(deps: AppDeps): App {
   // Request log (usage metering): outermost after the request id, so response times include auth and limits.
   app.use('*', requestLog(deps));
   app.use('*', closeUnreadBodies());
+  // While the database is known to be down, API calls answer 503 at once instead of each waiting on
+  // a connection attempt (db/availability.ts probes and lifts this as soon as it answers again).
+  // After closeUnreadBodies, so an upload refused this way closes its connection like any other.
+  app.use('*', async (c, next) => {
+    if (availability.isDown && !PUBLIC_API_PATHS.test(c.req.path) && /^\/(api|mcp)(\/|$)/.test(c.req.path)) {
+      return respondError(c, databaseUnavailable(availability, true));
+    }
+    return next();
+  });
 
-  app.onError((err, c) => {
-    const appErr = toAppError(err);
-    if (appErr.status >= 500) {
+  app.onError(async (err, c) => {
+    let appErr = toAppError(err);
+    // A server-side failure explained by the database being unreachable is an outage, not a bug: 503
+    // (logged once, by the tracker), also when a handler wrapped the driver's error in its own
+    // (UPLOAD_FAILED, SEARCH_UNAVAILABLE).
+    if (appErr.status >= 500 && appErr.code !== 'SERVICE_UNAVAILABLE' && (await availability.explains(err, startedAt.get(c.req.raw)))) {
+      appErr = databaseUnavailable(availability, READ_METHODS.has(c.req.method) || isConnectFailure(err));
+    }
+    if (appErr.status >= 500 && appErr.code !== 'SERVICE_UNAVAILABLE') {
       (c.get('logger') ?? deps.logger).error({ err, requestId: c.get('requestId'), path: c.req.path }, 'request failed');
     }
     return respondError(c, appErr);
@@ -138,14 +183,21 @@ export function createApp(deps: AppDeps): App {
   });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Ready: the database answers, its schema is current, and this process's job worker (if it runs
+  // one) is processing. A worker that is not (its runner died or is being replaced) makes the
+  // process not ready, with the reason, rather than letting ingestion stall behind a "ready".
   app.get('/readyz', async (c) => {
+    if (availability.isDown) return c.json({ status: 'database_unreachable' }, 503);
     try {
       const current = await migrationsCurrent(deps.sql);
       if (!current) return c.json({ status: 'migrations_pending' }, 503);
-      return c.json({ status: 'ready' });
-    } catch {
+    } catch (err) {
+      await availability.explains(err);
       return c.json({ status: 'database_unreachable' }, 503);
     }
+    const worker = opts.workerStatus?.();
+    if (worker && !worker.processing) return c.json({ status: 'worker_not_processing', reason: worker.reason }, 503);
+    return c.json({ status: 'ready' });
   });
 
   // Bearer auth, then the per-user rate limit (X-RateLimit-* headers, 429). /mcp counts too; the

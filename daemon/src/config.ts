@@ -32,6 +32,8 @@ export const configSchema = z.object({
   DATA_DIR: z.string().default(defaultDataDir),
   PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** A connection attempt failing after this long (an unreachable database) makes API requests answer 503 instead of hanging. */
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Secret for signed download URLs and other HMACs; generated and persisted under DATA_DIR when unset. */
   SIGNING_SECRET: z.string().min(32).optional(),

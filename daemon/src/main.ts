@@ -15,6 +15,7 @@ import { migrateWorkerSchema } from './worker/runner.js';
 import { systemClock } from './types.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { reembedAll } from './services/reembed.js';
+import { isDatabaseUnavailable } from './db/availability.js';
 
 const USAGE = `docsift-daemon <command> [options]
 
@@ -145,6 +146,49 @@ function installSignalHandlers(logger: Logger): void {
   process.on('SIGINT', () => onSignal('SIGINT'));
 }
 
+// Errors of an I/O object (a socket, a stream, a database connection) that reached the event loop
+// because nothing listened for them: they end that object, not the process's shared state.
+const IO_ERROR_CODES = /^(E[A-Z]+|ERR_STREAM_[A-Z_]+|ERR_SOCKET_[A-Z_]+|UND_ERR_[A-Z_]+)$/;
+
+function isIoError(err: unknown): boolean {
+  if (isDatabaseUnavailable(err)) return true;
+  const e = err as { code?: unknown; syscall?: unknown } | null;
+  return !!e && typeof e === 'object' && (typeof e.syscall === 'string' || (typeof e.code === 'string' && IO_ERROR_CODES.test(e.code)));
+}
+
+/**
+ * What a long-running process (serve, worker) does with an error nobody handled.
+ *
+ * - unhandledRejection: logged; the process keeps serving. A rejected promise that nobody awaited
+ *   unwinds no stack: the operation it belonged to has ended, and every change to shared state is made
+ *   in a PostgreSQL transaction, so nothing half-done is left in memory. The known sources are
+ *   graphile-worker's internal promise chains when its cron tick cannot reach the database (the
+ *   supervisor in worker/supervisor.ts replaces that runner) and connection errors during an outage.
+ * - uncaughtException of an I/O error (a socket or stream error event without a listener, a lost
+ *   database connection): logged; the process keeps serving. Only that socket, stream or connection is
+ *   affected, and each of those is recreated on next use.
+ * - any other uncaughtException is a programming error that left some state unknown (the postgres.js
+ *   crash patched by scripts/patch-postgres.mjs was one: it left a pooled connection unusable). Serving
+ *   on would hide that: it is logged as fatal, the daemon stops gracefully (in-flight requests and jobs
+ *   get up to 10 s), and the process exits with status 1 for its supervisor (systemd, Docker,
+ *   Kubernetes) to restart it.
+ */
+function installErrorPolicy(logger: Logger): void {
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'unhandled promise rejection (ignored: the process keeps serving)');
+  });
+  process.on('uncaughtException', (err, origin) => {
+    if (isIoError(err)) {
+      logger.error({ err, origin }, 'uncaught I/O error (ignored: the process keeps serving)');
+      return;
+    }
+    logger.fatal({ err, origin }, 'uncaught exception: stopping gracefully, then exiting with status 1');
+    const exit = () => process.exit(1);
+    setTimeout(exit, 10_000).unref();
+    (stopDaemon ?? (async () => {}))().then(exit, exit);
+  });
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === 'help' || command === '--help' || command === '-h') {
@@ -153,7 +197,10 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
-  if (command === 'serve' || command === 'worker') installSignalHandlers(logger);
+  if (command === 'serve' || command === 'worker') {
+    installSignalHandlers(logger);
+    installErrorPolicy(logger);
+  }
   switch (command) {
     case 'serve':
       return serveCommand(config, logger, rest);

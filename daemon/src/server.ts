@@ -1,5 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
-import type { Runner, WorkerEvents } from 'graphile-worker';
+import type { WorkerEvents } from 'graphile-worker';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
@@ -11,6 +11,8 @@ import type { Logger } from './logger.js';
 import { systemClock, type AppDeps, type Clock } from './types.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
+import { superviseWorker, type SupervisedWorker } from './worker/supervisor.js';
+import { closeDatabaseAvailability, databaseAvailability } from './db/availability.js';
 import { assertEmbeddingModel } from './search/embedding-model.js';
 import { createBlobStore } from './storage/index.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
@@ -34,7 +36,11 @@ export interface DaemonOptions {
 
 /** Everything between "we have a database URL" and "serving"; used by main.ts and by the test harness. */
 export async function startDaemon(config: Config & { DATABASE_URL: string }, logger: Logger, opts: DaemonOptions): Promise<Daemon> {
-  const sql: Sql = createSql(config.DATABASE_URL, { max: config.DB_POOL_MAX, hnswEfSearch: config.HNSW_EF_SEARCH });
+  const sql: Sql = createSql(config.DATABASE_URL, {
+    max: config.DB_POOL_MAX,
+    hnswEfSearch: config.HNSW_EF_SEARCH,
+    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+  });
   const deps: AppDeps = {
     config,
     sql,
@@ -44,7 +50,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
     embedder: createEmbeddingProvider(embeddingConfigFrom(config, logger)),
   };
   let server: ServerType | undefined;
-  let runner: Runner | undefined;
+  let worker: SupervisedWorker | undefined;
   let recovery: { stop(): Promise<void> } | undefined;
   try {
     if (opts.migrate !== false) {
@@ -56,18 +62,27 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
     if (opts.worker) {
       const events = new EventEmitter() as WorkerEvents;
       recovery = startCrashRecovery(sql, events, logger, { heartbeatMs: config.WORKER_HEARTBEAT_MS, staleMs: config.WORKER_STALE_MS });
-      runner = await startWorker({
+      const availability = databaseAvailability(deps);
+      worker = await superviseWorker({
+        start: () =>
+          startWorker({
+            events,
+            connectionString: config.DATABASE_URL,
+            concurrency: config.WORKER_CONCURRENCY,
+            taskList: buildTaskList(deps),
+            crontab: CRONTAB,
+            logger,
+          }),
         events,
-        connectionString: config.DATABASE_URL,
         concurrency: config.WORKER_CONCURRENCY,
-        taskList: buildTaskList(deps),
-        crontab: CRONTAB,
         logger,
+        databaseReachable: () => availability.check(),
       });
     }
     let port = config.PORT;
     if (opts.api) {
-      const app = createApp(deps);
+      const w = worker;
+      const app = createApp(deps, w ? { workerStatus: () => w.status() } : {});
       server = await new Promise<ServerType>((resolve, reject) => {
         const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
         s.once('error', reject);
@@ -89,15 +104,18 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
         }
         // Every request has finished: write the request-log records still buffered, while the pool is open.
         await closeUsageWriter(deps);
-        if (runner) await runner.stop();
+        if (worker) await worker.stop();
         await recovery?.stop();
+        await closeDatabaseAvailability(deps);
         await deps.embedder.close();
         await sql.end({ timeout: 5 });
       })());
     return { url, port, deps, stop };
   } catch (err) {
     server?.close();
-    await runner?.stop().catch(() => {});
+    await worker?.stop().catch(() => {});
+    await recovery?.stop().catch(() => {});
+    await closeDatabaseAvailability(deps);
     await sql.end({ timeout: 1 }).catch(() => {});
     throw err;
   }

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
 import { listCollections } from '../services/collections.js';
 import { documentDetail } from '../services/document-ops.js';
@@ -16,7 +17,12 @@ async function run(fn: () => Promise<{ text: string; data: Record<string, unknow
     return { content: [{ type: 'text', text }], structuredContent: data };
   } catch (err) {
     // Tools answer with the API's error codes, never a protocol error, so agents can react.
-    const e = err instanceof AppError ? err : new AppError('INTERNAL_ERROR', 'Internal error.');
+    const e =
+      err instanceof AppError
+        ? err
+        : isDatabaseUnavailable(err)
+          ? new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable; retry shortly.')
+          : new AppError('INTERNAL_ERROR', 'Internal error.');
     return {
       content: [{ type: 'text', text: `${e.code}: ${e.message}` }],
       structuredContent: { error: e.message, code: e.code },

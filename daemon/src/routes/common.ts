@@ -19,11 +19,21 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found',
   429: 'Rate limited',
   500: 'Server error',
+  503: 'Service unavailable (the database is unreachable)',
+};
+
+const RETRY_AFTER_HEADER = {
+  'Retry-After': {
+    description:
+      'Seconds to wait before repeating the request. Present when the request certainly had no effect; absent when a write lost its database connection midway and may have been applied.',
+    schema: { type: 'integer' as const, minimum: 1 },
+  },
 };
 
 /**
  * OpenAPI error responses for a route. Codes are grouped by status; 401 and 429 apply to every
- * authenticated route and are added automatically unless `publicRoute` is set.
+ * authenticated route and are added automatically unless `publicRoute` is set; 500 and 503 (a
+ * database outage) apply to every route.
  */
 export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean } = {}) {
   const all = new Set<ErrorCode>(codes);
@@ -38,16 +48,25 @@ export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean
       all.add(c);
   }
   all.add('INTERNAL_ERROR');
+  all.add('SERVICE_UNAVAILABLE');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of all) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  const out: Record<number, { description: string; content: { 'application/json': { schema: typeof ErrorEnvelope } } }> = {};
+  const out: Record<
+    number,
+    {
+      description: string;
+      content: { 'application/json': { schema: typeof ErrorEnvelope } };
+      headers?: typeof RETRY_AFTER_HEADER;
+    }
+  > = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[status] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}: ${list.join(', ')}`,
       content: { 'application/json': { schema: ErrorEnvelope } },
+      ...(status === 503 ? { headers: RETRY_AFTER_HEADER } : {}),
     };
   }
   return out;

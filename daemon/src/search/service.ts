@@ -2,6 +2,7 @@ import { visibleCollectionIds } from '../db/access.js';
 import { meterSearch } from '../billing/quota.js';
 import { EmbeddingRejectedError, EmbeddingUnavailableError } from '../embeddings/types.js';
 import { AppError } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/availability.js';
 import { isUuid } from '../routes/common.js';
 import { getVisibleCollectionId } from '../services/collections.js';
 import type { AppDeps, Caller } from '../types.js';
@@ -145,6 +146,8 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
       queryVector ? vectorCandidates(deps.sql, queryVector, filter, limitWithSlack) : [],
     ]);
   } catch (err) {
+    // The database being unreachable is an outage the API answers with 503 (and logs once), not a search fault.
+    if (isDatabaseUnavailable(err)) throw err;
     deps.logger.error({ err }, 'search backend failed');
     throw new AppError('SEARCH_UNAVAILABLE', 'Search is temporarily unavailable; retry shortly.');
   }

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Sql } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { AppDeps } from '../types.js';
@@ -158,7 +159,9 @@ export class UsageLogWriter {
           continue;
         }
         this.buffer.unshift(...batch);
-        this.logger.warn({ err, pending: this.buffer.length }, 'request log flush failed; will retry');
+        // An outage is logged once by the availability tracker, not at every flush attempt.
+        const level = isDatabaseUnavailable(err) ? 'debug' : 'warn';
+        this.logger[level]({ err, pending: this.buffer.length }, 'request log flush failed; will retry');
         this.schedule(Math.max(this.opts.flushMs, 1000));
         throw err;
       }

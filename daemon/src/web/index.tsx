@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { FC } from 'hono/jsx';
 import { loadSession, sessionCaller, type Session } from '../auth/sessions.js';
 import { AppError, type ErrorCode } from '../errors.js';
+import { databaseAvailability } from '../db/availability.js';
 import type { AppDeps } from '../types.js';
 import { registerAdminPages } from './admin-pages.js';
 import { registerAuthPages } from './auth-pages.js';
@@ -161,10 +162,16 @@ export function createWebApp(deps: AppDeps): Hono<WebEnv> {
 
   web.all('*', (c) => errorPage(c, 404, 'NOT_FOUND', `There is no page at ${c.req.path}.`));
 
-  web.onError((err, c) => {
+  web.onError(async (err, c) => {
     if (err instanceof AppError && err.status < 500) {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
       return errorPage(c, err.status, err.code, err.message);
+    }
+    const availability = databaseAvailability(deps);
+    if (await availability.explains(err)) {
+      // An outage (logged once by the tracker), not a fault of this page.
+      c.header('Retry-After', String(availability.retryAfterSeconds));
+      return errorPage(c, 503, 'SERVICE_UNAVAILABLE', 'The database is unreachable at the moment. Reload the page in a few seconds.');
     }
     (c.get('logger') ?? deps.logger).error({ err, path: c.req.path }, 'web page failed');
     return errorPage(

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { WorkerEvents } from 'graphile-worker';
 import type { Sql } from '../db/client.js';
+import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Logger } from '../logger.js';
 
 export interface RecoveryOptions {
@@ -9,26 +10,94 @@ export interface RecoveryOptions {
   staleMs: number;
 }
 
+/** A job is given back at most this many attempts (a job that itself keeps killing connections must still run out). */
+const MAX_GIVE_BACKS = 20;
+
 /**
- * Heartbeats for this process's workers, plus a sweep that force-unlocks jobs held by workers that
- * stopped heart-beating (a killed process). graphile-worker then retries those jobs at once; the
+ * Heartbeats for this process's live workers, plus a sweep that force-unlocks jobs held by workers
+ * that stopped heart-beating (a killed process). graphile-worker then retries those jobs at once; the
  * jobs themselves are idempotent, so a job that was mid-flight runs again without duplicating work.
+ *
+ * A worker of this process that stops (it died, or its runner was replaced) is dropped from the
+ * heartbeats at once, and its jobs are released on the next tick: nothing waits for staleness.
+ *
+ * An attempt that failed only because the database was unreachable tells nothing about the job, so
+ * it is given back: a document processed across a few database restarts is not marked failed for
+ * running out of attempts, nor delayed by a backoff that grew meanwhile.
+ *
+ * After an outage every process's heartbeats are equally old. A process that saw the outage only
+ * judges others' heartbeats once it has itself reached the database again for a whole stale period,
+ * so that live workers elsewhere have had the same chance to beat and are not mistaken for dead ones.
  */
 export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logger, opts: RecoveryOptions): { stop(): Promise<void> } {
-  const workerIds = new Set<string>();
+  const live = new Set<string>();
+  /** Workers of this process that stopped: their jobs are released and their heartbeat rows removed. */
+  const gone = new Set<string>();
+  /** Jobs whose current attempt is given back. */
+  const giveBack = new Set<string>();
+  const givenBack = new Map<string, number>();
+  const activeJob = new Map<string, string>();
+  /** Since when this process has reached the database without a failed tick (start-up counts as long ago). */
+  let reachableSince: number | undefined = 0;
   const log = logger.child({ component: 'recovery' });
+
   const register = async (id: string) => {
-    workerIds.add(id);
     await sql`
       insert into worker_heartbeats (worker_id, hostname, pid) values (${id}, ${os.hostname()}, ${process.pid})
       on conflict (worker_id) do update set last_seen = now()`;
   };
-  events.on('worker:create', ({ worker }) => void register(worker.workerId).catch((err) => log.warn({ err }, 'heartbeat register failed')));
+  events.on('worker:create', ({ worker }) => {
+    live.add(worker.workerId);
+    void register(worker.workerId).catch((err) => log[isDatabaseUnavailable(err) ? 'debug' : 'warn']({ err }, 'heartbeat register failed'));
+  });
+  events.on('worker:stop', ({ worker, error }) => {
+    live.delete(worker.workerId);
+    gone.add(worker.workerId);
+    // It died holding a job whose outcome it could not record because the database went away.
+    const job = activeJob.get(worker.workerId);
+    activeJob.delete(worker.workerId);
+    if (job && isDatabaseUnavailable(error)) giveBackAttempt(job);
+  });
+  events.on('job:start', ({ worker, job }) => activeJob.set(worker.workerId, job.id));
+  events.on('job:complete', ({ worker, job, error }) => {
+    activeJob.delete(worker.workerId);
+    if (!error) givenBack.delete(job.id);
+  });
+  events.on('job:error', ({ job, error }) => {
+    if (isDatabaseUnavailable(error)) giveBackAttempt(job.id);
+  });
+  function giveBackAttempt(jobId: string): void {
+    const n = givenBack.get(jobId) ?? 0;
+    if (n >= MAX_GIVE_BACKS) return;
+    givenBack.set(jobId, n + 1);
+    giveBack.add(jobId);
+    if (givenBack.size > 10_000) givenBack.delete(givenBack.keys().next().value!);
+  }
 
   const beat = async () => {
-    if (workerIds.size) await sql`update worker_heartbeats set last_seen = now() where worker_id in ${sql([...workerIds])}`;
+    // An upsert: a row another process removed (this one looked dead while it was stalled) comes back.
+    if (live.size)
+      await sql`
+        insert into worker_heartbeats (worker_id, hostname, pid)
+        select unnest(${[...live]}::text[]), ${os.hostname()}, ${process.pid}
+        on conflict (worker_id) do update set last_seen = now()`;
+    reachableSince ??= Date.now();
+  };
+  const releaseOwn = async () => {
+    if (giveBack.size) {
+      const ids = [...giveBack];
+      await sql`update graphile_worker._private_jobs set attempts = greatest(attempts - 1, 0) where id = any(${ids}::bigint[])`;
+      for (const id of ids) giveBack.delete(id);
+    }
+    if (gone.size) {
+      const ids = [...gone];
+      await sql`select graphile_worker.force_unlock_workers(${ids}::text[])`;
+      await sql`delete from worker_heartbeats where worker_id = any(${ids}::text[])`;
+      for (const id of ids) gone.delete(id);
+    }
   };
   const sweep = async () => {
+    if (reachableSince === undefined || Date.now() - reachableSince < opts.staleMs) return;
     const staleSec = opts.staleMs / 1000;
     const rows = await sql<{ locked_by: string }[]>`
       select distinct j.locked_by
@@ -37,24 +106,33 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
        where j.locked_by is not null
          and (h.last_seen < now() - make_interval(secs => ${staleSec})
               or (h.worker_id is null and j.locked_at < now() - make_interval(secs => ${staleSec * 2})))`;
-    const dead = rows.map((r) => r.locked_by).filter((id) => !workerIds.has(id));
+    const dead = rows.map((r) => r.locked_by).filter((id) => !live.has(id));
     if (dead.length) {
       await sql`select graphile_worker.force_unlock_workers(${dead}::text[])`;
+      await sql`delete from worker_heartbeats where worker_id = any(${dead}::text[])`;
       log.warn({ workers: dead }, 'released jobs of workers that stopped responding');
     }
-    await sql`delete from worker_heartbeats where last_seen < now() - interval '1 day'`;
+    // Workers silent for that long that held no job: nothing to release, but their rows must go.
+    await sql`delete from worker_heartbeats where last_seen < now() - make_interval(secs => ${staleSec})`;
   };
   const tick = () =>
     void beat()
+      .then(releaseOwn)
       .then(sweep)
-      .catch((err) => log.warn({ err }, 'recovery sweep failed'));
+      .catch((err) => {
+        reachableSince = undefined;
+        // An outage is logged once by the availability tracker, not every heartbeat.
+        if (isDatabaseUnavailable(err)) log.debug({ err }, 'recovery sweep failed: database unreachable');
+        else log.warn({ err }, 'recovery sweep failed');
+      });
   const timer = setInterval(tick, opts.heartbeatMs);
   timer.unref();
   tick();
   return {
     async stop() {
       clearInterval(timer);
-      if (workerIds.size) await sql`delete from worker_heartbeats where worker_id in ${sql([...workerIds])}`.catch(() => {});
+      const ids = [...live, ...gone];
+      if (ids.length) await sql`delete from worker_heartbeats where worker_id in ${sql(ids)}`.catch(() => {});
     },
   };
 }
