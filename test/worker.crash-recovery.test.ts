@@ -100,4 +100,100 @@ describe('worker killed mid-job', () => {
     second.kill('SIGTERM');
     await new Promise((r) => second.once('exit', r));
   });
+
+  it('mid-batch: every document indexed exactly once, no job, lock or heartbeat of the dead worker left behind', async () => {
+    const t = await createTenant(d);
+    const req = http(d.url);
+    const col = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Crash batch' } })).body;
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n++) {
+      const text = Array.from({ length: 12 }, (_, i) => `Batch document ${n}, paragraph ${i}: workers die, documents do not.`).join('\n\n');
+      const up = await req('POST', `/api/v1/collections/${col.uuid}/documents/`, {
+        key: t.key,
+        json: { source_type: 'text', content: text, title: `batch ${n}` },
+      });
+      assert.equal(up.status, 201);
+      ids.push(up.body.uuid);
+    }
+    const env = {
+      DATABASE_URL: d.db.url,
+      EMBEDDING_PROVIDER: 'ollama',
+      OLLAMA_HOST: ollama.url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: d.dataDir,
+      SIGNING_SECRET: d.config.SIGNING_SECRET!,
+      WORKER_HEARTBEAT_MS: '300',
+      WORKER_STALE_MS: '1500',
+      WORKER_CONCURRENCY: '2',
+      NODE_ENV: 'test',
+    };
+    // The first worker lets some documents through, then hangs in the middle of the batch.
+    ollama.setDelay(0);
+    const first = startWorkerProcess(env);
+    children.push(first);
+    await until(
+      async () => {
+        const [r] = await d.deps.sql<
+          { n: number }[]
+        >`select count(*)::int as n from documents where id = any(${ids}::uuid[]) and status = 'indexed'`;
+        return r!.n >= 2 ? true : undefined;
+      },
+      30_000,
+      'part of the batch',
+    );
+    ollama.setDelay(60_000);
+    await until(
+      async () => {
+        const [r] = await d.deps.sql<
+          { n: number }[]
+        >`select count(*)::int as n from graphile_worker._private_jobs where locked_by is not null`;
+        return r!.n > 0 ? true : undefined;
+      },
+      30_000,
+      'a job in progress',
+    );
+    const [dead] = await d.deps.sql<{ worker_id: string }[]>`select worker_id from worker_heartbeats limit 1`;
+    assert.ok(dead, 'the first worker heart-beats');
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+
+    ollama.setDelay(0);
+    const second = startWorkerProcess(env);
+    children.push(second);
+    await until(
+      async () => {
+        const [r] = await d.deps.sql<
+          { n: number }[]
+        >`select count(*)::int as n from documents where id = any(${ids}::uuid[]) and status = 'indexed'`;
+        return r!.n === ids.length ? true : undefined;
+      },
+      45_000,
+      'the whole batch indexed',
+    );
+    for (const id of ids) {
+      const [c] = await d.deps.sql<{ n: number; distinct_idx: number; count: number }[]>`
+        select count(*)::int as n, count(distinct chunk_index)::int as distinct_idx,
+               (select chunks_count from documents where id = ${id}) as count
+          from chunks where document_id = ${id}`;
+      assert.ok(c!.count >= 1);
+      assert.equal(c!.n, c!.count, `chunks of ${id}`);
+      assert.equal(c!.distinct_idx, c!.count, `no duplicate chunk of ${id}`);
+      const events = await d.deps.sql`select 1 from events where type = 'document.indexed' and payload->'data'->>'uuid' = ${id}`;
+      assert.equal(events.length, 1, `one indexed event for ${id}`);
+    }
+    await until(
+      async () => {
+        const jobs = await d.deps
+          .sql`select 1 from graphile_worker.jobs where task_identifier = 'process_document' or locked_by is not null`;
+        const beats = await d.deps.sql`select 1 from worker_heartbeats where worker_id = ${dead.worker_id}`;
+        return jobs.length === 0 && beats.length === 0 ? true : undefined;
+      },
+      15_000,
+      "no job left and the dead worker's heartbeat gone",
+    );
+    second.kill('SIGTERM');
+    await new Promise((r) => second.once('exit', r));
+    const beats = await d.deps.sql`select 1 from worker_heartbeats`;
+    assert.equal(beats.length, 0, 'a worker that stops cleanly removes its heartbeats');
+  });
 });

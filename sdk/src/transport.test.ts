@@ -68,6 +68,27 @@ test('a non-idempotent POST is not repeated after a 500, but is after a 429', as
   assert.equal(seen.length, 2);
 });
 
+test('a 503 with Retry-After (nothing was done) repeats even a create, after the announced delay; without it, not', async () => {
+  fresh([
+    { status: 503, headers: { 'retry-after': '1' }, body: envelope('SERVICE_UNAVAILABLE') },
+    { status: 201, body: { uuid: 'made' } },
+  ]);
+  const delays: number[] = [];
+  const client = createClient({ ...fast, baseUrl, onRetry: (i) => delays.push(i.delayMs) });
+  assert.deepEqual(await client.collections.create({ name: 'x' }), { uuid: 'made' });
+  assert.equal(seen.length, 2);
+  assert.equal(delays.length, 1);
+  assert.ok(delays[0]! >= 1000 && delays[0]! <= 1100, `waited the Retry-After (plus at most 10 %): ${delays[0]} ms`);
+
+  // A write that lost its database connection midway may have been applied: the server leaves out Retry-After.
+  fresh([{ status: 503, body: envelope('SERVICE_UNAVAILABLE') }]);
+  await assert.rejects(
+    client.collections.create({ name: 'x' }),
+    (e: unknown) => e instanceof ApiError && e.status === 503 && e.code === 'SERVICE_UNAVAILABLE',
+  );
+  assert.equal(seen.length, 1);
+});
+
 test('search is a POST but read-only, so it is retried after a 502', async () => {
   fresh([
     { status: 502, body: 'bad gateway' },
