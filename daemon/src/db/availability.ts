@@ -66,14 +66,13 @@ export interface AvailabilityOptions {
  * The process's view of whether PostgreSQL is reachable. Requests that fail because it is not
  * switch it to "down" (logged once); from then on the API answers 503 at once instead of queueing
  * on a dead pool, while a probe on its own connection checks every second and switches it back
- * (logged once). Nothing is probed while the database is up.
+ * (logged once). While the database is up it is only probed to judge a request that failed.
  */
 export class DatabaseAvailability {
   private downSince: number | undefined;
   /** Last moment the database was seen down, and when it came back: to judge requests that spanned an outage. */
   private lastDownAt = 0;
   private lastUpAt = 0;
-  private lastError = '';
   private probing: Promise<boolean> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private probeSql: Sql | undefined;
@@ -97,11 +96,6 @@ export class DatabaseAvailability {
   /** Seconds a client should wait before retrying (the Retry-After of a 503). */
   get retryAfterSeconds(): number {
     return Math.max(1, Math.ceil((this.probeIntervalMs * 2) / 1000));
-  }
-
-  /** Why the database is considered down, for /readyz and logs. */
-  get reason(): string {
-    return this.lastError;
   }
 
   /**
@@ -162,15 +156,17 @@ export class DatabaseAvailability {
   private markDown(err: unknown): void {
     if (this.closed) return;
     this.lastDownAt = Date.now();
-    this.lastError = (err as Error)?.message || String(err);
     if (this.downSince === undefined) {
       this.downSince = Date.now();
       this.logger.error({ err }, 'database unreachable: requests answer 503 until it is back');
     }
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      if (this.isDown) void this.check();
-    }, this.probeIntervalMs);
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        if (this.isDown) void this.check();
+      }, this.probeIntervalMs);
+      this.timer.unref();
+    }
   }
 
   private markUp(): void {
@@ -178,7 +174,6 @@ export class DatabaseAvailability {
     this.logger.info({ downMs: Date.now() - this.downSince }, 'database reachable again');
     this.downSince = undefined;
     this.lastUpAt = Date.now();
-    this.lastError = '';
   }
 }
 

@@ -33,10 +33,11 @@ export interface SuperviseOptions {
 /**
  * Keeps graphile-worker processing, in-process, through database outages and restarts.
  *
- * graphile-worker 0.16 leaves two failures to its caller: the runner's promise rejects when a cron
- * tick cannot reach the database (the runner has stopped itself by then), and a worker that cannot
- * record a job's outcome exits for good while its pool carries on without it, never replaced. Either
- * way this replaces the whole runner: the old one is stopped gracefully (its other jobs finish),
+ * graphile-worker 0.16 leaves three failures to its caller: the runner's promise rejects when a cron
+ * tick cannot reach the database (the runner has stopped itself by then); a worker that cannot record
+ * a job's outcome exits for good while its pool carries on without it, never replaced; and a runner
+ * whose task-id lookup failed keeps failing every job fetch (below). Each time this replaces the
+ * whole runner: the old one is stopped gracefully (its other jobs finish),
  * and a new one is started once the database answers again, retrying with exponential backoff.
  * While the database is down nothing is restarted: a new runner could not start, and the old one's
  * remaining workers keep polling and resume by themselves.
@@ -130,10 +131,20 @@ export async function superviseWorker(opts: SuperviseOptions): Promise<Supervise
     );
   };
 
+  let again: { reason: string; cause: unknown } | undefined;
   function scheduleRestart(reason: string, cause: unknown): void {
     problem ??= reason;
-    restarting ??= restartLoop(isDatabaseUnavailable(cause)).finally(() => {
+    if (restarting) {
+      // A failure of the runner being started now: go round once more after it.
+      again ??= { reason, cause };
+      return;
+    }
+    again = undefined;
+    restarting = restartLoop(isDatabaseUnavailable(cause)).finally(() => {
       restarting = undefined;
+      const next = again;
+      again = undefined;
+      if (next && !stopping && pool && (!runner || live < opts.concurrency)) scheduleRestart(next.reason, next.cause);
     });
   }
 
