@@ -127,8 +127,10 @@ describe('worker killed mid-job', () => {
       WORKER_CONCURRENCY: '2',
       NODE_ENV: 'test',
     };
-    // The first worker lets some documents through, then hangs in the middle of the batch.
+    // The first worker gets three embedding answers, then every later request hangs: it stalls in the middle of the batch
+    // whatever its speed (switching the delay on after seeing documents indexed raced a fast worker to the end of the batch).
     ollama.setDelay(0);
+    ollama.stallAfter(3, 60_000);
     const first = startWorkerProcess(env);
     children.push(first);
     await until(
@@ -136,12 +138,11 @@ describe('worker killed mid-job', () => {
         const [r] = await d.deps.sql<
           { n: number }[]
         >`select count(*)::int as n from documents where id = any(${ids}::uuid[]) and status = 'indexed'`;
-        return r!.n >= 2 ? true : undefined;
+        return r!.n >= 1 ? true : undefined;
       },
       30_000,
       'part of the batch',
     );
-    ollama.setDelay(60_000);
     await until(
       async () => {
         const [r] = await d.deps.sql<
@@ -152,12 +153,16 @@ describe('worker killed mid-job', () => {
       30_000,
       'a job in progress',
     );
+    const [indexedBefore] = await d.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from documents where id = any(${ids}::uuid[]) and status = 'indexed'`;
+    assert.ok(indexedBefore!.n < ids.length, 'the first worker died mid-batch, not after it');
     const [dead] = await d.deps.sql<{ worker_id: string }[]>`select worker_id from worker_heartbeats limit 1`;
     assert.ok(dead, 'the first worker heart-beats');
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
 
-    ollama.setDelay(0);
+    ollama.stallAfter(0, 0); // no stall for the second worker
     const second = startWorkerProcess(env);
     children.push(second);
     await until(

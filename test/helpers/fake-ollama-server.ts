@@ -27,6 +27,8 @@ export interface FakeOllama {
   setDown(down: boolean): void;
   /** Changes the answer delay for requests arriving from now on. */
   setDelay(ms: number): void;
+  /** Answers the next `count` requests at once, then delays every later one by `ms` (a worker stalls mid-batch, deterministically). */
+  stallAfter(count: number, ms: number): void;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   let delayMs = opts.delayMs ?? 0;
   let down = false;
   let requests = 0;
+  let stall: { after: number; ms: number } | undefined;
   const batchSizes: number[] = [];
 
   const server = createServer((req, res) => {
@@ -89,7 +92,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       const raw = await readBody(req);
       requests++;
       // unref: a pending delay must not keep the test process alive after close().
-      const delay = delayMs;
+      const delay = stall && requests > stall.after ? stall.ms : delayMs;
       if (delay) await new Promise((r) => setTimeout(r, delay).unref());
       if (down) return sendJson(res, 503, { error: 'fake ollama is down' });
       if (opts.failWith) return sendJson(res, opts.failWith, { error: `fake ollama failing with ${opts.failWith}` });
@@ -133,6 +136,9 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     },
     setDelay(ms: number) {
       delayMs = ms;
+    },
+    stallAfter(count: number, ms: number) {
+      stall = { after: requests + count, ms };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
