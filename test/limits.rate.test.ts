@@ -166,15 +166,20 @@ describe('rate limits', () => {
     assert.ok(Number(rs[5]!.headers.get('retry-after')) > 0);
   });
 
-  it('schema and health checks neither count nor carry the headers; 401s are not counted', async () => {
+  it("the schema and 401s carry the address's anonymous budget, never a user's count; health checks carry nothing", async () => {
     const t = await createTenant(d, 'public');
+    // Issue 16: the specification puts the headers on every API response, the schema and 401s included.
+    const before = Number((await req('GET', '/api/v1/schema/')).headers.get('x-ratelimit-remaining'));
     for (let i = 0; i < 15; i++) {
       const s = await req('GET', '/api/v1/schema/');
       assert.equal(s.status, 200);
-      assert.equal(s.headers.get('x-ratelimit-limit'), null);
+      assert.equal(s.headers.get('x-ratelimit-limit'), '60', 'the anonymous per-address budget');
+      assert.equal(Number(s.headers.get('x-ratelimit-remaining')), before - i - 1);
     }
     assert.equal((await req('GET', '/healthz')).headers.get('x-ratelimit-limit'), null);
-    assert.equal((await req('GET', '/api/v1/collections/', { key: 'svc_' + 'x'.repeat(40) })).status, 401);
+    const denied = await req('GET', '/api/v1/collections/', { key: 'svc_' + 'x'.repeat(40) });
+    assert.equal(denied.status, 401);
+    assert.equal(Number(denied.headers.get('x-ratelimit-remaining')), before - 16);
     const r = await list(req, t.key);
     assert.equal(r.headers.get('x-ratelimit-remaining'), '9', 'first counted request of this user');
   });

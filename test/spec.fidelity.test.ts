@@ -202,3 +202,96 @@ describe('offline API docs in development', () => {
     }
   });
 });
+
+describe('an upload with no multipart body is NO_FILE_PROVIDED', () => {
+  let d: TestDaemon;
+  let t: Tenant;
+  let req: ReturnType<typeof http>;
+  let colId: string;
+  before(async () => {
+    d = await startTestDaemon({ label: 'fidelity-nofile', worker: false });
+    t = await createTenant(d, 'nofile');
+    req = http(d.url);
+    colId = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'No file' } })).body.uuid;
+  });
+  after(async () => d?.close());
+
+  const bodies: [string, Record<string, string>, string | undefined][] = [
+    ['an empty body with no content type', {}, undefined],
+    ['an empty multipart body', { 'content-type': 'multipart/form-data; boundary=xyz' }, ''],
+    ['a plain-text body', { 'content-type': 'text/plain' }, 'hello'],
+    ['a form-urlencoded body', { 'content-type': 'application/x-www-form-urlencoded' }, 'file=hello'],
+    ['an octet-stream body', { 'content-type': 'application/octet-stream' }, 'hello'],
+  ];
+  for (const [name, headers, body] of bodies) {
+    it(`upload: ${name}`, async () => {
+      const r = await req('POST', `/api/v1/collections/${colId}/documents/`, { key: t.key, headers, body });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.body.code, 'NO_FILE_PROVIDED', r.text);
+      assert.ok(r.body.error);
+    });
+  }
+  it('replace: a plain-text body and an empty body', async () => {
+    const doc = (
+      await req('POST', `/api/v1/collections/${colId}/documents/`, { key: t.key, json: { source_type: 'text', content: 'x', title: 'x' } })
+    ).body;
+    for (const [headers, body] of [
+      [{ 'content-type': 'text/plain' }, 'hello'],
+      [{}, undefined],
+    ] as const) {
+      const r = await req('POST', `/api/v1/documents/${doc.uuid}/replace/`, { key: t.key, headers: { ...headers }, body });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.body.code, 'NO_FILE_PROVIDED', r.text);
+    }
+  });
+  it("another tenant's collection is still 404 before the body is looked at", async () => {
+    const other = await createTenant(d, 'nofile-b');
+    const r = await req('POST', `/api/v1/collections/${colId}/documents/`, {
+      key: other.key,
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
+    assert.equal(r.status, 404, r.text);
+  });
+});
+
+describe('rate-limit headers on every API response', () => {
+  let d: TestDaemon;
+  let req: ReturnType<typeof http>;
+  before(async () => {
+    d = await startTestDaemon({
+      label: 'fidelity-anon',
+      worker: false,
+      env: { RATE_LIMITS_ENABLED: 'true', ANONYMOUS_RATE_LIMIT_PER_MINUTE: '5' },
+    });
+    req = http(d.url);
+  });
+  after(async () => d?.close());
+
+  it('401s and the schema carry the per-IP budget, counting down', async () => {
+    const seen: number[] = [];
+    for (const [p, key] of [
+      ['/api/v1/collections/', undefined],
+      ['/api/v1/collections/', 'svc_notakeyatall'],
+      ['/api/v1/schema/', undefined],
+    ] as const) {
+      const r = await req('GET', p, { key });
+      assert.ok([200, 401].includes(r.status), `${p}: ${r.status}`);
+      assert.equal(r.headers.get('x-ratelimit-limit'), '5', `${p} X-RateLimit-Limit`);
+      seen.push(Number(r.headers.get('x-ratelimit-remaining')));
+      assert.ok(Number(r.headers.get('x-ratelimit-reset')) > Date.now() / 1000, `${p} X-RateLimit-Reset`);
+    }
+    assert.deepEqual(seen, [4, 3, 2]);
+  });
+  it('past the budget: 429 with Retry-After and the envelope, and a valid key is unaffected', async () => {
+    let last = await req('GET', '/api/v1/schema/');
+    for (let i = 0; i < 5 && last.status !== 429; i++) last = await req('GET', '/api/v1/collections/');
+    assert.equal(last.status, 429, last.text);
+    assert.equal(last.body.code, 'RATE_LIMIT_EXCEEDED');
+    assert.ok(Number(last.headers.get('retry-after')) >= 1);
+    assert.equal(last.headers.get('x-ratelimit-remaining'), '0');
+    const t = await createTenant(d, 'anon-ok');
+    const ok = await req('GET', '/api/v1/collections/', { key: t.key });
+    assert.equal(ok.status, 200, ok.text);
+  });
+});

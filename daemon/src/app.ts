@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
-import { apiGuard } from './auth/guard.js';
+import { anonymousBudget, apiGuard, publicApiGuard } from './auth/guard.js';
 import { closeUnreadBodies, requestBodyLimit } from './limits/body-size.js';
 import { requestLog } from './usage/middleware.js';
 import { AppError, errorBody, fieldsFromIssues } from './errors.js';
@@ -202,10 +202,12 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
 
   // Bearer auth, then the per-user rate limit (X-RateLimit-* headers, 429). /mcp counts too; the
   // schema, docs and health checks do not.
-  const guard = apiGuard(deps);
+  const anonymous = anonymousBudget(deps);
+  const guard = apiGuard(deps, anonymous);
+  const publicGuard = publicApiGuard(deps, anonymous);
   const keyOrSession = sessionOrBearer(deps, guard);
   app.use('/api/v1/*', async (c, next) => {
-    if (PUBLIC_API_PATHS.test(c.req.path)) return next();
+    if (PUBLIC_API_PATHS.test(c.req.path)) return publicGuard(c, next);
     if (c.req.method === 'GET' && SESSION_API_PATHS.test(c.req.path)) return keyOrSession(c, next);
     return guard(c, next);
   });

@@ -134,6 +134,8 @@ export const configSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Per-user request limits (minute/day/month, by key tier). Off only for tests and benchmarks. */
   RATE_LIMITS_ENABLED: envBoolDefaultTrue,
+  /** Requests per minute, per client address and API process, that carry no valid key (401s, the public schema and docs). */
+  ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Request log, usage statistics and plan quotas. Off only for benchmarks: nothing is recorded or enforced. */
   METERING_ENABLED: envBoolDefaultTrue,
   /** Raw request-log rows older than this are deleted daily; the daily rollups are kept. */

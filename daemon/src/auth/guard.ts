@@ -1,6 +1,8 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.js';
+import { anonymousLimiter, type AnonymousLimiter } from '../limits/anonymous.js';
 import { countForKey } from '../limits/limiter.js';
+import { clientIp } from '../net/client-ip.js';
 import { decide, rateLimitHeaders, TIER_LIMITS } from '../limits/windows.js';
 import type { AppDeps, AppEnv, Caller } from '../types.js';
 import { bearerKeyHash, findKeyByHash, type KeyRow } from './keys.js';
@@ -16,20 +18,29 @@ const LAST_USED_GRANULARITY_MS = 60_000;
  *
  * Allowed requests get the X-RateLimit-* headers on whatever response the handler produces,
  * errors and raw responses (/mcp) included, so they are set after the handler; denied ones answer
- * 429 RATE_LIMIT_EXCEEDED here with Retry-After.
+ * 429 RATE_LIMIT_EXCEEDED here with Retry-After. Requests that do not authenticate are counted
+ * against the client address's anonymous budget instead (limits/anonymous.ts), so a 401 carries
+ * the headers too.
  */
-export function apiGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  if (!deps.config.RATE_LIMITS_ENABLED) {
+export function apiGuard(deps: AppDeps, anonymous = anonymousBudget(deps)): MiddlewareHandler<AppEnv> {
+  if (!deps.config.RATE_LIMITS_ENABLED || !anonymous) {
     return async (c, next) => {
       c.set('caller', await authenticateKey(deps, c.req.header('authorization')));
       await next();
     };
   }
   return async (c, next) => {
-    const hash = bearerKeyHash(c.req.header('authorization'));
     const now = deps.clock.now();
-    const found = await countForKey(deps.sql, hash, now);
-    const caller = callerOf(deps, found?.key, now);
+    let caller: Caller;
+    let found: Awaited<ReturnType<typeof countForKey>>;
+    try {
+      found = await countForKey(deps.sql, bearerKeyHash(c.req.header('authorization')), now);
+      caller = callerOf(deps, found?.key, now);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status !== 401) throw err;
+      const headers = anonymous.take(clientIp(c, deps.config.TRUST_PROXY));
+      throw new AppError(err.code, err.message, err.fields, { ...err.headers, ...headers });
+    }
     c.set('caller', caller);
     // Counted whenever the key authenticates: the statement's test is the one callerOf applies (a
     // Date truncates PostgreSQL's microseconds, so callerOf never accepts a key the statement refused).
@@ -44,6 +55,22 @@ export function apiGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
         headers,
       );
     }
+    await next();
+    setOnResponse(c.res, headers, (k, v) => c.header(k, v));
+  };
+}
+
+/** The per-address budget of unauthenticated requests; undefined when rate limits are off. */
+export function anonymousBudget(deps: AppDeps): AnonymousLimiter | undefined {
+  if (!deps.config.RATE_LIMITS_ENABLED) return undefined;
+  return anonymousLimiter(deps.config.ANONYMOUS_RATE_LIMIT_PER_MINUTE, () => deps.clock.now());
+}
+
+/** Public API routes (the schema and its docs): no key needed, but counted against the address's anonymous budget. */
+export function publicApiGuard(deps: AppDeps, anonymous: AnonymousLimiter | undefined): MiddlewareHandler<AppEnv> {
+  return async (c: Context<AppEnv>, next) => {
+    if (!anonymous) return next();
+    const headers = anonymous.take(clientIp(c, deps.config.TRUST_PROXY));
     await next();
     setOnResponse(c.res, headers, (k, v) => c.header(k, v));
   };

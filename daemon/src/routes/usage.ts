@@ -90,7 +90,7 @@ export const UsageStatsSchema = z
 export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': {
     description:
-      'Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request; the schema, docs and health checks do not count and carry no such headers.',
+      'Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. Health checks carry no such headers.',
     schema: { type: 'integer' as const },
   },
   'X-RateLimit-Remaining': { description: 'Requests left in the reported window after this one.', schema: { type: 'integer' as const } },

@@ -65,8 +65,9 @@ export function receiveMultipart(
         defParamCharset: 'utf8',
       });
     } catch {
+      // Not multipart at all (no content type, text/plain, octet-stream…): the request carries no file part (spec: NO_FILE_PROVIDED).
       reject(
-        new AppError('VALIDATION_FAILED', 'Expected a multipart/form-data body.', {
+        new AppError('NO_FILE_PROVIDED', 'No file provided: send multipart/form-data with a `file` part (or several in `files`).', {
           _body: ['Send multipart/form-data with a file or files part.'],
         }),
       );
@@ -170,7 +171,13 @@ export function receiveMultipart(
     });
     bb.on('filesLimit', () => invalid(`A batch holds at most ${MAX_BATCH_FILES} files.`, 'files'));
     bb.on('fieldsLimit', () => invalid(`A request holds at most ${MAX_FIELDS} fields besides its files.`));
-    bb.on('error', (err) => invalid(`Malformed multipart body: ${(err as Error).message}`));
+    // An empty body is a request without a file, not a malformed one.
+    let received = 0;
+    bb.on('error', (err) =>
+      received === 0
+        ? fail(new AppError('NO_FILE_PROVIDED', 'No file provided: the multipart body is empty.'))
+        : invalid(`Malformed multipart body: ${(err as Error).message}`),
+    );
     bb.on('close', () => {
       if (settled) return;
       void Promise.all(writes).then(() => {
@@ -182,6 +189,9 @@ export function receiveMultipart(
     // A client that disconnects mid-body: the request errors or closes before its end.
     const gone = () => fail(new AppError('VALIDATION_FAILED', 'The request body ended early (the client disconnected).'));
     source.on('error', gone);
+    source.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
     source.on('close', () => {
       if (!source.readableEnded) gone();
     });
