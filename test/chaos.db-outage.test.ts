@@ -12,6 +12,7 @@ import { ApiError, createClient } from '../sdk/src/index.js';
 import {
   assertNothingLost,
   assertOnlySuccessOr503,
+  chaosDaemonEnv,
   setUpTenant,
   startLoad,
   testSql,
@@ -51,23 +52,7 @@ describe('chaos: PostgreSQL stopped across a cron tick', () => {
     ollama = await startFakeOllama({ dimension: 64 });
     rx = await startWebhookReceiver();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'docsift-chaos-outage-data-'));
-    serve = await spawnDaemon(['serve'], {
-      DATABASE_URL: pg.url,
-      DATA_DIR: dataDir,
-      SIGNING_SECRET: 'chaos-signing-secret-0123456789abcdef0123456789',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      EMBEDDING_PROVIDER: 'ollama',
-      OLLAMA_HOST: ollama.url,
-      ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_RETRY_BASE_MS: '500',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      WORKER_HEARTBEAT_MS: '300',
-      WORKER_STALE_MS: '1500',
-      WORKER_CONCURRENCY: '2',
-      DB_POOL_MAX: '5',
-      RATE_LIMITS_ENABLED: 'false',
-    });
+    serve = await spawnDaemon(['serve'], chaosDaemonEnv(pg.url, dataDir, ollama.url));
     t = await setUpTenant(pg.url, serve.url, rx);
     await cliEntry(); // built now, so the CLI starts at once during the outage
   });

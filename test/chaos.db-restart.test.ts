@@ -6,7 +6,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
-import { assertNothingLost, assertOnlySuccessOr503, setUpTenant, startLoad, testSql, until, type ChaosTenant } from './helpers/chaos-db.js';
+import {
+  assertNothingLost,
+  assertOnlySuccessOr503,
+  chaosDaemonEnv,
+  setUpTenant,
+  startLoad,
+  testSql,
+  until,
+  type ChaosTenant,
+} from './helpers/chaos-db.js';
 import { spawnDaemon, type DaemonProcess } from './helpers/daemon-process.js';
 import { startPrivatePostgres, type PrivatePostgres } from './helpers/private-pg.js';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -30,23 +39,7 @@ describe('chaos: pg_ctl restart under load', () => {
     ollama = await startFakeOllama({ dimension: 64, delayMs: 150 });
     rx = await startWebhookReceiver();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'docsift-chaos-restart-data-'));
-    const env = {
-      DATABASE_URL: pg.url,
-      DATA_DIR: dataDir,
-      SIGNING_SECRET: 'chaos-signing-secret-0123456789abcdef0123456789',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      EMBEDDING_PROVIDER: 'ollama',
-      OLLAMA_HOST: ollama.url,
-      ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_RETRY_BASE_MS: '500',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      WORKER_HEARTBEAT_MS: '300',
-      WORKER_STALE_MS: '1500',
-      WORKER_CONCURRENCY: '2',
-      DB_POOL_MAX: '5',
-      RATE_LIMITS_ENABLED: 'false',
-    };
+    const env = chaosDaemonEnv(pg.url, dataDir, ollama.url);
     api = await spawnDaemon(['serve', '--api-only'], env);
     worker = await spawnDaemon(['worker'], { ...env, LOG_LEVEL: process.env.CHAOS_DEBUG ? 'debug' : 'info' });
     t = await setUpTenant(pg.url, api.url, rx);

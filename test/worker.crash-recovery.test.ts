@@ -42,6 +42,19 @@ describe('worker killed mid-job', () => {
     await ollama?.close();
   });
 
+  /** A worker process on the test database with fast heartbeats, so a dead one is noticed in 1.5 s. */
+  const workerEnv = (): Record<string, string> => ({
+    DATABASE_URL: d.db.url,
+    EMBEDDING_PROVIDER: 'ollama',
+    OLLAMA_HOST: ollama.url,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: d.dataDir,
+    SIGNING_SECRET: d.config.SIGNING_SECRET!,
+    WORKER_HEARTBEAT_MS: '300',
+    WORKER_STALE_MS: '1500',
+    NODE_ENV: 'test',
+  });
+
   it('ends with the document indexed exactly once', async () => {
     const t = await createTenant(d);
     const req = http(d.url);
@@ -52,17 +65,7 @@ describe('worker killed mid-job', () => {
       json: { source_type: 'text', content: text, title: 'crash' },
     });
     assert.equal(up.status, 201);
-    const env = {
-      DATABASE_URL: d.db.url,
-      EMBEDDING_PROVIDER: 'ollama',
-      OLLAMA_HOST: ollama.url,
-      LOG_LEVEL: 'warn',
-      DATA_DIR: d.dataDir,
-      SIGNING_SECRET: d.config.SIGNING_SECRET!,
-      WORKER_HEARTBEAT_MS: '300',
-      WORKER_STALE_MS: '1500',
-      NODE_ENV: 'test',
-    };
+    const env = workerEnv();
 
     // First worker takes the job and hangs inside embedding (the stand-in delays its answer).
     const first = startWorkerProcess(env);
@@ -115,18 +118,7 @@ describe('worker killed mid-job', () => {
       assert.equal(up.status, 201);
       ids.push(up.body.uuid);
     }
-    const env = {
-      DATABASE_URL: d.db.url,
-      EMBEDDING_PROVIDER: 'ollama',
-      OLLAMA_HOST: ollama.url,
-      LOG_LEVEL: 'warn',
-      DATA_DIR: d.dataDir,
-      SIGNING_SECRET: d.config.SIGNING_SECRET!,
-      WORKER_HEARTBEAT_MS: '300',
-      WORKER_STALE_MS: '1500',
-      WORKER_CONCURRENCY: '2',
-      NODE_ENV: 'test',
-    };
+    const env = { ...workerEnv(), WORKER_CONCURRENCY: '2' };
     // The first worker gets three embedding answers, then every later request hangs: it stalls in the middle of the batch
     // whatever its speed (switching the delay on after seeing documents indexed raced a fast worker to the end of the batch).
     ollama.setDelay(0);

@@ -241,3 +241,24 @@ export async function assertNothingLost(
 export function testSql(url: string): Sql {
   return createSql(url, { max: 1, applicationName: 'docsift-test' });
 }
+
+/** The environment of a daemon under database chaos: fast heartbeats and webhook retries, a small pool, no rate limits. */
+export function chaosDaemonEnv(databaseUrl: string, dataDir: string, ollamaUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    SIGNING_SECRET: 'chaos-signing-secret-0123456789abcdef0123456789',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    EMBEDDING_PROVIDER: 'ollama',
+    OLLAMA_HOST: ollamaUrl,
+    ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_RETRY_BASE_MS: '500',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WORKER_HEARTBEAT_MS: '300',
+    WORKER_STALE_MS: '1500',
+    WORKER_CONCURRENCY: '2',
+    DB_POOL_MAX: '5',
+    RATE_LIMITS_ENABLED: 'false',
+  };
+}
