@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildTaskList, CRONTAB } from '../daemon/src/jobs/index.js';
-import { sweepOrphanBlobs } from '../daemon/src/jobs/sweep-orphan-blobs.js';
+import { sweepOrphanBlobs } from '../daemon/src/documents/sweep-orphan-blobs.js';
 import type { AppDeps } from '../daemon/src/types.js';
 import { samplePath } from './fixtures/samples.js';
 import { blobFiles, multipartBody, until } from './helpers/chaos.js';

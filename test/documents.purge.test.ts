@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../daemon/src/config.js';
 import { CRONTAB } from '../daemon/src/jobs/index.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { startDaemon } from '../daemon/src/server.js';
-import { BLOB_RETENTION_DAYS, purgeBlobs, purgeBlobsTask } from '../daemon/src/jobs/purge-blobs.js';
+import { BLOB_RETENTION_DAYS, purgeBlobs, purgeBlobsTask } from '../daemon/src/documents/purge-blobs.js';
 import { samplePath } from './fixtures/samples.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

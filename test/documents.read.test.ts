@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { JobHelpers } from 'graphile-worker';
-import { processDocumentTask } from '../daemon/src/jobs/process-document.js';
+import { processDocumentTask } from '../daemon/src/documents/process-document.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

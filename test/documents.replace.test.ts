@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { JobHelpers } from 'graphile-worker';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
-import { processDocumentTask } from '../daemon/src/jobs/process-document.js';
+import { processDocumentTask } from '../daemon/src/documents/process-document.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 

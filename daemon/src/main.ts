@@ -14,7 +14,7 @@ import { migrate } from './db/migrate.js';
 import { migrateWorkerSchema } from './worker/runner.js';
 import { systemClock } from './types.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
-import { reembedAll } from './services/reembed.js';
+import { reembedAll } from './documents/reembed.js';
 import { isDatabaseUnavailable } from './db/availability.js';
 
 const USAGE = `docsift-daemon <command> [options]

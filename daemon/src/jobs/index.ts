@@ -1,12 +1,12 @@
 import type { TaskList } from 'graphile-worker';
 import type { AppDeps } from '../types.js';
-import { processDocumentTask } from './process-document.js';
+import { processDocumentTask } from '../documents/process-document.js';
 import { foldTextStatsTask } from './fold-text-stats.js';
-import { purgeBlobsTask } from './purge-blobs.js';
-import { sweepOrphanBlobsTask } from './sweep-orphan-blobs.js';
+import { purgeBlobsTask } from '../documents/purge-blobs.js';
+import { sweepOrphanBlobsTask } from '../documents/sweep-orphan-blobs.js';
 import { rollupUsageTask } from './rollup-usage.js';
 import { closeInvoicesTask } from './close-invoices.js';
-import { PROCESS_JOB } from '../services/documents.js';
+import { PROCESS_JOB } from '../documents/upload.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
 import { DELIVER_WEBHOOK_JOB } from '../services/webhook-delivery.js';
 

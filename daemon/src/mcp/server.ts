@@ -4,8 +4,8 @@ import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
 import { listCollections } from '../services/collections.js';
-import { documentDetail } from '../services/document-ops.js';
-import { searchByTag } from '../services/tags.js';
+import { documentDetail } from '../documents/lifecycle.js';
+import { searchByTag } from '../documents/tags.js';
 import { API_VERSION } from '../routes/schema.js';
 import type { AppDeps, Caller } from '../types.js';
 

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { App } from '../app.js';
 import { keyOrSessionCaller } from '../auth/session-middleware.js';
 import { AppError } from '../errors.js';
-import { listItemJson, uploadJson } from '../services/document-json.js';
+import { listItemJson, uploadJson } from '../documents/json.js';
 import {
   deleteDocument,
   documentDetail,
@@ -13,10 +13,10 @@ import {
   listDocuments,
   replaceDocument,
   reprocessDocument,
-} from '../services/document-ops.js';
-import { createDocumentFromFields, uploadDocuments, type UploadOutcome } from '../services/documents.js';
+} from '../documents/lifecycle.js';
+import { createDocumentFromFields, uploadDocuments, type UploadOutcome } from '../documents/upload.js';
 import type { AppDeps, AppEnv } from '../types.js';
-import { searchByTag } from '../services/tags.js';
+import { searchByTag } from '../documents/tags.js';
 import {
   BatchUpload,
   DocumentDetail,

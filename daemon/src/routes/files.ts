@@ -1,7 +1,7 @@
 import type { App } from '../app.js';
-import { getDocumentById } from '../db/documents.js';
+import { getDocumentById } from '../documents/queries.js';
 import { AppError } from '../errors.js';
-import { blobTag, verifyDownloadToken } from '../services/download-links.js';
+import { blobTag, verifyDownloadToken } from '../documents/download-links.js';
 import type { AppDeps } from '../types.js';
 import { Readable } from 'node:stream';
 

@@ -3,10 +3,10 @@
 import type { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
-import type { DocumentRow } from '../db/documents.js';
+import type { DocumentRow } from '../documents/queries.js';
 import { limitCaller } from '../limits/caller-limit.js';
-import { deleteDocument, documentDetail, downloadUrl, reprocessDocument } from '../services/document-ops.js';
-import { getVisibleDocument } from '../services/documents.js';
+import { deleteDocument, documentDetail, downloadUrl, reprocessDocument } from '../documents/lifecycle.js';
+import { getVisibleDocument } from '../documents/upload.js';
 import type { AppDeps } from '../types.js';
 import { page, type WebEnv } from './context.js';
 import { Tags } from './documents-table.js';

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx';
-import type { DocumentRow, DocumentStatus } from '../db/documents.js';
+import type { DocumentRow, DocumentStatus } from '../documents/queries.js';
 import { bytes, count, dateTime } from './format.js';
 import { StatusBadge } from './layout.js';
 

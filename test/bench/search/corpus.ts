@@ -155,7 +155,7 @@ export class CorpusLoader {
         select t.id, t.coll, ${r.userId}, t.title, 'text', 'indexed', t.title || '.txt', 'text/plain', t.n, now()
           from unnest(${r.docs.map((d) => d.id)}::uuid[], ${r.docs.map((d) => d.collectionId)}::uuid[],
                       ${r.docs.map((d) => d.title)}::text[], ${r.docs.map((d) => d.chunks)}::int[]) as t(id, coll, title, n)`;
-      // The same insert as jobs/process-document.ts (tsv = title || ' ' || content).
+      // The same insert as documents/process-document.ts (tsv = title || ' ' || content).
       await tx`
         insert into chunks (document_id, collection_id, generation, chunk_index, content, token_count, embedding, embedding_model, tsv)
         select t.doc, t.coll, 1, t.idx, t.content, t.tokens, t.emb::vector, ${r.model},

@@ -1,4 +1,4 @@
-import type { ChunkRow, DocumentRow } from '../db/documents.js';
+import type { ChunkRow, DocumentRow } from './queries.js';
 
 export function uploadJson(d: DocumentRow) {
   return {

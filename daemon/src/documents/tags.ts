@@ -1,8 +1,8 @@
-import { documentsByTag } from '../db/documents.js';
+import { documentsByTag } from './queries.js';
 import { AppError } from '../errors.js';
 import type { AppDeps, Caller } from '../types.js';
-import { getVisibleCollectionId } from './collections.js';
-import { listItemJson } from './document-json.js';
+import { getVisibleCollectionId } from '../services/collections.js';
+import { listItemJson } from './json.js';
 
 export const TAG_RESULTS_MAX = 500;
 

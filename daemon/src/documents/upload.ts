@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Tx } from '../db/client.js';
-import { findVisibleDocument, getDocumentById, type DocumentRow } from '../db/documents.js';
+import { findVisibleDocument, getDocumentById, type DocumentRow } from './queries.js';
 import { enqueueJob } from '../db/jobs.js';
 import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import { AppError } from '../errors.js';
@@ -8,9 +8,9 @@ import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import { isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
-import { requireWritableCollection } from './collections.js';
+import { requireWritableCollection } from '../services/collections.js';
 import { processingPriority } from './processing-queue.js';
-import { parseTags } from './document-json.js';
+import { parseTags } from './json.js';
 import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
 
 export const PROCESS_JOB = 'process_document';

@@ -1,21 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Tx } from '../db/client.js';
-import {
-  chunksOfDocument,
-  contentText,
-  getDocumentById,
-  listVisibleDocuments,
-  type DocumentRow,
-  type DocumentStatus,
-} from '../db/documents.js';
+import { chunksOfDocument, contentText, getDocumentById, listVisibleDocuments, type DocumentRow, type DocumentStatus } from './queries.js';
 import { AppError } from '../errors.js';
 import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import type { AppDeps, Caller } from '../types.js';
-import { requireWritableCollection } from './collections.js';
-import { detailJson } from './document-json.js';
+import { requireWritableCollection } from '../services/collections.js';
+import { detailJson } from './json.js';
 import { createDownloadToken, DOWNLOAD_LINK_TTL_SEC } from './download-links.js';
-import { commitOutcomeUnknown, documentNotFound, enqueueProcessing, getVisibleDocument } from './documents.js';
-import { parseTags } from './document-json.js';
+import { commitOutcomeUnknown, documentNotFound, enqueueProcessing, getVisibleDocument } from './upload.js';
+import { parseTags } from './json.js';
 import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { receiveMultipart } from './multipart.js';
 

@@ -1,7 +1,7 @@
 import type { Sql } from '../db/client.js';
 import type { EmbeddingProvider } from '../embeddings/types.js';
 import { enqueueJob } from '../db/jobs.js';
-import { PROCESS_JOB } from './documents.js';
+import { PROCESS_JOB } from './upload.js';
 import { ranksByOrganization } from './processing-queue.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker';
 import type { Tx } from '../db/client.js';
-import { getDocumentById } from '../db/documents.js';
+import { getDocumentById } from './queries.js';
 import { chunkText } from '../ingest/chunk.js';
 import { emitEvent, type DocumentEventData } from '../services/events.js';
 import { claimEmbeddingModel, ensureVectorIndex } from '../search/embedding-model.js';
