@@ -53,7 +53,7 @@ describe('switching embedding models', () => {
 
     const probe = await startTestDaemon({ db, env: envA, api: false });
     const embedder = createEmbeddingProvider({ provider: 'ollama', ollamaHost: ollama.url, ollamaModel: 'model-b' });
-    const r = await reembedAll(probe.deps.sql, embedder, 3);
+    const r = await reembedAll(probe.deps, embedder);
     await embedder.close();
     await probe.close();
     assert.equal(r.documents, 1);

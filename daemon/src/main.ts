@@ -215,7 +215,7 @@ async function main(argv: string[]): Promise<void> {
       try {
         await migrate(sql, (m) => logger.info(m));
         await migrateWorkerSchema(databaseUrl, logger);
-        const r = await reembedAll(sql, embedder, config.PROCESS_MAX_ATTEMPTS);
+        const r = await reembedAll({ sql, clock: systemClock(config.CLOCK_OFFSET_MS), config }, embedder);
         process.stdout.write(
           `Queued ${r.documents} document(s) for re-embedding with ${r.model} (${r.dimension} dimensions). A running worker processes them now.\n`,
         );

@@ -18,13 +18,24 @@ const MAX_TAGS = 50;
 const MAX_TAG_LENGTH = 100;
 const MAX_TITLE = 500;
 
-export async function enqueueProcessing(tx: Tx, deps: AppDeps, documentId: string, generation: number): Promise<void> {
+/** Queues processing of the document's `generation`; `priority` when already known (reembed ranks a whole batch). */
+export async function enqueueProcessing(
+  tx: Tx,
+  deps: Pick<AppDeps, 'config'>,
+  documentId: string,
+  generation: number,
+  priority?: number,
+): Promise<void> {
   await enqueueJob(
     tx,
     PROCESS_JOB,
     { documentId, generation },
     // Fair between organizations: see processing-queue.ts.
-    { jobKey: `process:${documentId}`, maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS, priority: await processingPriority(tx, documentId) },
+    {
+      jobKey: `process:${documentId}`,
+      maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS,
+      priority: priority ?? (await processingPriority(tx, documentId)),
+    },
   );
 }
 
@@ -58,24 +69,44 @@ interface Meta {
   sourceTypeOverride?: string;
 }
 
-function readMeta(fields: Record<string, string>): Meta {
-  // PostgreSQL text cannot hold NUL: a 400 here, rather than a failed insert.
-  for (const [name, value] of Object.entries(fields)) {
-    if (value.includes('\u0000'))
+/** The metadata of a new document, from a form (multipart, web UI) or a JSON body. */
+export interface DocumentInput {
+  source_type?: string;
+  title?: string;
+  /** A list, or one comma-separated string (forms). */
+  tags?: string | string[];
+  content?: string;
+  url?: string;
+}
+
+/** PostgreSQL text cannot hold NUL: a 400 here, rather than a failed insert. */
+function rejectNul(fields: [name: string, value: string | string[] | undefined][]): void {
+  for (const [name, value] of fields) {
+    if ((Array.isArray(value) ? value.join(',') : (value ?? '')).includes('\u0000'))
       throw new AppError('VALIDATION_FAILED', `Field "${name}" must not contain NUL characters.`, { [name]: ['NUL character.'] });
   }
-  const tags = parseTags(fields.tags);
+}
+
+function validateMeta(input: DocumentInput): Meta {
+  // A list element holding commas is several tags, as in the comma-separated form field.
+  const tags = parseTags(Array.isArray(input.tags) ? input.tags.join(',') : input.tags);
   if (tags.length > MAX_TAGS) throw new AppError('VALIDATION_FAILED', `At most ${MAX_TAGS} tags.`, { tags: [`At most ${MAX_TAGS} tags.`] });
   if (tags.some((t) => t.length > MAX_TAG_LENGTH))
     throw new AppError('VALIDATION_FAILED', `Tags must be at most ${MAX_TAG_LENGTH} characters.`, { tags: ['Tag too long.'] });
-  const title = fields.title?.trim();
+  const title = input.title?.trim();
   if (title && title.length > MAX_TITLE)
     throw new AppError('VALIDATION_FAILED', `Title must be at most ${MAX_TITLE} characters.`, { title: ['Too long.'] });
-  return { title: title || undefined, tags, sourceTypeOverride: fields.source_type?.trim().toLowerCase() || undefined };
+  return { title: title || undefined, tags, sourceTypeOverride: input.source_type?.trim().toLowerCase() || undefined };
 }
 
-/** Why a received file cannot become a document, or its source type. */
-function classify(
+/** Multipart text fields: the known ones are metadata; every field, known or not, must be free of NUL. */
+function readMeta(fields: Record<string, string>): Meta {
+  rejectNul(Object.entries(fields));
+  return validateMeta(fields);
+}
+
+/** Why a received file cannot become a document, or its source type (upload and replace). */
+export function classify(
   f: ReceivedFile,
   override?: string,
 ):
@@ -235,10 +266,10 @@ async function createNonFileDocument(
   caller: Caller,
   collectionId: string,
   meta: Meta,
-  fields: Record<string, string>,
+  body: Pick<DocumentInput, 'content' | 'url'>,
 ): Promise<string> {
   if (meta.sourceTypeOverride === 'url') {
-    const raw = fields.url?.trim();
+    const raw = body.url?.trim();
     if (!raw) throw new AppError('URL_REQUIRED', 'source_type=url needs a `url` field.', { url: ['Required.'] });
     let url: URL;
     try {
@@ -262,7 +293,7 @@ async function createNonFileDocument(
       }),
     );
   }
-  const content = fields.content ?? '';
+  const content = body.content ?? '';
   if (Buffer.byteLength(content) > deps.config.MAX_TEXT_DOCUMENT_BYTES) throw textTooLarge(deps.config.MAX_TEXT_DOCUMENT_BYTES);
   if (!content.trim())
     throw new AppError('VALIDATION_FAILED', 'source_type=text needs a non-empty `content` field.', { content: ['Required.'] });
@@ -283,20 +314,16 @@ async function createNonFileDocument(
   );
 }
 
-/** JSON variant of a text or URL upload: same fields as the multipart form. */
-export async function createDocumentFromFields(
-  deps: AppDeps,
-  caller: Caller,
-  collectionId: string,
-  fields: Record<string, string>,
-): Promise<DocumentRow> {
+/** A text or URL document from a JSON body (API) or a form (web UI): same checks as the multipart upload. */
+export async function createDocument(deps: AppDeps, caller: Caller, collectionId: string, input: DocumentInput): Promise<DocumentRow> {
   const collection = await requireWritableCollection(deps.sql, caller, collectionId);
-  const meta = readMeta(fields);
+  rejectNul((['source_type', 'content', 'url', 'title', 'tags'] as const).map((name) => [name, input[name]]));
+  const meta = validateMeta(input);
   if (meta.sourceTypeOverride !== 'text' && meta.sourceTypeOverride !== 'url') {
     throw new AppError('VALIDATION_FAILED', 'JSON uploads create text or url documents; send files as multipart/form-data.', {
       source_type: ['Must be text or url.'],
     });
   }
-  const id = await createNonFileDocument(deps, caller, collection.id, meta, fields);
+  const id = await createNonFileDocument(deps, caller, collection.id, meta, input);
   return (await getDocumentById(deps.sql, id))!;
 }

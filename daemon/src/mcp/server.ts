@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
 import { listCollections } from '../services/collections.js';
-import { documentDetail } from '../documents/lifecycle.js';
+import { documentDetail } from '../documents/read.js';
 import { searchByTag } from '../documents/tags.js';
 import { API_VERSION } from '../routes/schema.js';
 import type { AppDeps, Caller } from '../types.js';

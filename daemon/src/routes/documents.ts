@@ -5,16 +5,9 @@ import type { App } from '../app.js';
 import { keyOrSessionCaller } from '../auth/session-middleware.js';
 import { AppError } from '../errors.js';
 import { listItemJson, uploadJson } from '../documents/json.js';
-import {
-  deleteDocument,
-  documentDetail,
-  downloadUrl,
-  allDocuments,
-  listDocuments,
-  replaceDocument,
-  reprocessDocument,
-} from '../documents/lifecycle.js';
-import { createDocumentFromFields, uploadDocuments, type UploadOutcome } from '../documents/upload.js';
+import { deleteDocument, replaceDocument, reprocessDocument } from '../documents/lifecycle.js';
+import { allDocuments, documentDetail, downloadUrl, listDocuments } from '../documents/read.js';
+import { createDocument, uploadDocuments, type UploadOutcome } from '../documents/upload.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { searchByTag } from '../documents/tags.js';
 import {
@@ -224,13 +217,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
     const caller = c.get('caller');
     const collectionId = c.req.param('uuid');
     if ((c.req.header('content-type') ?? '').includes('application/json')) {
-      const parsed = JsonDocument.parse(await c.req.json());
-      const fields: Record<string, string> = { source_type: parsed.source_type };
-      if (parsed.content !== undefined) fields.content = parsed.content;
-      if (parsed.url !== undefined) fields.url = parsed.url;
-      if (parsed.title !== undefined) fields.title = parsed.title;
-      if (parsed.tags !== undefined) fields.tags = Array.isArray(parsed.tags) ? parsed.tags.join(',') : parsed.tags;
-      return c.json(uploadJson(await createDocumentFromFields(deps, caller, collectionId, fields)), 201);
+      return c.json(uploadJson(await createDocument(deps, caller, collectionId, JsonDocument.parse(await c.req.json()))), 201);
     }
     return uploadResponse(c, await uploadDocuments(deps, caller, collectionId, rawBody(c)));
   });

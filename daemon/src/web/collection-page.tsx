@@ -7,8 +7,8 @@ import type { CollectionRow } from '../db/collections.js';
 import type { DocumentRow, DocumentStatus } from '../documents/queries.js';
 import { AppError } from '../errors.js';
 import { getVisibleCollection } from '../services/collections.js';
-import { listDocuments } from '../documents/lifecycle.js';
-import { createDocumentFromFields } from '../documents/upload.js';
+import { listDocuments } from '../documents/read.js';
+import { createDocument, type DocumentInput } from '../documents/upload.js';
 import type { AppDeps } from '../types.js';
 import { field, page, type WebContext, type WebEnv } from './context.js';
 import { DocumentFilters, DocumentsTable, qs, STATUSES } from './documents-table.js';
@@ -241,17 +241,18 @@ export function registerCollectionPage(web: Hono<WebEnv>, deps: AppDeps): void {
     web.post(`/collections/:id/${kind}`, async (c) => {
       const form = c.get('form');
       const forms = emptyForms();
-      const fields: Record<string, string> = { source_type: kind, title: field(form, 'title'), tags: field(form, 'tags') };
+      const title = field(form, 'title');
+      const tags = field(form, 'tags');
+      const input: DocumentInput = { source_type: kind, title: title || undefined, tags };
       if (kind === 'text') {
-        fields.content = field(form, 'content');
-        forms.text = { title: fields.title!, content: fields.content, tags: fields.tags! };
+        input.content = field(form, 'content');
+        forms.text = { title, content: input.content, tags };
       } else {
-        fields.url = field(form, 'url');
-        forms.url = { url: fields.url, title: fields.title!, tags: fields.tags! };
+        input.url = field(form, 'url');
+        forms.url = { url: input.url, title, tags };
       }
-      if (!fields.title) delete fields.title;
       try {
-        const d = await createDocumentFromFields(deps, c.get('webCaller'), c.req.param('id'), fields);
+        const d = await createDocument(deps, c.get('webCaller'), c.req.param('id'), input);
         return c.redirect(`/app/documents/${d.id}?done=added`, 303);
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;

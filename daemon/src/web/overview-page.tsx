@@ -3,7 +3,7 @@ import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
 import { queryVisibleCollections, type CollectionRow } from '../db/collections.js';
 import type { DocumentRow, DocumentStatus } from '../documents/queries.js';
-import { listDocuments } from '../documents/lifecycle.js';
+import { listDocuments } from '../documents/read.js';
 import type { AppDeps, Caller } from '../types.js';
 import { page, type WebEnv } from './context.js';
 import { DocumentFilters, DocumentsTable, qs, STATUSES } from './documents-table.js';

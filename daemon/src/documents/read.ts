@@ -1,0 +1,77 @@
+import { AppError } from '../errors.js';
+import type { AppDeps, Caller } from '../types.js';
+import { createDownloadToken, DOWNLOAD_LINK_TTL_SEC } from './download-links.js';
+import { detailJson } from './json.js';
+import { chunksOfDocument, contentText, listVisibleDocuments, type DocumentRow, type DocumentStatus } from './queries.js';
+import { getVisibleDocument } from './upload.js';
+
+export async function documentDetail(deps: AppDeps, caller: Caller, id: string) {
+  const d = await getVisibleDocument(deps.sql, caller, id);
+  const [text, chunks] = await Promise.all([contentText(deps.sql, d.id), chunksOfDocument(deps.sql, d.id)]);
+  return detailJson(d, text, chunks);
+}
+
+export interface Cursor {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(d: DocumentRow): string {
+  return Buffer.from(`${d.created_at.toISOString()}|${d.id}`).toString('base64url');
+}
+
+export function decodeCursor(raw: string): Cursor {
+  const [ts, id] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(ts ?? '');
+  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) {
+    throw new AppError('VALIDATION_FAILED', 'Invalid cursor.', { cursor: ['Use the cursor from the previous page’s Link header.'] });
+  }
+  return { createdAt, id };
+}
+
+export async function listDocuments(
+  deps: AppDeps,
+  caller: Caller,
+  q: { tag?: string; collection?: string; status?: DocumentStatus; limit: number; cursor?: string },
+) {
+  const rows = await listVisibleDocuments(deps.sql, caller, {
+    tag: q.tag,
+    collection: q.collection,
+    status: q.status,
+    limit: q.limit + 1,
+    cursor: q.cursor ? decodeCursor(q.cursor) : undefined,
+  });
+  const page = rows.slice(0, q.limit);
+  return { page, next: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null };
+}
+
+/**
+ * Every visible document matching the filters, newest first, read from the database in batches
+ * through a cursor so memory stays flat whatever the count (the specification's unpaginated list).
+ */
+export async function* allDocuments(
+  deps: AppDeps,
+  caller: Caller,
+  q: { tag?: string; collection?: string; status?: DocumentStatus },
+): AsyncGenerator<DocumentRow[]> {
+  yield* listVisibleDocuments(deps.sql, caller, { tag: q.tag, collection: q.collection, status: q.status }).cursor(500);
+}
+
+/** Where GET /download/ redirects: a presigned store URL, or a daemon URL signed with HMAC, valid one hour. */
+export async function downloadUrl(deps: AppDeps, caller: Caller, id: string, baseUrl: string): Promise<string> {
+  const d = await getVisibleDocument(deps.sql, caller, id);
+  if (!d.blob_key || !(await deps.blobs.exists(d.blob_key))) {
+    throw new AppError(
+      'DOCUMENT_FILE_NOT_FOUND',
+      d.blob_key ? 'The original file is missing from storage.' : `Documents of type "${d.source_type}" have no stored file.`,
+    );
+  }
+  const presigned = await deps.blobs.presignedUrl(d.blob_key, {
+    filename: d.original_filename || `${d.id}`,
+    contentType: d.media_type,
+    expiresInSec: DOWNLOAD_LINK_TTL_SEC,
+  });
+  if (presigned) return presigned;
+  const exp = Math.floor(deps.clock.now().getTime() / 1000) + DOWNLOAD_LINK_TTL_SEC;
+  return `${baseUrl}/files/${createDownloadToken(deps.config.SIGNING_SECRET!, d.id, d.blob_key, exp)}`;
+}
