@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { emitEvent, type DocumentEventData } from '../daemon/src/services/events.js';
+import { emitEvent, type DocumentEventData } from '../daemon/src/webhooks/events.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { startWebhookReceiver, verifyWebhook, type Received, type Reply, type WebhookReceiver } from './helpers/webhook-receiver.js';

@@ -17,7 +17,7 @@ import { assertEmbeddingModel } from './search/embedding-model.js';
 import { createBlobStore } from './storage/index.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { closeUsageWriter } from './usage/log-writer.js';
-import { sealPlaintextWebhookSecrets } from './services/webhook-secrets.js';
+import { sealPlaintextWebhookSecrets } from './webhooks/secrets.js';
 
 export interface Daemon {
   url: string;

@@ -2,7 +2,7 @@ import type { Task } from 'graphile-worker';
 import type { Tx } from '../db/client.js';
 import { getDocumentById } from './queries.js';
 import { chunkText } from '../ingest/chunk.js';
-import { emitEvent, type DocumentEventData } from '../services/events.js';
+import { emitEvent, type DocumentEventData } from '../webhooks/events.js';
 import { claimEmbeddingModel, ensureVectorIndex } from '../search/embedding-model.js';
 import type { AppDeps } from '../types.js';
 import { isPermanent, loadText, PermanentError } from './load-text.js';

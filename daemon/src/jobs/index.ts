@@ -7,8 +7,8 @@ import { sweepOrphanBlobsTask } from '../documents/sweep-orphan-blobs.js';
 import { rollupUsageTask } from './rollup-usage.js';
 import { closeInvoicesTask } from './close-invoices.js';
 import { PROCESS_JOB } from '../documents/upload.js';
-import { deliverWebhookTask } from './deliver-webhook.js';
-import { DELIVER_WEBHOOK_JOB } from '../services/webhook-delivery.js';
+import { deliverWebhookTask } from '../webhooks/deliver-webhook.js';
+import { DELIVER_WEBHOOK_JOB } from '../webhooks/delivery.js';
 
 /** Every graphile-worker task the daemon runs, keyed by identifier. */
 export function buildTaskList(deps: AppDeps): TaskList {

@@ -1,14 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from '../app.js';
-import {
-  deleteWebhook,
-  getWebhookConfig,
-  putWebhook,
-  rotateWebhookSecret,
-  setWebhookActive,
-  WEBHOOK_URL_MAX,
-} from '../services/webhooks.js';
-import { listDeliveries, redeliver, sendTestEvent } from '../services/webhook-log.js';
+import { deleteWebhook, getWebhookConfig, putWebhook, rotateWebhookSecret, setWebhookActive, WEBHOOK_URL_MAX } from '../webhooks/config.js';
+import { listDeliveries, redeliver, sendTestEvent } from '../webhooks/log.js';
 import type { AppDeps } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse, Timestamp, withoutNul, setNextPage } from './common.js';
 

@@ -9,9 +9,9 @@ import {
   type AttemptResult,
   type DeliveryTrigger,
   type StoredEvent,
-} from './webhook-delivery.js';
-import type { WebhookRow } from './webhooks.js';
-import { openWebhookSecret, WebhookSecretUnreadableError } from './webhook-secrets.js';
+} from './delivery.js';
+import type { WebhookRow } from './config.js';
+import { openWebhookSecret, WebhookSecretUnreadableError } from './secrets.js';
 
 export type DispatchOutcome =
   | { sent: false; reason: 'webhook_gone' | 'inactive' | 'event_gone' }

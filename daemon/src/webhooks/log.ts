@@ -2,9 +2,9 @@ import { requireFullAccess } from '../db/access.js';
 import { AppError } from '../errors.js';
 import { isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
-import { dispatchDelivery, type DispatchOutcome } from './webhook-dispatch.js';
-import type { DeliveryTrigger } from './webhook-delivery.js';
-import { requireWebhook } from './webhooks.js';
+import { dispatchDelivery, type DispatchOutcome } from './dispatch.js';
+import type { DeliveryTrigger } from './delivery.js';
+import { requireWebhook } from './config.js';
 
 export const TEST_EVENT = 'webhook.test';
 

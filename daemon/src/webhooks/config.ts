@@ -6,7 +6,7 @@ import type { Tx } from '../db/client.js';
 import { AppError, validationError } from '../errors.js';
 import { isPrivateAddress, UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import type { AppDeps, Caller } from '../types.js';
-import { sealWebhookSecret } from './webhook-secrets.js';
+import { sealWebhookSecret } from './secrets.js';
 
 export const WEBHOOK_URL_MAX = 2048;
 const SECRET_PREFIX = 'whsec_';
@@ -17,7 +17,7 @@ export interface WebhookRow {
   id: string;
   organization_id: string;
   url: string;
-  /** Sealed (services/webhook-secrets.ts); openWebhookSecret gives the secret to sign with. */
+  /** Sealed (webhooks/secrets.ts); openWebhookSecret gives the secret to sign with. */
   secret: string;
   is_active: boolean;
   created_at: Date;
@@ -41,11 +41,6 @@ function webhookJson(w: WebhookRow | undefined): WebhookJson {
 
 export async function webhookOfOrg(tx: Tx, organizationId: string): Promise<WebhookRow | undefined> {
   const rows = await tx<WebhookRow[]>`select * from webhooks where organization_id = ${organizationId}`;
-  return rows[0];
-}
-
-export async function webhookById(tx: Tx, id: string): Promise<WebhookRow | undefined> {
-  const rows = await tx<WebhookRow[]>`select * from webhooks where id = ${id}`;
   return rows[0];
 }
 

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker';
-import { dispatchDelivery } from '../services/webhook-dispatch.js';
+import { dispatchDelivery } from './dispatch.js';
 import type { AppDeps } from '../types.js';
 
 interface DeliverPayload {
