@@ -167,7 +167,7 @@ describe('graceful shutdown', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'docsift-sigterm-'));
     const sql = postgres(db.url, { max: 2, onnotice: () => {} });
     try {
-      const { createUserWithKey } = await import('../daemon/src/services/accounts.js');
+      const { createUserWithKey } = await import('../daemon/src/accounts/create.js');
       const u = await createUserWithKey(sql as never, {
         email: `sigterm-${Date.now()}@example.test`,
         newOrganization: 'sigterm',

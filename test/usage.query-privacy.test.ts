@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashPassword } from '../daemon/src/auth/passwords.js';
-import { createUserWithKey } from '../daemon/src/services/accounts.js';
+import { createUserWithKey } from '../daemon/src/accounts/create.js';
 import { usageWriter } from '../daemon/src/usage/log-writer.js';
 import { createMember, createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { listMigrations, migrate } from '../daemon/src/db/migrate.js';
-import { createUserWithKey } from '../daemon/src/services/accounts.js';
+import { createUserWithKey } from '../daemon/src/accounts/create.js';
 import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

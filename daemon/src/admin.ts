@@ -1,9 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from './config.js';
 import type { Sql } from './db/client.js';
-import { findUserByEmail, setUserActive } from './db/users.js';
+import { findUserByEmail, setUserActive } from './accounts/queries.js';
 import { AppError } from './errors.js';
-import { createUserWithKey } from './services/accounts.js';
+import { createUserWithKey } from './accounts/create.js';
 import { createInvite } from './auth/invites.js';
 import { passwordProblem } from './auth/passwords.js';
 import { setUserPassword } from './auth/sessions.js';

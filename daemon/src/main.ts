@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startDaemon } from './server.js';
-import { bootstrap } from './services/accounts.js';
+import { bootstrap } from './accounts/create.js';
 import { runAdmin, ADMIN_USAGE } from './admin.js';
 import { ensureLocalPostgres } from './db/provision.js';
 import { createSql } from './db/client.js';

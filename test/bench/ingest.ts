@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
 import { startFakeOllama } from '../helpers/fake-ollama-server.js';
-import { createUserWithKey } from '../../daemon/src/services/accounts.js';
+import { createUserWithKey } from '../../daemon/src/accounts/create.js';
 import { buildCorpus, type CorpusFile } from './lib/corpus.js';
 import { benchDatabase, benchTempDir, startDaemonProcess, type DaemonProcess } from './lib/env.js';
 import { apiClient, expectStatus, type ApiCall } from './lib/http.js';

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
 import { hashApiKey } from '../../daemon/src/auth/keys.js';
 import { countForKey } from '../../daemon/src/limits/limiter.js';
-import { createUserWithKey } from '../../daemon/src/services/accounts.js';
+import { createUserWithKey } from '../../daemon/src/accounts/create.js';
 import { benchDatabase, benchTempDir, startDaemonProcess, type DaemonProcess } from './lib/env.js';
 import { percentiles, round } from './lib/metrics.js';
 import { machineInfo, printTable, writeResults } from './lib/report.js';

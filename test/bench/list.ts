@@ -5,7 +5,7 @@
 // The client counts bytes without parsing, so its own memory does not matter.
 import path from 'node:path';
 import { createSql } from '../../daemon/src/db/client.js';
-import { createUserWithKey } from '../../daemon/src/services/accounts.js';
+import { createUserWithKey } from '../../daemon/src/accounts/create.js';
 import { benchDatabase, benchTempDir, startDaemonProcess } from './lib/env.js';
 import { rssMb, sampleRss } from './lib/metrics.js';
 import { machineInfo, printTable, writeResults } from './lib/report.js';

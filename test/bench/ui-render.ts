@@ -15,7 +15,7 @@ import { closeInvoices } from '../../daemon/src/billing/invoices.js';
 import { loadConfig, type Config } from '../../daemon/src/config.js';
 import { createLogger } from '../../daemon/src/logger.js';
 import { startDaemon, type Daemon } from '../../daemon/src/server.js';
-import { createUserWithKey, issueKey } from '../../daemon/src/services/accounts.js';
+import { createUserWithKey, issueKey } from '../../daemon/src/accounts/create.js';
 import { benchDatabase } from './lib/env.js';
 import { machineInfo, printTable, writeResults } from './lib/report.js';
 

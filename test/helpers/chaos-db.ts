@@ -3,7 +3,7 @@
 // or leaked" check.
 import assert from 'node:assert/strict';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
-import { createUserWithKey } from '../../daemon/src/services/accounts.js';
+import { createUserWithKey } from '../../daemon/src/accounts/create.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
 
 export interface Sample {

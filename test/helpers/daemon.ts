@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../../daemon/src/config.js';
 import { createLogger } from '../../daemon/src/logger.js';
 import { startDaemon, type Daemon } from '../../daemon/src/server.js';
-import { createUserWithKey } from '../../daemon/src/services/accounts.js';
+import { createUserWithKey } from '../../daemon/src/accounts/create.js';
 import type { Clock } from '../../daemon/src/types.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
 

@@ -1,5 +1,5 @@
 // Everything about API keys below the use cases: their format and hash, the Bearer header, and their
-// statements (management and the per-request lookup). Key management itself is services/keys.ts.
+// statements (management and the per-request lookup). Key management itself is auth/key-management.ts.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql, Tx } from '../db/client.js';
 import { AppError } from '../errors.js';

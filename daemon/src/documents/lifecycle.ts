@@ -3,7 +3,7 @@ import { getDocumentById, type DocumentRow } from './queries.js';
 import { AppError } from '../errors.js';
 import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import type { AppDeps, Caller } from '../types.js';
-import { requireWritableCollection } from '../services/collections.js';
+import { requireWritableCollection } from '../collections/service.js';
 import { classify, commitOutcomeUnknown, documentNotFound, getVisibleDocument } from './upload.js';
 import { restartDocuments } from './restart.js';
 import { parseTags } from './json.js';

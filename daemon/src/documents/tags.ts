@@ -1,7 +1,7 @@
 import { documentsByTag } from './queries.js';
 import { AppError } from '../errors.js';
 import type { AppDeps, Caller } from '../types.js';
-import { getVisibleCollectionId } from '../services/collections.js';
+import { getVisibleCollectionId } from '../collections/service.js';
 import { listItemJson } from './json.js';
 
 export const TAG_RESULTS_MAX = 500;

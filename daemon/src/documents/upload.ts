@@ -8,7 +8,7 @@ import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import { isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
-import { requireWritableCollection } from '../services/collections.js';
+import { requireWritableCollection } from '../collections/service.js';
 import { processingPriority } from './processing-queue.js';
 import { parseTags } from './json.js';
 import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';

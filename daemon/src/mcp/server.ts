@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
-import { listCollections } from '../services/collections.js';
+import { listCollections } from '../collections/service.js';
 import { documentDetail } from '../documents/read.js';
 import { searchByTag } from '../documents/tags.js';
 import { API_VERSION } from '../routes/schema.js';

@@ -9,7 +9,7 @@ import {
   subscribe,
   unsubscribe,
   updateCollection,
-} from '../services/collections.js';
+} from '../collections/service.js';
 import type { AppDeps } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam, withoutNul } from './common.js';
 

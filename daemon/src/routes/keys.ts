@@ -11,7 +11,7 @@ import {
   rotateKey,
   updateKey,
   upsertGrant,
-} from '../services/keys.js';
+} from '../auth/key-management.js';
 import { AppError, fieldsFromIssues } from '../errors.js';
 import type { AppDeps } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam, withoutNul } from './common.js';

@@ -4,7 +4,7 @@ import { EmbeddingRejectedError, EmbeddingUnavailableError } from '../embeddings
 import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { isUuid } from '../routes/common.js';
-import { getVisibleCollectionId } from '../services/collections.js';
+import { getVisibleCollectionId } from '../collections/service.js';
 import type { AppDeps, Caller } from '../types.js';
 import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod, type ModelDefaults } from './fusion-defaults.js';

@@ -5,7 +5,7 @@ import type { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
 import { AppError } from '../errors.js';
-import { listOrganizationUsers, RATE_TIERS, setUserStatus, setUserTier, type AdminUserRow } from '../services/user-admin.js';
+import { listOrganizationUsers, RATE_TIERS, setUserStatus, setUserTier, type AdminUserRow } from '../accounts/user-admin.js';
 import type { AppDeps } from '../types.js';
 import { field, page, type WebContext, type WebEnv } from './context.js';
 import { count, dateTime } from './format.js';

@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
-import { listPublicCatalogue, subscribe, unsubscribe } from '../services/collections.js';
+import { listPublicCatalogue, subscribe, unsubscribe } from '../collections/service.js';
 import type { AppDeps } from '../types.js';
 import { field, page, type WebEnv } from './context.js';
 import { count, truncate } from './format.js';

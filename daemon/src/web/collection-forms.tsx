@@ -4,10 +4,10 @@
 import type { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
-import type { CollectionRow } from '../db/collections.js';
+import type { CollectionRow } from '../collections/queries.js';
 import { AppError, fieldsFromIssues } from '../errors.js';
 import { CreateCollection, UpdateCollection } from '../routes/collections.js';
-import { createCollection, deleteCollection, getVisibleCollection, updateCollection } from '../services/collections.js';
+import { createCollection, deleteCollection, getVisibleCollection, updateCollection } from '../collections/service.js';
 import type { AppDeps } from '../types.js';
 import { field, page, type WebContext, type WebEnv } from './context.js';
 import { count } from './format.js';

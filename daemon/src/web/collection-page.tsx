@@ -3,10 +3,10 @@
 import type { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
-import type { CollectionRow } from '../db/collections.js';
+import type { CollectionRow } from '../collections/queries.js';
 import type { DocumentRow, DocumentStatus } from '../documents/queries.js';
 import { AppError } from '../errors.js';
-import { getVisibleCollection } from '../services/collections.js';
+import { getVisibleCollection } from '../collections/service.js';
 import { listDocuments } from '../documents/read.js';
 import { createDocument, type DocumentInput } from '../documents/upload.js';
 import type { AppDeps } from '../types.js';

@@ -1,8 +1,8 @@
 import type { FC } from 'hono/jsx';
 import { EXPIRY_CHOICES } from '../auth/keys.js';
 import type { Session } from '../auth/sessions.js';
-import type { CollectionRow } from '../db/collections.js';
-import type { keyJson } from '../services/keys.js';
+import type { CollectionRow } from '../collections/queries.js';
+import type { keyJson } from '../auth/key-management.js';
 import { ErrorSummary, type FormErrors } from './forms.js';
 import { Csrf, FieldError, Layout, Notice, PageHead, Badge } from './layout.js';
 import { dateTime, EXPIRY_LABELS, relative } from './format.js';

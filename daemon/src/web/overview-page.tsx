@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
-import { queryVisibleCollections, type CollectionRow } from '../db/collections.js';
+import { queryVisibleCollections, type CollectionRow } from '../collections/queries.js';
 import type { DocumentRow, DocumentStatus } from '../documents/queries.js';
 import { listDocuments } from '../documents/read.js';
 import type { AppDeps, Caller } from '../types.js';

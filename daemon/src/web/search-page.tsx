@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
-import { queryVisibleCollections, type CollectionRow } from '../db/collections.js';
+import { queryVisibleCollections, type CollectionRow } from '../collections/queries.js';
 import { AppError, fieldsFromIssues } from '../errors.js';
 import { SearchRequestSchema } from '../routes/search.js';
 import type { SearchMode } from '../search/service.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '../../../daemon/src/db/client.js';
 import { ensureVectorIndex, vectorIndexName } from '../../../daemon/src/search/embedding-model.js';
-import { createUserWithKey } from '../../../daemon/src/services/accounts.js';
+import { createUserWithKey } from '../../../daemon/src/accounts/create.js';
 import { collectionSizes, makeGenerator, rng } from './synth-text.js';
 import { BENCH_DIMENSION, clusterOf, sampleVector, vectorLiteral, type Mixture } from './vectors.js';
 

@@ -1,10 +1,10 @@
-import { expiryFrom, getKeyForUser, listKeysForUser, type ExpiryChoice, type KeyRecord } from '../auth/keys.js';
+import { expiryFrom, getKeyForUser, listKeysForUser, type ExpiryChoice, type KeyRecord } from './keys.js';
 import { requireFullAccess, visibleToUser } from '../db/access.js';
 import type { Tx } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
-import { issueKey } from './accounts.js';
+import { issueKey } from '../accounts/create.js';
 
 export interface Grant {
   collection: string;

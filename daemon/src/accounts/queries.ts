@@ -1,4 +1,4 @@
-import type { Tx } from './client.js';
+import type { Tx } from '../db/client.js';
 
 export interface UserRecord {
   id: string;

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/client.js';
-import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from '../db/collections.js';
+import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from './queries.js';
 import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../db/access.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../routes/common.js';

@@ -1,6 +1,6 @@
 import type { Caller } from '../types.js';
-import { visibleToCaller } from './access.js';
-import type { Tx } from './client.js';
+import { visibleToCaller } from '../db/access.js';
+import type { Tx } from '../db/client.js';
 
 export interface CollectionRow {
   id: string;

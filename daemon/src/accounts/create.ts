@@ -1,6 +1,6 @@
 import type { Sql, Tx } from '../db/client.js';
 import { expiryFrom, generateApiKey, insertKey, type ExpiryChoice, type KeyRecord } from '../auth/keys.js';
-import { findOrganization, findUserByEmail, insertOrganization, insertUser, type UserRecord } from '../db/users.js';
+import { findOrganization, findUserByEmail, insertOrganization, insertUser, type UserRecord } from './queries.js';
 import { AppError } from '../errors.js';
 import type { RateTier } from '../types.js';
 

@@ -1,7 +1,7 @@
 // Account administration from the web UI: an organization's administrators list its users, set
 // their rate tier and disable or re-enable them. The operator CLI (`docsift-daemon admin`) does
 // the same instance-wide; here an administrator never reaches another organization's users.
-import { setUserActive } from '../db/users.js';
+import { setUserActive } from './queries.js';
 import { AppError } from '../errors.js';
 import { TIER_LIMITS } from '../limits/windows.js';
 import { isUuid } from '../routes/common.js';
