@@ -8,7 +8,7 @@ import { runAdmin } from '../daemon/src/admin.js';
 import { closeInvoices } from '../daemon/src/billing/invoices.js';
 import { setPlan } from '../daemon/src/billing/org-plan.js';
 import { cycleAt } from '../daemon/src/billing/plans.js';
-import { closeInvoicesTask } from '../daemon/src/jobs/close-invoices.js';
+import { closeInvoicesTask } from '../daemon/src/billing/close-invoices-job.js';
 import { usageWriter } from '../daemon/src/usage/log-writer.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 

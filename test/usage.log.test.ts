@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
-import { pruneUsageLog } from '../daemon/src/jobs/rollup-usage.js';
+import { pruneUsageLog } from '../daemon/src/usage/rollup-usage.js';
 import { usageWriter } from '../daemon/src/usage/log-writer.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

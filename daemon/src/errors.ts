@@ -124,3 +124,16 @@ export function fieldsFromIssues(
   }
   return fields;
 }
+
+/**
+ * A job failure retrying cannot fix (a bad file, a blocked URL, a 404, an extraction limit): the job
+ * records it at once instead of using its retries. The one class jobs test for (isPermanent);
+ * ExtractionError is one.
+ */
+export class PermanentError extends Error {
+  readonly permanent = true;
+}
+
+export function isPermanent(err: unknown): err is PermanentError {
+  return err instanceof PermanentError;
+}

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../types.js';
 import type { Config } from '../config.js';
-import { checkTextLimit, ExtractionError, type ExtractedText, type ExtractInput } from '../ingest/extract.js';
+import { PermanentError } from '../errors.js';
+import { checkTextLimit, type ExtractedText, type ExtractInput } from '../ingest/extract.js';
 import { ExtractionPool } from '../ingest/extract-pool.js';
 import { detectSourceType } from '../ingest/file-types.js';
 import { normalizeWhitespace } from '../ingest/normalize.js';
@@ -10,11 +11,6 @@ import { UnsafeUrlError } from '../net/ssrf.js';
 export const URL_MAX_BYTES = 20 * 1024 * 1024;
 export const URL_TIMEOUT_MS = 20_000;
 export const URL_MAX_REDIRECTS = 5;
-
-/** A failure retrying cannot fix (bad file, blocked URL, 404…): the document becomes `failed` at once. */
-export class PermanentError extends Error {
-  readonly permanent = true;
-}
 
 // One pool per configuration (in practice one per process), shared by its jobs: a thread per
 // concurrent job, so one slow document never delays another. Idle threads exit on their own.
@@ -110,8 +106,4 @@ export async function loadText(
   }
   if (!d.blob_key) throw new PermanentError('The document has no stored file.');
   return extractText(deps, { sourceType: d.source_type, data: await readBlob(deps, d.blob_key), filename: d.original_filename });
-}
-
-export function isPermanent(err: unknown): boolean {
-  return err instanceof PermanentError || err instanceof ExtractionError || (err as { permanent?: boolean })?.permanent === true;
 }

@@ -1,11 +1,14 @@
-import type { Task } from 'graphile-worker';
+import type { JobHelpers } from 'graphile-worker';
 import type { Tx } from '../db/client.js';
+import { isPermanent, PermanentError } from '../errors.js';
+import { defineJob } from '../jobs/queue.js';
 import { getDocumentById } from './queries.js';
 import { chunkText } from '../ingest/chunk.js';
 import { emitEvent, type DocumentEventData } from '../webhooks/events.js';
 import { claimEmbeddingModel, ensureVectorIndex } from '../search/embedding-model.js';
 import type { AppDeps } from '../types.js';
-import { isPermanent, loadText, PermanentError } from './load-text.js';
+import { loadText } from './load-text.js';
+import { processingPriority } from './processing-queue.js';
 
 type Doc = NonNullable<Awaited<ReturnType<typeof getDocumentById>>>;
 
@@ -28,11 +31,20 @@ function eventData(d: Doc, chunksCount: number, errorMessage: string | null, sta
   };
 }
 
-/** Locks the document and confirms this job still owns it (same generation, not deleted, still pending). */
+export interface ProcessDocumentPayload {
+  documentId: string;
+  generation: number;
+}
+
+/** Whether a job for `generation` still owns the document: same generation, not deleted, still pending. */
+function isCurrent(d: Doc | undefined, generation: number): d is Doc {
+  return !!d && !d.deleted_at && d.generation === generation && d.status === 'pending';
+}
+
+/** Locks the document and confirms this job still owns it. */
 async function lockCurrent(tx: Tx, id: string, generation: number): Promise<Doc | undefined> {
   const d = await getDocumentById(tx, id, { forUpdate: true });
-  if (!d || d.deleted_at || d.generation !== generation || d.status !== 'pending') return undefined;
-  return d;
+  return isCurrent(d, generation) ? d : undefined;
 }
 
 async function markFailed(deps: AppDeps, id: string, generation: number, message: string): Promise<void> {
@@ -51,12 +63,12 @@ async function markFailed(deps: AppDeps, id: string, generation: number, message
  * that first re-checks the document's generation, so a retried job never duplicates chunks and an
  * older job can never overwrite a newer file's results.
  */
-export function processDocumentTask(deps: AppDeps): Task {
-  return async (payload, helpers) => {
-    const { documentId, generation } = payload as { documentId: string; generation: number };
-    const log = deps.logger.child({ job: 'process_document', documentId, generation, attempt: helpers.job.attempts });
+export function processDocumentTask(deps: AppDeps) {
+  return async (payload: ProcessDocumentPayload, helpers: JobHelpers): Promise<void> => {
+    const { documentId, generation } = payload;
+    const log = deps.logger.child({ job: processDocumentJob.identifier, documentId, generation, attempt: helpers.job.attempts });
     const doc = await getDocumentById(deps.sql, documentId);
-    if (!doc || doc.deleted_at || doc.generation !== generation || doc.status !== 'pending') {
+    if (!isCurrent(doc, generation)) {
       log.debug('stale job: skipped');
       return;
     }
@@ -125,4 +137,28 @@ export function processDocumentTask(deps: AppDeps): Task {
       throw err;
     }
   };
+}
+
+export const processDocumentJob = defineJob<ProcessDocumentPayload>({
+  identifier: 'process_document',
+  task: processDocumentTask,
+  // One queued job per document: a restart replaces the job of the generation it supersedes.
+  jobKey: (p) => `process:${p.documentId}`,
+});
+
+/**
+ * Queues processing of the document's `generation` (its row written in this transaction).
+ * `priority` when already known (reembed ranks a whole batch), else its rank in its organization's
+ * backlog: fair between organizations (processing-queue.ts).
+ */
+export async function enqueueProcessing(
+  tx: Tx,
+  deps: Pick<AppDeps, 'config'>,
+  payload: ProcessDocumentPayload,
+  priority?: number,
+): Promise<void> {
+  await processDocumentJob.enqueue(tx, payload, {
+    maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS,
+    priority: priority ?? (await processingPriority(tx, payload.documentId)),
+  });
 }

@@ -1,4 +1,5 @@
 import type { Task } from 'graphile-worker';
+import { defineJob } from '../jobs/queue.js';
 import type { AppDeps } from '../types.js';
 
 export const BLOB_RETENTION_DAYS = 7;
@@ -46,3 +47,5 @@ export function purgeBlobsTask(deps: AppDeps): Task {
     if (r.documents || r.orphans) deps.logger.info(r, 'purged blobs');
   };
 }
+
+export const purgeBlobsJob = defineJob<object>({ identifier: 'purge_blobs', task: purgeBlobsTask });

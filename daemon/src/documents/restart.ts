@@ -2,7 +2,7 @@ import type { Tx } from '../db/client.js';
 import type { AppDeps } from '../types.js';
 import { ranksByOrganization } from './processing-queue.js';
 import type { DocumentRow } from './queries.js';
-import { enqueueProcessing } from './upload.js';
+import { enqueueProcessing } from './process-document.js';
 
 /** What a replace changes besides the processing state; reprocess and reembed change nothing else. */
 export interface RestartChanges {
@@ -51,11 +51,11 @@ export async function restartDocuments(tx: Tx, deps: Pick<AppDeps, 'clock' | 'co
      where c.id = d.collection_id and ${one ? tx`d.id = ${one.id}` : tx`d.deleted_at is null`}
     returning d.id, d.generation, c.organization_id, d.created_at`;
   if (one) {
-    for (const r of rows) await enqueueProcessing(tx, deps, r.id, r.generation);
+    for (const r of rows) await enqueueProcessing(tx, deps, { documentId: r.id, generation: r.generation });
     return rows.length;
   }
   rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
   const ranks = ranksByOrganization(rows);
-  for (const [i, r] of rows.entries()) await enqueueProcessing(tx, deps, r.id, r.generation, ranks[i]);
+  for (const [i, r] of rows.entries()) await enqueueProcessing(tx, deps, { documentId: r.id, generation: r.generation }, ranks[i]);
   return rows.length;
 }

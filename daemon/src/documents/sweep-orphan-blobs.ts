@@ -1,4 +1,5 @@
 import type { Task } from 'graphile-worker';
+import { defineJob } from '../jobs/queue.js';
 import type { AppDeps } from '../types.js';
 
 const HOUR = 3_600_000;
@@ -50,3 +51,5 @@ export function sweepOrphanBlobsTask(deps: AppDeps): Task {
     if (r.removed) deps.logger.info(r, 'removed stored files that no document references');
   };
 }
+
+export const sweepOrphanBlobsJob = defineJob<object>({ identifier: 'sweep_orphan_blobs', task: sweepOrphanBlobsTask });

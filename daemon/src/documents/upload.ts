@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Tx } from '../db/client.js';
 import { findVisibleDocument, getDocumentById, type DocumentRow } from './queries.js';
-import { enqueueJob } from '../db/jobs.js';
 import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import { AppError } from '../errors.js';
 import { checkMagic, detectSourceType } from '../ingest/file-types.js';
@@ -9,35 +8,13 @@ import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import { isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
-import { processingPriority } from './processing-queue.js';
+import { enqueueProcessing } from './process-document.js';
 import { parseTags } from './json.js';
 import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
 
-export const PROCESS_JOB = 'process_document';
 const MAX_TAGS = 50;
 const MAX_TAG_LENGTH = 100;
 const MAX_TITLE = 500;
-
-/** Queues processing of the document's `generation`; `priority` when already known (reembed ranks a whole batch). */
-export async function enqueueProcessing(
-  tx: Tx,
-  deps: Pick<AppDeps, 'config'>,
-  documentId: string,
-  generation: number,
-  priority?: number,
-): Promise<void> {
-  await enqueueJob(
-    tx,
-    PROCESS_JOB,
-    { documentId, generation },
-    // Fair between organizations: see processing-queue.ts.
-    {
-      jobKey: `process:${documentId}`,
-      maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS,
-      priority: priority ?? (await processingPriority(tx, documentId)),
-    },
-  );
-}
 
 /**
  * What the client hears when the database connection dropped around COMMIT and the outcome could
@@ -147,7 +124,7 @@ async function insertDocument(
     values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${d.filename}, ${d.size},
             ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentText}, ${now}, ${now})
     returning id`;
-  await enqueueProcessing(tx, deps, rows[0]!.id, 1);
+  await enqueueProcessing(tx, deps, { documentId: rows[0]!.id, generation: 1 });
   return rows[0]!.id;
 }
 

@@ -10,14 +10,14 @@ import {
   type OfficeParserAST,
   type SupportedFileType,
 } from 'officeparser';
+import { PermanentError } from '../errors.js';
 import { extractHtmlText } from './html-text.js';
 import { normalizeWhitespace } from './normalize.js';
 
 export { normalizeWhitespace } from './normalize.js';
 
 /** A failure that retrying cannot fix; the job marks the document failed with this message. */
-export class ExtractionError extends Error {
-  readonly permanent = true;
+export class ExtractionError extends PermanentError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ExtractionError';

@@ -1,26 +1,27 @@
 import type { TaskList } from 'graphile-worker';
+import { closeInvoicesJob } from '../billing/close-invoices-job.js';
+import { processDocumentJob } from '../documents/process-document.js';
+import { purgeBlobsJob } from '../documents/purge-blobs.js';
+import { sweepOrphanBlobsJob } from '../documents/sweep-orphan-blobs.js';
+import { foldTextStatsJob } from '../search/fold-text-stats.js';
 import type { AppDeps } from '../types.js';
-import { processDocumentTask } from '../documents/process-document.js';
-import { foldTextStatsTask } from './fold-text-stats.js';
-import { purgeBlobsTask } from '../documents/purge-blobs.js';
-import { sweepOrphanBlobsTask } from '../documents/sweep-orphan-blobs.js';
-import { rollupUsageTask } from './rollup-usage.js';
-import { closeInvoicesTask } from './close-invoices.js';
-import { PROCESS_JOB } from '../documents/upload.js';
-import { deliverWebhookTask } from '../webhooks/deliver-webhook.js';
-import { DELIVER_WEBHOOK_JOB } from '../webhooks/delivery.js';
+import { rollupUsageJob } from '../usage/rollup-usage.js';
+import { deliverWebhookJob } from '../webhooks/deliver-webhook.js';
+
+// The registry: every job lives in its feature folder (defineJob in jobs/queue.ts); this lists them.
+const JOBS = [
+  processDocumentJob,
+  deliverWebhookJob,
+  purgeBlobsJob,
+  sweepOrphanBlobsJob,
+  foldTextStatsJob,
+  rollupUsageJob,
+  closeInvoicesJob,
+];
 
 /** Every graphile-worker task the daemon runs, keyed by identifier. */
 export function buildTaskList(deps: AppDeps): TaskList {
-  return {
-    [PROCESS_JOB]: processDocumentTask(deps),
-    purge_blobs: purgeBlobsTask(deps),
-    sweep_orphan_blobs: sweepOrphanBlobsTask(deps),
-    fold_text_stats: foldTextStatsTask(deps),
-    rollup_usage: rollupUsageTask(deps),
-    close_invoices: closeInvoicesTask(deps),
-    [DELIVER_WEBHOOK_JOB]: deliverWebhookTask(deps),
-  };
+  return Object.fromEntries(JOBS.map((job) => [job.identifier, job.task(deps)]));
 }
 
 /**
@@ -29,9 +30,9 @@ export function buildTaskList(deps: AppDeps): TaskList {
  * billing cycles closed hourly (a cycle is invoiced within about an hour of its end).
  */
 export const CRONTAB = [
-  '* * * * * fold_text_stats ?max=1',
-  '17 * * * * purge_blobs ?max=3',
-  '37 * * * * sweep_orphan_blobs ?max=3',
-  '41 3 * * * rollup_usage ?max=3',
-  '7 * * * * close_invoices ?max=3',
+  `* * * * * ${foldTextStatsJob.identifier} ?max=1`,
+  `17 * * * * ${purgeBlobsJob.identifier} ?max=3`,
+  `37 * * * * ${sweepOrphanBlobsJob.identifier} ?max=3`,
+  `41 3 * * * ${rollupUsageJob.identifier} ?max=3`,
+  `7 * * * * ${closeInvoicesJob.identifier} ?max=3`,
 ].join('\n');

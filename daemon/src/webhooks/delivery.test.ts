@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { deliveryJobKey, eventBody, MAX_RETRY_AFTER_MS, parseRetryAfter, retryDelayMs, signPayload } from './delivery.js';
+import { deliveryJobKey } from './deliver-webhook.js';
+import { eventBody, MAX_RETRY_AFTER_MS, parseRetryAfter, retryDelayMs, signPayload } from './delivery.js';
 
 describe('webhook delivery helpers', () => {
   it('signs "{timestamp}.{raw body}" with HMAC-SHA256, lowercase hex after sha256=', () => {

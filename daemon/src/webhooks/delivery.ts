@@ -1,11 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { Tx } from '../db/client.js';
-import { enqueueJob } from '../db/jobs.js';
 import { FetchTimeoutError, FetchTooLargeError, safeFetch } from '../net/safe-fetch.js';
 import { UnsafeUrlError } from '../net/ssrf.js';
 import type { AppDeps } from '../types.js';
 
-export const DELIVER_WEBHOOK_JOB = 'deliver_webhook';
 export const WEBHOOK_USER_AGENT = 'docsift-webhooks/1';
 /** Retries after the first attempt (so at most MAX_RETRIES + 1 attempts per event). */
 export const MAX_RETRIES = 5;
@@ -14,8 +12,6 @@ export const MAX_RETRY_AFTER_MS = 60 * 60_000;
 const JITTER = 0.2;
 const RESPONSE_CAP_BYTES = 1024 * 1024;
 const ERROR_EXCERPT_CHARS = 200;
-/** graphile-worker's own retries, only for internal faults (database errors) of a delivery job. */
-const JOB_MAX_ATTEMPTS = 3;
 
 export type DeliveryTrigger = 'automatic' | 'manual' | 'test';
 
@@ -153,34 +149,6 @@ export async function recordDelivery(tx: Tx, r: DeliveryRecord): Promise<string>
             ${r.result.ok}, ${r.result.durationMs}, ${r.result.error}, ${r.nextRetryAt}, ${r.now})
     returning id`;
   return rows[0]!.id;
-}
-
-/** One job per event and webhook; a retry re-adds the job under the same key with a later run_at. */
-export function deliveryJobKey(webhookId: string, eventId: string): string {
-  return `webhook:${webhookId}:${eventId}`;
-}
-
-export async function enqueueDelivery(tx: Tx, p: { webhookId: string; eventId: string; attempt: number; runAt?: Date }): Promise<void> {
-  await enqueueJob(
-    tx,
-    DELIVER_WEBHOOK_JOB,
-    { webhookId: p.webhookId, eventId: p.eventId, attempt: p.attempt },
-    {
-      jobKey: deliveryJobKey(p.webhookId, p.eventId),
-      maxAttempts: JOB_MAX_ATTEMPTS,
-      ...(p.runAt ? { runAt: p.runAt } : {}),
-    },
-  );
-}
-
-/**
- * Called by emitEvent inside the state-change transaction: queues delivery when the organization
- * has an active webhook. Events that happen while the webhook is inactive or absent are not sent.
- */
-export async function queueWebhookDelivery(tx: Tx, organizationId: string, eventId: string): Promise<void> {
-  const hooks = await tx<{ id: string }[]>`select id from webhooks where organization_id = ${organizationId} and is_active`;
-  const hook = hooks[0];
-  if (hook) await enqueueDelivery(tx, { webhookId: hook.id, eventId, attempt: 1 });
 }
 
 export async function getEvent(tx: Tx, organizationId: string, eventId: string): Promise<StoredEvent | undefined> {

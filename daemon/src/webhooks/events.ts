@@ -1,5 +1,5 @@
 import type { Tx } from '../db/client.js';
-import { queueWebhookDelivery } from './delivery.js';
+import { queueWebhookDelivery } from './deliver-webhook.js';
 
 export type EventType = 'document.indexed' | 'document.failed' | 'webhook.test';
 

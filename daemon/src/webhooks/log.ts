@@ -2,7 +2,7 @@ import { requireFullAccess } from '../db/access.js';
 import { AppError } from '../errors.js';
 import { isUuid } from '../routes/common.js';
 import type { AppDeps, Caller } from '../types.js';
-import { dispatchDelivery, type DispatchOutcome } from './dispatch.js';
+import { dispatchDelivery, type DispatchOutcome } from './deliver-webhook.js';
 import type { DeliveryTrigger } from './delivery.js';
 import { requireWebhook } from './config.js';
 

@@ -1,4 +1,5 @@
 import type { Task } from 'graphile-worker';
+import { defineJob } from '../jobs/queue.js';
 import type { AppDeps } from '../types.js';
 
 /**
@@ -10,3 +11,5 @@ export function foldTextStatsTask(deps: AppDeps): Task {
     await deps.sql`select fold_text_stats()`;
   };
 }
+
+export const foldTextStatsJob = defineJob<object>({ identifier: 'fold_text_stats', task: foldTextStatsTask });

@@ -1,6 +1,7 @@
 import type { Task } from 'graphile-worker';
-import { closeInvoices } from '../billing/invoices.js';
-import { stripeClient } from '../billing/payments.js';
+import { closeInvoices } from './invoices.js';
+import { stripeClient } from './payments.js';
+import { defineJob } from '../jobs/queue.js';
 import type { AppDeps } from '../types.js';
 
 /** Hourly: closes ended billing cycles into invoices and submits them (idempotent; see billing/invoices.ts). */
@@ -11,3 +12,5 @@ export function closeInvoicesTask(deps: AppDeps): Task {
     if (r.created || r.submitted || r.failed) deps.logger.info(r, 'billing cycles closed');
   };
 }
+
+export const closeInvoicesJob = defineJob<object>({ identifier: 'close_invoices', task: closeInvoicesTask });

@@ -1,6 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { Sql } from '../db/client.js';
 import { pruneCounters } from '../limits/limiter.js';
+import { defineJob } from '../jobs/queue.js';
 import type { AppDeps } from '../types.js';
 
 const BATCH = 10_000;
@@ -31,3 +32,5 @@ export function rollupUsageTask(deps: AppDeps): Task {
     if (logRows || counters) deps.logger.info({ logRows, counters }, 'usage retention applied');
   };
 }
+
+export const rollupUsageJob = defineJob<object>({ identifier: 'rollup_usage', task: rollupUsageTask });
