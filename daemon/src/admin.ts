@@ -13,6 +13,7 @@ import { stripeClient } from './billing/payments.js';
 import { isPlanId, PLAN_IDS } from './billing/plans.js';
 import { createLogger } from './logger.js';
 import type { Clock, RateTier } from './types.js';
+import { isUuid } from './ids.js';
 
 export interface AdminContext {
   sql: Sql;
@@ -176,7 +177,7 @@ const COMMANDS: AdminCommand[] = [
     async run(ctx, a) {
       const tier = tierOption(a);
       const [key] = required(a, 'key', 'tier');
-      const rows = await ctx.sql`update api_keys set rate_tier = ${tier!} where id::text = ${key!} returning id`;
+      const rows = isUuid(key!) ? await ctx.sql`update api_keys set rate_tier = ${tier!} where id = ${key!} returning id` : [];
       if (!rows.length) throw new AppError('API_KEY_NOT_FOUND', `No API key ${key}.`);
       a.print(`Key ${key} is now on tier ${tier}.`, { key, tier });
     },

@@ -1,11 +1,9 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
 import { anonymousBudget, apiGuard, publicApiGuard } from './auth/guard.js';
 import { closeUnreadBodies, requestBodyLimit } from './limits/body-size.js';
 import { requestLog } from './usage/middleware.js';
-import { AppError, errorBody, fieldsFromIssues } from './errors.js';
+import { AppError } from './errors.js';
+import { newRouter, respondError, toAppError, type App } from './routes/router.js';
 import { migrationsCurrent } from './db/migrate.js';
 import { databaseAvailability, isConnectFailure, type DatabaseAvailability } from './db/availability.js';
 import type { WorkerStatus } from './worker/supervisor.js';
@@ -21,64 +19,13 @@ import { registerMcpRoutes } from './routes/mcp.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { sessionOrBearer } from './auth/session-middleware.js';
 import { createWebApp } from './web/index.js';
-import type { AppDeps, AppEnv } from './types.js';
+import type { AppDeps } from './types.js';
 
 // Endpoints under /api/v1 that need no credential.
 const PUBLIC_API_PATHS = /^\/api\/v1\/(schema|docs|redoc)(\/.*)?$/;
 // Endpoints that also accept the web UI's session cookie (specification: download).
 const SESSION_API_PATHS = /^\/api\/v1\/documents\/[^/]+\/download\/?$/;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
-
-export type App = OpenAPIHono<AppEnv>;
-
-export function newRouter(): App {
-  return new OpenAPIHono<AppEnv>({
-    strict: false,
-    defaultHook: (result) => {
-      if (!result.success) {
-        const fields = fieldsFromIssues(result.error.issues as never);
-        throw new AppError('VALIDATION_FAILED', 'One or more fields failed validation.', fields);
-      }
-    },
-  });
-}
-
-function respondError(c: Context<AppEnv>, err: AppError): Response {
-  for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
-  return c.json(errorBody(err), err.status as 400);
-}
-
-/** Maps anything thrown by a handler to the error envelope; only genuine faults become 500s. */
-export function toAppError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  if (err instanceof HTTPException) {
-    if (err.status === 400)
-      return new AppError('VALIDATION_FAILED', 'Malformed request body: expected valid JSON.', { _body: [err.message] });
-    if (err.status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large.');
-    if (err.status === 401) return new AppError('AUTHENTICATION_REQUIRED', 'Authentication required.');
-    if (err.status === 404) return new AppError('NOT_FOUND', 'Not found.');
-    if (err.status === 415) {
-      return new AppError('VALIDATION_FAILED', 'Unsupported Content-Type: send the body as JSON with "Content-Type: application/json".', {
-        _body: ['Expected Content-Type: application/json.'],
-      });
-    }
-    // Any other client-side HTTP error from the framework is still the client's mistake, never a 500.
-    if (err.status >= 400 && err.status < 500) return new AppError('VALIDATION_FAILED', err.message || 'Bad request.');
-  }
-  // Text PostgreSQL cannot store (NUL bytes, invalid encodings) is bad input, never a server fault.
-  const pgCode = (err as { code?: string } | null)?.code;
-  if ((err as Error | null)?.name === 'PostgresError' && (pgCode === '22021' || pgCode === '22P05' || pgCode === '22P02')) {
-    return new AppError('VALIDATION_FAILED', 'The request contains characters or values that cannot be stored (for example NUL bytes).');
-  }
-  if (err && typeof err === 'object' && 'name' in err && (err as Error).name === 'ZodError') {
-    return new AppError(
-      'VALIDATION_FAILED',
-      'One or more fields failed validation.',
-      fieldsFromIssues((err as unknown as { issues: never[] }).issues),
-    );
-  }
-  return new AppError('INTERNAL_ERROR', 'Internal server error. Quote the X-Request-Id header when reporting this.');
-}
 
 /** For a request path, the methods some registered route answers on it (trailing slashes ignored, as routing does). */
 function methodsByPath(app: App): (path: string) => string[] {

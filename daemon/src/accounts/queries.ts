@@ -1,4 +1,5 @@
 import type { Tx } from '../db/client.js';
+import { isUuid } from '../ids.js';
 
 export interface UserRecord {
   id: string;
@@ -18,7 +19,9 @@ export async function insertOrganization(tx: Tx, name: string): Promise<{ id: st
 
 export async function findOrganization(tx: Tx, idOrName: string): Promise<{ id: string; name: string } | undefined> {
   const rows = await tx<{ id: string; name: string }[]>`
-    select id, name from organizations where id::text = ${idOrName} or name = ${idOrName} order by created_at limit 1`;
+    select id, name from organizations
+     where ${isUuid(idOrName) ? tx`id = ${idOrName} or ` : tx``}name = ${idOrName}
+     order by created_at limit 1`;
   return rows[0];
 }
 

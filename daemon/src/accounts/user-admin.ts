@@ -4,7 +4,7 @@
 import { setUserActive } from './queries.js';
 import { AppError } from '../errors.js';
 import { TIER_LIMITS } from '../limits/windows.js';
-import { isUuid } from '../routes/common.js';
+import { isUuid } from '../ids.js';
 import type { AppDeps, Caller, RateTier } from '../types.js';
 
 export const RATE_TIERS = Object.keys(TIER_LIMITS) as RateTier[];

@@ -2,7 +2,7 @@ import { expiryFrom, getKeyForUser, listKeysForUser, type ExpiryChoice, type Key
 import { requireFullAccess, visibleToUser } from '../db/access.js';
 import type { Tx } from '../db/client.js';
 import { AppError } from '../errors.js';
-import { isSlug, isUuid } from '../routes/common.js';
+import { isSlug, isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 import { issueKey } from '../accounts/create.js';
 

@@ -4,6 +4,7 @@ import type { Clock } from '../types.js';
 import { adapterFor, type InvoiceForPayment } from './payments.js';
 import type Stripe from 'stripe';
 import { chargesFor, cycleAt, isPlanId, nextCycle, PLANS, type Cycle, type PlanId } from './plans.js';
+import { isUuid } from '../ids.js';
 
 /** A cycle is closed this long after it ended, so requests still in the log buffers are counted. */
 export const CLOSE_GRACE_MS = 10 * 60_000;
@@ -100,7 +101,7 @@ export async function closeInvoices(ctx: BillingContext, opts: { orgId?: string 
     select o.id, coalesce(o.billing_cycle_anchor, o.created_at) as anchor,
            (select max(period_end) from invoices i where i.organization_id = o.id) as last_end
       from organizations o
-     where ${opts.orgId ? ctx.sql`o.id::text = ${opts.orgId}` : ctx.sql`true`}
+     where ${orgFilter(ctx.sql, 'o.id', opts.orgId)}
      order by o.created_at`;
   let created = 0;
   for (const org of orgs) {
@@ -120,7 +121,7 @@ async function submitPending(ctx: BillingContext, opts: { orgId?: string }): Pro
   const ids = await ctx.sql<{ id: string }[]>`
     select id from invoices
      where status in ('pending', 'failed') and attempts < ${MAX_ATTEMPTS}
-       and ${opts.orgId ? ctx.sql`organization_id::text = ${opts.orgId}` : ctx.sql`true`}
+       and ${orgFilter(ctx.sql, 'organization_id', opts.orgId)}
      order by created_at`;
   for (const { id } of ids) {
     await ctx.sql.begin(async (tx) => {
@@ -189,11 +190,18 @@ export function invoiceJson(r: InvoiceRow) {
   };
 }
 
+/** An optional organization filter; an id that is no uuid matches nothing (no cast of every row's id). */
+function orgFilter(sql: Sql, column: 'o.id' | 'organization_id', orgId: string | undefined) {
+  if (!orgId) return sql`true`;
+  if (!isUuid(orgId)) return sql`false`;
+  return column === 'o.id' ? sql`o.id = ${orgId}` : sql`organization_id = ${orgId}`;
+}
+
 /** Invoices newest period first; `before` is the period_start of the last invoice of the previous page. */
 export async function listInvoices(sql: Sql, opts: { orgId?: string; limit: number; before?: Date }) {
   const rows = await sql<InvoiceRow[]>`
     select ${INVOICE_COLUMNS(sql)} from invoices
-     where ${opts.orgId ? sql`organization_id::text = ${opts.orgId}` : sql`true`}
+     where ${orgFilter(sql, 'organization_id', opts.orgId)}
        and ${opts.before ? sql`period_start < ${opts.before}` : sql`true`}
      order by period_start desc, organization_id
      limit ${opts.limit}`;

@@ -1,6 +1,7 @@
 import type { Sql } from '../db/client.js';
 import { AppError } from '../errors.js';
 import type { PlanId } from './plans.js';
+import { isUuid } from '../ids.js';
 
 /**
  * Changes an organization's plan (and optionally its Stripe customer) and records the change, so
@@ -8,8 +9,9 @@ import type { PlanId } from './plans.js';
  */
 export async function setPlan(sql: Sql, orgId: string, plan: PlanId, now: Date, opts: { stripeCustomerId?: string | null } = {}) {
   return sql.begin(async (tx) => {
-    const rows = await tx<{ id: string; name: string; plan: PlanId }[]>`
-      select id, name, plan from organizations where id::text = ${orgId} for update`;
+    const rows = isUuid(orgId)
+      ? await tx<{ id: string; name: string; plan: PlanId }[]>`select id, name, plan from organizations where id = ${orgId} for update`
+      : [];
     const org = rows[0];
     if (!org) throw new AppError('VALIDATION_FAILED', `No organization ${orgId}.`, { org: ['Not found.'] });
     if (org.plan !== plan) {

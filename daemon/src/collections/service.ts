@@ -2,7 +2,7 @@ import type { Tx } from '../db/client.js';
 import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from './queries.js';
 import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../db/access.js';
 import { AppError } from '../errors.js';
-import { isSlug, isUuid } from '../routes/common.js';
+import { isSlug, isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 
 const SLUG_MAX = 60;

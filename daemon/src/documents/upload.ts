@@ -5,7 +5,7 @@ import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-c
 import { AppError } from '../errors.js';
 import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
-import { isUuid } from '../routes/common.js';
+import { isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
 import { enqueueProcessing } from './process-document.js';

@@ -1,11 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { App } from '../app.js';
+import type { App } from './router.js';
 import { requireFullAccess } from '../db/access.js';
 import { listInvoices } from '../billing/invoices.js';
 import { planSummary } from '../billing/summary.js';
 import { AppError } from '../errors.js';
 import type { AppDeps } from '../types.js';
-import { errorResponses, jsonResponse, Timestamp } from './common.js';
+import { errorResponses, jsonResponse, Timestamp } from './router.js';
 import { withRateLimitHeaders } from './usage.js';
 
 const PlanId = z.enum(['free', 'starter', 'pro']);

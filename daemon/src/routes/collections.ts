@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { App } from '../app.js';
+import type { App } from './router.js';
 import {
   createCollection,
   deleteCollection,
@@ -11,7 +11,7 @@ import {
   updateCollection,
 } from '../collections/service.js';
 import type { AppDeps } from '../types.js';
-import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam, withoutNul } from './common.js';
+import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam, withoutNul } from './router.js';
 
 export const CollectionSchema = z
   .object({

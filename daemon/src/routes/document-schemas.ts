@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ALL_SOURCE_TYPES, SUPPORTED_TYPES } from '../ingest/file-types.js';
-import { Timestamp } from './common.js';
+import { Timestamp } from './router.js';
 
 const typeList = Object.entries(SUPPORTED_TYPES)
   .map(([t, info]) => `\`${t}\` (${info.extensions.map((e) => '.' + e).join(', ')})`)

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
-import type { App } from '../app.js';
+import type { App } from './router.js';
 import { keyOrSessionCaller } from '../auth/session-middleware.js';
 import { AppError } from '../errors.js';
 import { listItemJson, uploadJson } from '../documents/json.js';
@@ -18,7 +18,7 @@ import {
   multipartUploadBody,
   UploadedDocument,
 } from './document-schemas.js';
-import { errorResponses, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './common.js';
+import { errorResponses, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './router.js';
 
 const tags = ['Documents'];
 

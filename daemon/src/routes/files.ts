@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { App } from './router.js';
 import { getDocumentById } from '../documents/queries.js';
 import { AppError } from '../errors.js';
 import { blobTag, verifyDownloadToken } from '../documents/download-links.js';

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { App } from '../app.js';
+import type { App } from './router.js';
 import { EXPIRY_CHOICES } from '../auth/keys.js';
 import {
   createKey,
@@ -14,7 +14,7 @@ import {
 } from '../auth/key-management.js';
 import { AppError, fieldsFromIssues } from '../errors.js';
 import type { AppDeps } from '../types.js';
-import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam, withoutNul } from './common.js';
+import { errorResponses, jsonBody, jsonResponse, Timestamp, UuidParam, withoutNul } from './router.js';
 
 const SCOPED_NOTE =
   'Scoped keys get 403 SCOPED_KEY_FORBIDDEN on: key management (list, create, update, revoke, rotate, grants), webhook configuration, usage of other keys, collection create/update/delete and subscriptions.';

@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { App } from '../app.js';
+import type { App } from './router.js';
 import { buildMcpServer } from '../mcp/server.js';
 import type { AppDeps } from '../types.js';
 

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { App } from '../app.js';
+import type { App } from './router.js';
 import { search } from '../search/service.js';
 import type { AppDeps } from '../types.js';
-import { errorResponses, jsonBody, jsonResponse } from './common.js';
+import { errorResponses, jsonBody, jsonResponse } from './router.js';
 
 export const SearchRequestSchema = z
   .strictObject({

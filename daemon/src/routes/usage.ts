@@ -1,9 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { App } from '../app.js';
+import type { App } from './router.js';
 import { AppError } from '../errors.js';
 import { logViewer, USAGE_MAX_DAYS, usageReport, type UsageScope } from '../usage/queries.js';
 import type { AppDeps, Caller } from '../types.js';
-import { errorResponses, jsonResponse, Timestamp, UuidParam } from './common.js';
+import { errorResponses, jsonResponse, Timestamp, UuidParam } from './router.js';
+import { isUuid } from '../ids.js';
 
 const UsageQuery = z.object({
   days: z.coerce
@@ -138,7 +139,7 @@ async function keyScope(deps: AppDeps, caller: Caller, keyId: string): Promise<U
   if (!caller.isFullAccess && keyId !== caller.keyId) {
     throw new AppError('SCOPED_KEY_FORBIDDEN', 'Scoped API keys cannot read the usage of other keys. Use a full-access key.');
   }
-  const rows = await deps.sql`select id from api_keys where id::text = ${keyId} and user_id = ${caller.userId}`;
+  const rows = isUuid(keyId) ? await deps.sql`select id from api_keys where id = ${keyId} and user_id = ${caller.userId}` : [];
   if (!rows.length) throw new AppError('API_KEY_NOT_FOUND', 'API key not found.');
   return { kind: 'key', id: keyId };
 }

@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { App } from '../app.js';
+import type { App } from './router.js';
 import { deleteWebhook, getWebhookConfig, putWebhook, rotateWebhookSecret, setWebhookActive, WEBHOOK_URL_MAX } from '../webhooks/config.js';
 import { listDeliveries, redeliver, sendTestEvent } from '../webhooks/log.js';
 import type { AppDeps } from '../types.js';
-import { errorResponses, jsonBody, jsonResponse, Timestamp, withoutNul, setNextPage } from './common.js';
+import { errorResponses, jsonBody, jsonResponse, Timestamp, withoutNul, setNextPage } from './router.js';
 
 const tags = ['Webhooks'];
 

@@ -3,7 +3,7 @@ import { meterSearch } from '../billing/quota.js';
 import { EmbeddingRejectedError, EmbeddingUnavailableError } from '../embeddings/types.js';
 import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
-import { isUuid } from '../routes/common.js';
+import { isUuid } from '../ids.js';
 import { getVisibleCollectionId } from '../collections/service.js';
 import type { AppDeps, Caller } from '../types.js';
 import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';

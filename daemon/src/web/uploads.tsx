@@ -4,7 +4,7 @@
 // JSON (the API's response shapes and error envelope); a plain form post gets a results page.
 import type { Context, Hono } from 'hono';
 import type { FC } from 'hono/jsx';
-import { toAppError } from '../app.js';
+import { toAppError } from '../routes/router.js';
 import type { Session } from '../auth/sessions.js';
 import type { DocumentRow } from '../documents/queries.js';
 import { errorBody } from '../errors.js';

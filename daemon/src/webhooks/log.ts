@@ -1,6 +1,6 @@
 import { requireFullAccess } from '../db/access.js';
 import { AppError } from '../errors.js';
-import { isUuid } from '../routes/common.js';
+import { isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 import { dispatchDelivery, type DispatchOutcome } from './deliver-webhook.js';
 import type { DeliveryTrigger } from './delivery.js';

@@ -1,5 +1,62 @@
-import { z } from '@hono/zod-openapi';
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { AppError, ERROR_CODES, ERROR_STATUS, errorBody, fieldsFromIssues, type ErrorCode } from '../errors.js';
+import type { AppEnv } from '../types.js';
+
+// What every route file needs and nothing more: the router type, the error mapping and the OpenAPI
+// helpers. app.ts wires the routes; no route imports app.ts.
+
+export type App = OpenAPIHono<AppEnv>;
+
+export function newRouter(): App {
+  return new OpenAPIHono<AppEnv>({
+    strict: false,
+    defaultHook: (result) => {
+      if (!result.success) {
+        const fields = fieldsFromIssues(result.error.issues as never);
+        throw new AppError('VALIDATION_FAILED', 'One or more fields failed validation.', fields);
+      }
+    },
+  });
+}
+
+export function respondError(c: Context<AppEnv>, err: AppError): Response {
+  for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+  return c.json(errorBody(err), err.status as 400);
+}
+
+/** Maps anything thrown by a handler to the error envelope; only genuine faults become 500s. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof HTTPException) {
+    if (err.status === 400)
+      return new AppError('VALIDATION_FAILED', 'Malformed request body: expected valid JSON.', { _body: [err.message] });
+    if (err.status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large.');
+    if (err.status === 401) return new AppError('AUTHENTICATION_REQUIRED', 'Authentication required.');
+    if (err.status === 404) return new AppError('NOT_FOUND', 'Not found.');
+    if (err.status === 415) {
+      return new AppError('VALIDATION_FAILED', 'Unsupported Content-Type: send the body as JSON with "Content-Type: application/json".', {
+        _body: ['Expected Content-Type: application/json.'],
+      });
+    }
+    // Any other client-side HTTP error from the framework is still the client's mistake, never a 500.
+    if (err.status >= 400 && err.status < 500) return new AppError('VALIDATION_FAILED', err.message || 'Bad request.');
+  }
+  // Text PostgreSQL cannot store (NUL bytes, invalid encodings) is bad input, never a server fault.
+  const pgCode = (err as { code?: string } | null)?.code;
+  if ((err as Error | null)?.name === 'PostgresError' && (pgCode === '22021' || pgCode === '22P05' || pgCode === '22P02')) {
+    return new AppError('VALIDATION_FAILED', 'The request contains characters or values that cannot be stored (for example NUL bytes).');
+  }
+  if (err && typeof err === 'object' && 'name' in err && (err as Error).name === 'ZodError') {
+    return new AppError(
+      'VALIDATION_FAILED',
+      'One or more fields failed validation.',
+      fieldsFromIssues((err as unknown as { issues: never[] }).issues),
+    );
+  }
+  return new AppError('INTERNAL_ERROR', 'Internal server error. Quote the X-Request-Id header when reporting this.');
+}
 
 export const ErrorEnvelope = z
   .object({
@@ -84,18 +141,6 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
 export const UuidParam = z.object({
   uuid: z.string().openapi({ param: { name: 'uuid', in: 'path' }, format: 'uuid', example: '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f' }),
 });
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function isUuid(s: string): boolean {
-  return UUID_RE.test(s);
-}
-
-// Slugs only ever hold [a-z0-9-] (see slugify), so anything else matches nothing: answer 404 without
-// a query. This also keeps NUL bytes, which PostgreSQL text rejects, away from the database.
-const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,199}$/;
-export function isSlug(s: string): boolean {
-  return SLUG_RE.test(s);
-}
 
 /** PostgreSQL text cannot hold NUL bytes; refusing them during validation makes such input a 400, not a 500. */
 export function withoutNul<T extends z.ZodString>(schema: T): T {
