@@ -1,3 +1,5 @@
+import { PermanentError } from '../errors.js';
+
 /**
  * Contract shared by every embedding backend. Vectors are L2-normalised so
  * callers can use inner product / cosine interchangeably.
@@ -37,10 +39,9 @@ export class EmbeddingUnavailableError extends Error {
 
 /**
  * The provider refused the request in a way no retry fixes (bad API key, unknown model, invalid
- * request). `permanent` makes the processing job fail the document at once with this message.
+ * request). A PermanentError: the processing job fails the document at once with this message.
  */
-export class EmbeddingRejectedError extends Error {
-  readonly permanent = true;
+export class EmbeddingRejectedError extends PermanentError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'EmbeddingRejectedError';
