@@ -9,7 +9,6 @@ import { closeInvoices } from '../daemon/src/billing/invoices.js';
 import { setPlan } from '../daemon/src/billing/org-plan.js';
 import { cycleAt } from '../daemon/src/billing/plans.js';
 import { closeInvoicesTask } from '../daemon/src/billing/close-invoices-job.js';
-import { usageWriter } from '../daemon/src/usage/log-writer.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 const DAY = 86_400_000;
@@ -63,7 +62,7 @@ describe('invoices', () => {
     assert.equal((await pr('POST', '/api/v1/search/', { key: starter.key, json: { query: 'x', collection: 'missing' } })).status, 404);
     await pr('GET', '/api/v1/collections/', { key: starter.key });
     await pr('POST', '/api/v1/search/', { key: free.key, json: { query: 'free search' } });
-    await usageWriter(past.deps).flush();
+    await past.deps.usageLog.flush();
     // Bulk usage of another day of c0 (as the rollups would hold it), and usage after c0 that must not count.
     await d.deps.sql`
       insert into usage_daily (key_id, day, organization_id, user_id, requests, errors, total_duration_us, searches, billable_searches)

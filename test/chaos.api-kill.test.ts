@@ -165,7 +165,10 @@ describe('chaos: kill -9 of the API mid-batch, then the orphan sweep', () => {
   it('ORPHAN_BLOB_GRACE_HOURS sets the grace period', async () => {
     const f = path.join(d.dataDir, 'blobs', 'docs', coll.uuid, 'stray-orphan');
     await import('node:fs/promises').then((fs) => fs.writeFile(f, 'x'));
-    const deps = (hours: number, offset: number): AppDeps => ({ ...at(offset), config: { ...d.config, ORPHAN_BLOB_GRACE_HOURS: hours } });
+    const deps = (hours: number, offset: number): AppDeps => ({
+      ...at(offset),
+      config: { ...d.deps.config, ORPHAN_BLOB_GRACE_HOURS: hours },
+    });
     assert.deepEqual(await sweepOrphanBlobs(deps(2, 1 * HOUR)), { removed: 0 });
     assert.deepEqual(await sweepOrphanBlobs(deps(2, 3 * HOUR)), { removed: 1 });
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { access, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig, type Config } from '../daemon/src/config.js';
+import { loadConfig, resolvedConfig } from '../daemon/src/config.js';
 import { CRONTAB } from '../daemon/src/jobs/index.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { startDaemon } from '../daemon/src/server.js';
@@ -156,7 +156,7 @@ describe('blob purge after the 7-day grace period', () => {
       OLLAMA_HOST: ollama.url,
       CLOCK_OFFSET_MS: String((BLOB_RETENTION_DAYS + 1) * DAY),
     });
-    const later = await startDaemon(config as Config & { DATABASE_URL: string }, createLogger('silent'), {
+    const later = await startDaemon(resolvedConfig(config), createLogger('silent'), {
       api: false,
       worker: false,
       migrate: false,

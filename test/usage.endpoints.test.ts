@@ -2,7 +2,6 @@
 // pagination of the recent log, validation, and speed over 90 days of a busy organization.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { usageWriter } from '../daemon/src/usage/log-writer.js';
 import { createMember, createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 const DAY = 86_400_000;
@@ -18,7 +17,7 @@ describe('usage endpoints', () => {
   let ownerKeyId: string;
 
   const usage = (key: string, qs = '') => req('GET', `/api/v1/keys/usage/${qs}`, { key });
-  const flush = () => usageWriter(d.deps).flush();
+  const flush = () => d.deps.usageLog.flush();
 
   before(async () => {
     d = await startTestDaemon({ label: 'usageapi', env: { USAGE_FLUSH_MS: '60000' } });

@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { pruneUsageLog } from '../daemon/src/usage/rollup-usage.js';
-import { usageWriter } from '../daemon/src/usage/log-writer.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { createTestDatabase } from './helpers/pg.js';
@@ -39,7 +38,7 @@ describe('request log', () => {
     col = await makeCollection(req, t.key, 'Log test');
     doc = await addText(req, t.key, col.uuid, 'Metering', 'Every request is metered and written in batches to the request log.');
     await waitSettled(req, t.key, [doc.uuid]);
-    await usageWriter(d.deps).flush();
+    await d.deps.usageLog.flush();
   });
   after(async () => d?.close());
 
@@ -48,14 +47,14 @@ describe('request log', () => {
 
   it('records key, user, organization, route pattern, method, status and time; off the request path', async () => {
     const keyId = await keyIdOf(t.key);
-    await usageWriter(d.deps).flush();
+    await d.deps.usageLog.flush();
     const before = (await rowsOf(keyId)).length;
     assert.equal((await req('GET', `/api/v1/documents/${doc.uuid}/`, { key: t.key })).status, 200);
     assert.equal((await req('GET', '/api/v1/documents/00000000-0000-0000-0000-000000000000/', { key: t.key })).status, 404);
     assert.equal((await req('GET', '/api/v1/no-such-endpoint/', { key: t.key })).status, 404);
     assert.equal((await rowsOf(keyId)).length, before, 'nothing written before the flush');
-    assert.equal(usageWriter(d.deps).pending, 3);
-    await usageWriter(d.deps).flush();
+    assert.equal(d.deps.usageLog.pending, 3);
+    await d.deps.usageLog.flush();
     const rows = (await rowsOf(keyId)).slice(before);
     assert.equal(rows.length, 3);
     assert.deepEqual(
@@ -76,20 +75,20 @@ describe('request log', () => {
   });
 
   it('unauthenticated requests and the schema are not recorded', async () => {
-    await usageWriter(d.deps).flush();
+    await d.deps.usageLog.flush();
     const { n: before } = (await d.deps.sql<{ n: number }[]>`select count(*)::int as n from request_log`)[0]!;
     await req('GET', '/api/v1/collections/');
     await req('GET', '/api/v1/collections/', { key: 'svc_' + 'y'.repeat(40) });
     await req('GET', '/api/v1/schema/');
     await req('GET', '/healthz');
-    await usageWriter(d.deps).flush();
+    await d.deps.usageLog.flush();
     const { n } = (await d.deps.sql<{ n: number }[]>`select count(*)::int as n from request_log`)[0]!;
     assert.equal(n, before);
   });
 
   it('searches record query text and result count, on REST and on MCP', async () => {
     const keyId = await keyIdOf(t.key);
-    await usageWriter(d.deps).flush();
+    await d.deps.usageLog.flush();
     const before = (await rowsOf(keyId)).length;
     const rest = await req('POST', '/api/v1/search/', { key: t.key, json: { query: 'metered request log', mode: 'text' } });
     assert.equal(rest.status, 200);
@@ -100,7 +99,7 @@ describe('request log', () => {
     assert.equal(mcp.status, 200, mcp.text);
     const mcpCount = mcp.body.result.structuredContent.count;
     await mcpCall(req, t.key, 'list_collections', {});
-    await usageWriter(d.deps).flush();
+    await d.deps.usageLog.flush();
     const rows = (await rowsOf(keyId)).slice(before);
     assert.deepEqual(
       rows.map((r) => [r.endpoint, r.status, r.query, r.result_count, r.billable]),
@@ -114,7 +113,7 @@ describe('request log', () => {
   });
 
   it('daily rollups equal the raw log, per key and day', async () => {
-    await usageWriter(d.deps).flush();
+    await d.deps.usageLog.flush();
     const raw = await d.deps.sql<any[]>`
       select key_id, (ts at time zone 'UTC')::date::text as day, count(*)::int as requests, (count(*) filter (where status >= 400))::int as errors,
              sum(duration_us)::int8::text as dur, count(query)::int as searches, (count(*) filter (where billable))::int as billable

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashPassword } from '../daemon/src/auth/passwords.js';
 import { createUserWithKey } from '../daemon/src/accounts/create.js';
-import { usageWriter } from '../daemon/src/usage/log-writer.js';
 import { createMember, createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -41,7 +40,7 @@ describe('usage: visibility of search text across users', () => {
       const r = await req('POST', '/api/v1/search/', { key: t.key, json: { query, mode: 'text' } });
       assert.equal(r.status, 200, r.text);
     }
-    await usageWriter(d.deps).flush();
+    await d.deps.usageLog.flush();
   });
   after(async () => d?.close());
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { usageWriter, writeRecords } from '../daemon/src/usage/log-writer.js';
+import { writeRecords } from '../daemon/src/usage/log-writer.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { admin, launchBrowser, screenshot, signIn, type TestBrowser } from './helpers/browser.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
@@ -23,7 +23,7 @@ describe('web UI: overview and usage dashboard', () => {
 
   /** The tenant's usage totals once every answered request's log record is written (the writer flushed). */
   async function settledUsage(): Promise<{ requests: number; errors: number }> {
-    await usageWriter(d.deps).flush();
+    await d.deps.usageLog.flush();
     const [row] = await d.deps.sql<{ requests: number; errors: number }[]>`
       select coalesce(sum(requests), 0)::int as requests, coalesce(sum(errors), 0)::int as errors from usage_daily where organization_id = ${t.orgId}`;
     return row!;

@@ -5,7 +5,7 @@ import { requestLog } from './usage/middleware.js';
 import { AppError } from './errors.js';
 import { newRouter, respondError, toAppError, type App } from './routes/router.js';
 import { migrationsCurrent } from './db/migrate.js';
-import { databaseAvailability, isConnectFailure, type DatabaseAvailability } from './db/availability.js';
+import { isConnectFailure, type DatabaseAvailability } from './db/availability.js';
 import type { WorkerStatus } from './worker/supervisor.js';
 import { buildOpenApiDocument, registerDocsRoutes } from './routes/schema.js';
 import { registerKeyRoutes } from './routes/keys.js';
@@ -74,11 +74,10 @@ export interface AppOptions {
 
 export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
   const app = newRouter();
-  const availability = databaseAvailability(deps);
-  const startedAt = new WeakMap<Request, number>();
+  const availability = deps.availability;
 
   app.use('*', async (c, next) => {
-    startedAt.set(c.req.raw, Date.now());
+    c.set('startedAt', Date.now());
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
     c.set('requestId', requestId);
@@ -104,7 +103,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
     // A server-side failure explained by the database being unreachable is an outage, not a bug: 503
     // (logged once, by the tracker), also when a handler wrapped the driver's error in its own
     // (UPLOAD_FAILED, SEARCH_UNAVAILABLE).
-    if (appErr.status >= 500 && appErr.code !== 'SERVICE_UNAVAILABLE' && (await availability.explains(err, startedAt.get(c.req.raw)))) {
+    if (appErr.status >= 500 && appErr.code !== 'SERVICE_UNAVAILABLE' && (await availability.explains(err, c.get('startedAt')))) {
       appErr = databaseUnavailable(availability, READ_METHODS.has(c.req.method) || isConnectFailure(err));
     }
     if (appErr.status >= 500 && appErr.code !== 'SERVICE_UNAVAILABLE') {

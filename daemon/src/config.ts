@@ -153,6 +153,20 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
+/**
+ * The configuration a daemon runs with: the database URL and the signing secret resolved (main.ts
+ * provisions a local PostgreSQL and generates the secret when they are unset), so no use of them
+ * needs a non-null assertion.
+ */
+export type ResolvedConfig = Config & { DATABASE_URL: string; SIGNING_SECRET: string };
+
+/** A configuration whose database URL and signing secret are set (by the environment or a test), resolved. */
+export function resolvedConfig(config: Config): ResolvedConfig {
+  const { DATABASE_URL, SIGNING_SECRET } = config;
+  if (!DATABASE_URL || !SIGNING_SECRET) throw new ConfigError('DATABASE_URL and SIGNING_SECRET must be resolved before the daemon starts');
+  return { ...config, DATABASE_URL, SIGNING_SECRET };
+}
+
 export class ConfigError extends Error {}
 
 /** Settings that only make sense together: reported like field errors. */

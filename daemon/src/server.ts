@@ -3,20 +3,16 @@ import type { WorkerEvents } from 'graphile-worker';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import type { Config } from './config.js';
-import { createSql, type Sql } from './db/client.js';
+import type { ResolvedConfig } from './config.js';
+import { closeDeps, createDeps } from './deps.js';
 import { migrate } from './db/migrate.js';
 import { buildTaskList, CRONTAB } from './jobs/index.js';
 import type { Logger } from './logger.js';
-import { systemClock, type AppDeps, type Clock } from './types.js';
+import type { AppDeps, Clock } from './types.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
 import { superviseWorker, type SupervisedWorker } from './worker/supervisor.js';
-import { closeDatabaseAvailability, databaseAvailability } from './db/availability.js';
 import { assertEmbeddingModel } from './search/embedding-model.js';
-import { createBlobStore } from './storage/index.js';
-import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
-import { closeUsageWriter } from './usage/log-writer.js';
 import { sealPlaintextWebhookSecrets } from './webhooks/secrets.js';
 
 export interface Daemon {
@@ -35,20 +31,9 @@ export interface DaemonOptions {
 }
 
 /** Everything between "we have a database URL" and "serving"; used by main.ts and by the test harness. */
-export async function startDaemon(config: Config & { DATABASE_URL: string }, logger: Logger, opts: DaemonOptions): Promise<Daemon> {
-  const sql: Sql = createSql(config.DATABASE_URL, {
-    max: config.DB_POOL_MAX,
-    hnswEfSearch: config.HNSW_EF_SEARCH,
-    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-  });
-  const deps: AppDeps = {
-    config,
-    sql,
-    logger,
-    clock: opts.clock ?? systemClock(config.CLOCK_OFFSET_MS),
-    blobs: createBlobStore(config),
-    embedder: createEmbeddingProvider(embeddingConfigFrom(config, logger)),
-  };
+export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: DaemonOptions): Promise<Daemon> {
+  const deps = createDeps(config, logger, opts.clock ? { clock: opts.clock } : {});
+  const { sql } = deps;
   let server: ServerType | undefined;
   let worker: SupervisedWorker | undefined;
   let recovery: { stop(): Promise<void> } | undefined;
@@ -62,7 +47,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
     if (opts.worker) {
       const events = new EventEmitter() as WorkerEvents;
       recovery = startCrashRecovery(sql, events, logger, { heartbeatMs: config.WORKER_HEARTBEAT_MS, staleMs: config.WORKER_STALE_MS });
-      const availability = databaseAvailability(deps);
+      const { availability } = deps;
       worker = await superviseWorker({
         start: () =>
           startWorker({
@@ -103,20 +88,17 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
           });
         }
         // Every request has finished: write the request-log records still buffered, while the pool is open.
-        await closeUsageWriter(deps);
+        await deps.usageLog.close();
         if (worker) await worker.stop();
         await recovery?.stop();
-        await closeDatabaseAvailability(deps);
-        await deps.embedder.close();
-        await sql.end({ timeout: 5 });
+        await closeDeps(deps);
       })());
     return { url, port, deps, stop };
   } catch (err) {
     server?.close();
     await worker?.stop().catch(() => {});
     await recovery?.stop().catch(() => {});
-    await closeDatabaseAvailability(deps);
-    await sql.end({ timeout: 1 }).catch(() => {});
+    await closeDeps(deps, { timeoutSec: 1 }).catch(() => {});
     throw err;
   }
 }

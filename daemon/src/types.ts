@@ -1,8 +1,12 @@
-import type { Config } from './config.js';
+import type { ResolvedConfig } from './config.js';
+import type { DatabaseAvailability } from './db/availability.js';
 import type { Sql } from './db/client.js';
-import type { Logger } from './logger.js';
 import type { EmbeddingProvider } from './embeddings/types.js';
+import type { ExtractionPool } from './ingest/extract-pool.js';
+import type { Logger } from './logger.js';
+import type { QueryEmbeddingCache } from './search/query-cache.js';
 import type { BlobStore } from './storage/types.js';
+import type { UsageLogWriter } from './usage/log-writer.js';
 
 export type RateTier = 'free' | 'basic' | 'pro';
 
@@ -26,21 +30,40 @@ export function systemClock(offsetMs = 0): Clock {
   return { now: () => new Date(Date.now() + offsetMs) };
 }
 
-/** Everything the HTTP app needs; built in main.ts (or by tests) and passed in, so importing app.ts does no I/O. */
+/**
+ * Everything a daemon holds, built once by createDeps (deps.ts) and passed in, so importing app.ts
+ * does no I/O and no per-daemon state hides in a module. Two daemons in one process (tests) share nothing.
+ */
 export interface AppDeps {
-  config: Config;
+  config: ResolvedConfig;
   sql: Sql;
   logger: Logger;
   clock: Clock;
   blobs: BlobStore;
   /** Used by the worker to embed chunks and by search to embed queries; loaded lazily on first use. */
   embedder: EmbeddingProvider;
+  /** Request-log records, buffered and written in batches (usage/log-writer.ts). */
+  usageLog: UsageLogWriter;
+  /** Recent query embeddings, so a repeated query costs no embedding call (search/query-cache.ts). */
+  queryCache: QueryEmbeddingCache;
+  /** Whether PostgreSQL is reachable: 503 at once during an outage (db/availability.ts). */
+  availability: DatabaseAvailability;
+  /** Text extraction threads of the job worker, started on demand (ingest/extract-pool.ts). */
+  extraction: ExtractionPool;
 }
 
+/** Request-scoped values, on the Hono context. */
 export interface AppEnv {
   Variables: {
     requestId: string;
     caller: Caller;
     logger: Logger;
+    /** Date.now() when the request arrived: judges whether a failure spanned a database outage. */
+    startedAt: number;
+    /**
+     * The signed-in user of an API route that also accepts the web session (download). Kept apart
+     * from `caller` on purpose: the request log is filed by API key, and a session has none.
+     */
+    sessionCaller: Caller;
   };
 }

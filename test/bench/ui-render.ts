@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setUserPassword } from '../../daemon/src/auth/sessions.js';
 import { closeInvoices } from '../../daemon/src/billing/invoices.js';
-import { loadConfig, type Config } from '../../daemon/src/config.js';
+import { loadConfig, resolvedConfig } from '../../daemon/src/config.js';
 import { createLogger } from '../../daemon/src/logger.js';
 import { startDaemon, type Daemon } from '../../daemon/src/server.js';
 import { createUserWithKey, issueKey } from '../../daemon/src/accounts/create.js';
@@ -123,8 +123,8 @@ async function main(): Promise<void> {
     DATABASE_URL: db.url,
     SIGNING_SECRET: 'bench-signing-secret-0123456789abcdef0123456789',
     RATE_LIMITS_ENABLED: 'false',
-  }) as Config & { DATABASE_URL: string };
-  const d = await startDaemon(config, createLogger('warn'), { api: true, worker: false, migrate: false });
+  });
+  const d = await startDaemon(resolvedConfig(config), createLogger('warn'), { api: true, worker: false, migrate: false });
   try {
     const { email, keyId } = await seed(d);
     const [col] = await d.deps.sql<{ id: string }[]>`select id from collections where slug = 'handbook'`;

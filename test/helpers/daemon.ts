@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../daemon/src/config.js';
+import { loadConfig, resolvedConfig, type Config } from '../../daemon/src/config.js';
 import { createLogger } from '../../daemon/src/logger.js';
 import { startDaemon, type Daemon } from '../../daemon/src/server.js';
 import { createUserWithKey } from '../../daemon/src/accounts/create.js';
@@ -46,7 +46,7 @@ export async function startTestDaemon(
   const logger = createLogger(config.LOG_LEVEL);
   let daemon: Daemon;
   try {
-    daemon = await startDaemon(config as Config & { DATABASE_URL: string }, logger, {
+    daemon = await startDaemon(resolvedConfig(config), logger, {
       api: opts.api ?? true,
       worker: opts.worker ?? false,
       migrate: false,

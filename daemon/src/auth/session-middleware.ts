@@ -4,11 +4,6 @@ import { limitCaller } from '../limits/caller-limit.js';
 import type { AppDeps, AppEnv, Caller } from '../types.js';
 import { loadSession, sessionCaller } from './sessions.js';
 
-// Session callers of API routes, per request. Kept out of the context's `caller` on purpose: the
-// request log is filed by API key, and a signed-in person clicking a download link has none. The
-// user's rate limit still applies (counted here, not by the key guard).
-const sessionCallers = new WeakMap<Request, Caller>();
-
 /**
  * For the few API routes the specification opens to sessions (document download): a request with
  * an Authorization header goes through the normal Bearer guard unchanged; one without it is
@@ -23,7 +18,9 @@ export function sessionOrBearer(deps: AppDeps, bearerGuard: MiddlewareHandler<Ap
     if (!session) return bearerGuard(c, next);
     const caller = await sessionCaller(deps.sql, session.user);
     const headers = await limitCaller(deps, caller);
-    sessionCallers.set(c.req.raw, caller);
+    // Not the context's `caller`: the request log is filed by API key, and a session has none. The
+    // user's rate limit still applies (counted here, not by the key guard).
+    c.set('sessionCaller', caller);
     await next();
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
   };
@@ -31,7 +28,7 @@ export function sessionOrBearer(deps: AppDeps, bearerGuard: MiddlewareHandler<Ap
 
 /** The caller of a route that accepts a key or a session. */
 export function keyOrSessionCaller(c: Context<AppEnv>): Caller {
-  const caller = (c.get('caller') as Caller | undefined) ?? sessionCallers.get(c.req.raw);
+  const caller = (c.get('caller') as Caller | undefined) ?? (c.get('sessionCaller') as Caller | undefined);
   if (!caller)
     throw new AppError(
       'AUTHENTICATION_REQUIRED',

@@ -1,6 +1,5 @@
 import { createSql, type Sql } from './client.js';
 import type { Logger } from '../logger.js';
-import type { AppDeps } from '../types.js';
 
 // SQLSTATEs that mean "the server cannot serve you right now", not "your query is wrong": class 08
 // (connection exception), the server shutting down, crashing or starting up, or out of connections.
@@ -175,20 +174,4 @@ export class DatabaseAvailability {
     this.downSince = undefined;
     this.lastUpAt = Date.now();
   }
-}
-
-const registry = new WeakMap<AppDeps, DatabaseAvailability>();
-
-/** The daemon's availability tracker, created on first use (one per AppDeps, i.e. per daemon). */
-export function databaseAvailability(deps: AppDeps): DatabaseAvailability {
-  let a = registry.get(deps);
-  if (!a) {
-    a = new DatabaseAvailability(deps.config.DATABASE_URL ?? '', deps.logger);
-    registry.set(deps, a);
-  }
-  return a;
-}
-
-export async function closeDatabaseAvailability(deps: AppDeps): Promise<void> {
-  await registry.get(deps)?.close();
 }

@@ -2,7 +2,6 @@ import type { AppDeps } from '../types.js';
 import type { Config } from '../config.js';
 import { PermanentError } from '../errors.js';
 import { checkTextLimit, type ExtractedText, type ExtractInput } from '../ingest/extract.js';
-import { ExtractionPool } from '../ingest/extract-pool.js';
 import { detectSourceType } from '../ingest/file-types.js';
 import { normalizeWhitespace } from '../ingest/normalize.js';
 import { FetchTimeoutError, FetchTooLargeError, safeFetch } from '../net/safe-fetch.js';
@@ -12,25 +11,8 @@ export const URL_MAX_BYTES = 20 * 1024 * 1024;
 export const URL_TIMEOUT_MS = 20_000;
 export const URL_MAX_REDIRECTS = 5;
 
-// One pool per configuration (in practice one per process), shared by its jobs: a thread per
-// concurrent job, so one slow document never delays another. Idle threads exit on their own.
-const pools = new WeakMap<Config, ExtractionPool>();
-
-function extractionPool(config: Config): ExtractionPool {
-  let pool = pools.get(config);
-  if (!pool) {
-    pool = new ExtractionPool({
-      threads: config.WORKER_CONCURRENCY,
-      memoryMb: config.EXTRACT_MEMORY_MB,
-      timeoutMs: config.EXTRACT_TIMEOUT_MS,
-      ...extractLimits(config),
-    });
-    pools.set(config, pool);
-  }
-  return pool;
-}
-
-export function extractLimits(config: Config) {
+/** The per-document extraction limits of a configuration (the pool's, and the inline text's). */
+export function extractLimits(config: Pick<Config, 'EXTRACT_MAX_PDF_PAGES' | 'EXTRACT_MAX_UNPACKED_MB' | 'EXTRACT_MAX_TEXT_CHARS'>) {
   return {
     maxPdfPages: config.EXTRACT_MAX_PDF_PAGES,
     maxUnpackedBytes: config.EXTRACT_MAX_UNPACKED_MB * 1024 * 1024,
@@ -38,7 +20,7 @@ export function extractLimits(config: Config) {
   };
 }
 
-const extractText = (deps: AppDeps, input: ExtractInput) => extractionPool(deps.config).extract(input);
+const extractText = (deps: AppDeps, input: ExtractInput) => deps.extraction.extract(input);
 
 export interface LoadedText extends ExtractedText {
   fetchedBytes?: number;

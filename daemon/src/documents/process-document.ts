@@ -1,4 +1,5 @@
 import type { JobHelpers } from 'graphile-worker';
+import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import { isPermanent, PermanentError } from '../errors.js';
 import { defineJob } from '../jobs/queue.js';
@@ -153,7 +154,7 @@ export const processDocumentJob = defineJob<ProcessDocumentPayload>({
  */
 export async function enqueueProcessing(
   tx: Tx,
-  deps: Pick<AppDeps, 'config'>,
+  deps: { config: Pick<Config, 'PROCESS_MAX_ATTEMPTS'> },
   payload: ProcessDocumentPayload,
   priority?: number,
 ): Promise<void> {

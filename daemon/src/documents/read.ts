@@ -73,5 +73,5 @@ export async function downloadUrl(deps: AppDeps, caller: Caller, id: string, bas
   });
   if (presigned) return presigned;
   const exp = Math.floor(deps.clock.now().getTime() / 1000) + DOWNLOAD_LINK_TTL_SEC;
-  return `${baseUrl}/files/${createDownloadToken(deps.config.SIGNING_SECRET!, d.id, d.blob_key, exp)}`;
+  return `${baseUrl}/files/${createDownloadToken(deps.config.SIGNING_SECRET, d.id, d.blob_key, exp)}`;
 }

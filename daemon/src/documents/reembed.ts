@@ -1,6 +1,6 @@
 import type { EmbeddingProvider } from '../embeddings/types.js';
-import type { AppDeps } from '../types.js';
-import { restartDocuments } from './restart.js';
+import type { Sql } from '../db/client.js';
+import { restartDocuments, type RestartDeps } from './restart.js';
 
 /**
  * Switches the database to the configured embedding model: every live document goes back to
@@ -8,7 +8,7 @@ import { restartDocuments } from './restart.js';
  * Search answers from the documents already re-indexed while the worker catches up.
  */
 export async function reembedAll(
-  deps: Pick<AppDeps, 'sql' | 'clock' | 'config'>,
+  deps: RestartDeps & { sql: Sql },
   embedder: EmbeddingProvider,
 ): Promise<{ documents: number; model: string; dimension: number }> {
   const dimension = await embedder.dimension();

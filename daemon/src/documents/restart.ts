@@ -1,5 +1,6 @@
 import type { Tx } from '../db/client.js';
-import type { AppDeps } from '../types.js';
+import type { Config } from '../config.js';
+import type { Clock } from '../types.js';
 import { ranksByOrganization } from './processing-queue.js';
 import type { DocumentRow } from './queries.js';
 import { enqueueProcessing } from './process-document.js';
@@ -15,6 +16,8 @@ export interface RestartChanges {
   tags?: string[];
 }
 
+export type RestartDeps = { clock: Clock; config: Pick<Config, 'PROCESS_MAX_ATTEMPTS'> };
+
 export type RestartTarget = { document: DocumentRow; changes?: RestartChanges } | { everyLiveDocument: true };
 
 /**
@@ -27,7 +30,7 @@ export type RestartTarget = { document: DocumentRow; changes?: RestartChanges } 
  * One document (replace, reprocess; the caller holds its row lock) or every live document (reembed,
  * queued oldest first within each organization, organizations interleaved: processing-queue.ts).
  */
-export async function restartDocuments(tx: Tx, deps: Pick<AppDeps, 'clock' | 'config'>, target: RestartTarget): Promise<number> {
+export async function restartDocuments(tx: Tx, deps: RestartDeps, target: RestartTarget): Promise<number> {
   const now = deps.clock.now();
   const one = 'document' in target ? target.document : undefined;
   const ch: RestartChanges = ('document' in target && target.changes) || {};

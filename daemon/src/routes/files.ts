@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 /** Serves a blob behind an HMAC-signed, expiring link (local storage). No bearer auth: the signature is the credential. */
 export function registerFileRoutes(app: App, deps: AppDeps): void {
   app.get('/files/:token', async (c) => {
-    const v = verifyDownloadToken(deps.config.SIGNING_SECRET!, c.req.param('token'), Math.floor(deps.clock.now().getTime() / 1000));
+    const v = verifyDownloadToken(deps.config.SIGNING_SECRET, c.req.param('token'), Math.floor(deps.clock.now().getTime() / 1000));
     if (!v) throw new AppError('DOWNLOAD_LINK_INVALID', 'This download link is invalid or has expired; request a new one.');
     const d = await getDocumentById(deps.sql, v.documentId);
     if (!d || d.deleted_at || !d.blob_key || blobTag(d.blob_key) !== v.blobTag)

@@ -9,7 +9,6 @@ import type { AppDeps, Caller } from '../types.js';
 import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod, type ModelDefaults } from './fusion-defaults.js';
 import { hydrate } from './hydrate.js';
-import { QueryEmbeddingCache } from './query-cache.js';
 import { textCandidates } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
 
@@ -48,13 +47,6 @@ function resolveFloor(req: SearchRequest, d: ModelDefaults, setting: number | un
 
 /** Candidates each channel contributes before fusion. */
 const CANDIDATES = 100;
-const caches = new WeakMap<object, QueryEmbeddingCache>();
-
-function cacheFor(deps: AppDeps): QueryEmbeddingCache {
-  let c = caches.get(deps.embedder);
-  if (!c) caches.set(deps.embedder, (c = new QueryEmbeddingCache(deps.embedder, 2000)));
-  return c;
-}
 
 function capPerDocument<T extends Fused & { documentId: string }>(list: T[], max?: number): T[] {
   if (!max) return list;
@@ -124,7 +116,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   let queryVector: number[] | undefined;
   if (req.mode !== 'text') {
     try {
-      queryVector = await cacheFor(deps).embed(req.query);
+      queryVector = await deps.queryCache.embed(req.query);
     } catch (err) {
       // Down, or refusing (bad key, unknown model: an operator's fix): hybrid still answers from text.
       const provider = err instanceof EmbeddingUnavailableError || err instanceof EmbeddingRejectedError;

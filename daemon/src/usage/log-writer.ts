@@ -1,7 +1,6 @@
 import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Sql } from '../db/client.js';
 import type { Logger } from '../logger.js';
-import type { AppDeps } from '../types.js';
 
 /** One authenticated request, as the request log stores it. */
 export interface RequestRecord {
@@ -187,21 +186,4 @@ export class UsageLogWriter {
 function isDataError(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
-}
-
-const writers = new WeakMap<AppDeps, UsageLogWriter>();
-
-/** The daemon's writer, created on first use (one per AppDeps, i.e. per daemon). */
-export function usageWriter(deps: AppDeps): UsageLogWriter {
-  let w = writers.get(deps);
-  if (!w) {
-    w = new UsageLogWriter(deps.sql, deps.logger, { flushMs: deps.config.USAGE_FLUSH_MS, flushRows: deps.config.USAGE_FLUSH_ROWS });
-    writers.set(deps, w);
-  }
-  return w;
-}
-
-/** Graceful shutdown: writes what is buffered. Call after the HTTP server has stopped, before the pool closes. */
-export async function closeUsageWriter(deps: AppDeps): Promise<void> {
-  await writers.get(deps)?.close();
 }

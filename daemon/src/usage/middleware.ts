@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppDeps, AppEnv, Caller } from '../types.js';
-import { usageWriter } from './log-writer.js';
 
 /** What a search adds to its request's log record (REST /search and MCP search_documents). */
 export interface SearchNote {
@@ -30,7 +29,7 @@ function endpointOf(pattern: string): string {
  */
 export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   if (!deps.config.METERING_ENABLED) return (_c, next) => next();
-  const writer = usageWriter(deps);
+  const writer = deps.usageLog;
   return async (c, next) => {
     const ts = deps.clock.now();
     const started = performance.now();

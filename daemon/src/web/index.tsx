@@ -3,7 +3,6 @@ import { bodyLimit } from 'hono/body-limit';
 import type { FC } from 'hono/jsx';
 import { loadSession, sessionCaller, type Session } from '../auth/sessions.js';
 import { AppError, type ErrorCode } from '../errors.js';
-import { databaseAvailability } from '../db/availability.js';
 import type { AppDeps } from '../types.js';
 import { registerAdminPages } from './admin-pages.js';
 import { registerAuthPages } from './auth-pages.js';
@@ -167,7 +166,7 @@ export function createWebApp(deps: AppDeps): Hono<WebEnv> {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
       return errorPage(c, err.status, err.code, err.message);
     }
-    const availability = databaseAvailability(deps);
+    const availability = deps.availability;
     if (await availability.explains(err)) {
       // An outage (logged once by the tracker), not a fault of this page.
       c.header('Retry-After', String(availability.retryAfterSeconds));

@@ -7,7 +7,6 @@ import { AppError } from '../errors.js';
 import { limitCaller } from '../limits/caller-limit.js';
 import { search, type SearchRequest } from '../search/service.js';
 import type { AppDeps, Caller } from '../types.js';
-import { usageWriter } from '../usage/log-writer.js';
 
 /** The endpoint under which UI searches appear in the request log. */
 export const WEB_SEARCH_ENDPOINT = '/app/search';
@@ -34,7 +33,7 @@ export async function meteredSearch(deps: AppDeps, caller: Caller, req: SearchRe
     throw err;
   } finally {
     if (deps.config.METERING_ENABLED) {
-      usageWriter(deps).push({
+      deps.usageLog.push({
         ts,
         organizationId: caller.orgId,
         userId: caller.userId,

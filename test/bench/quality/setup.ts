@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import postgres from 'postgres';
 import { authenticateKey } from '../../../daemon/src/auth/guard.js';
-import { loadConfig, type Config } from '../../../daemon/src/config.js';
+import { loadConfig, resolvedConfig } from '../../../daemon/src/config.js';
 import { createLogger } from '../../../daemon/src/logger.js';
 import { startDaemon, type Daemon } from '../../../daemon/src/server.js';
 import type { Caller } from '../../../daemon/src/types.js';
@@ -77,7 +77,7 @@ export interface InProcess {
 /** The daemon's deps without HTTP or worker, on the same database and embedding provider as the served one. */
 export async function startInProcess(o: DaemonEnvOptions, key: string): Promise<InProcess> {
   const config = loadConfig({ ...process.env, ...daemonEnv(o) });
-  const daemon = await startDaemon(config as Config & { DATABASE_URL: string }, createLogger('warn'), {
+  const daemon = await startDaemon(resolvedConfig(config), createLogger('warn'), {
     api: false,
     worker: false,
     migrate: false,

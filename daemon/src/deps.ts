@@ -1,0 +1,57 @@
+import type { ResolvedConfig } from './config.js';
+import { DatabaseAvailability } from './db/availability.js';
+import { createSql } from './db/client.js';
+import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
+import { ExtractionPool } from './ingest/extract-pool.js';
+import type { Logger } from './logger.js';
+import { QueryEmbeddingCache } from './search/query-cache.js';
+import { extractLimits } from './documents/load-text.js';
+import { createBlobStore } from './storage/index.js';
+import { systemClock, type AppDeps, type Clock } from './types.js';
+import { UsageLogWriter } from './usage/log-writer.js';
+
+/** Query embeddings kept per daemon (a few MB at 768 dimensions). */
+const QUERY_CACHE_ENTRIES = 2000;
+
+/**
+ * Builds everything a daemon holds. Nothing here does I/O: the pool connects, the embedding model
+ * loads, extraction threads start and the availability probe runs only on first use.
+ */
+export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock?: Clock } = {}): AppDeps {
+  const sql = createSql(config.DATABASE_URL, {
+    max: config.DB_POOL_MAX,
+    hnswEfSearch: config.HNSW_EF_SEARCH,
+    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+  });
+  const embedder = createEmbeddingProvider(embeddingConfigFrom(config, logger));
+  return {
+    config,
+    sql,
+    logger,
+    clock: opts.clock ?? systemClock(config.CLOCK_OFFSET_MS),
+    blobs: createBlobStore(config),
+    embedder,
+    usageLog: new UsageLogWriter(sql, logger, { flushMs: config.USAGE_FLUSH_MS, flushRows: config.USAGE_FLUSH_ROWS }),
+    queryCache: new QueryEmbeddingCache(embedder, QUERY_CACHE_ENTRIES),
+    availability: new DatabaseAvailability(config.DATABASE_URL, logger),
+    // A thread per concurrent job, so one slow document never delays another; idle threads exit.
+    extraction: new ExtractionPool({
+      threads: config.WORKER_CONCURRENCY,
+      memoryMb: config.EXTRACT_MEMORY_MB,
+      timeoutMs: config.EXTRACT_TIMEOUT_MS,
+      ...extractLimits(config),
+    }),
+  };
+}
+
+/**
+ * Releases what createDeps built, the pool last. The HTTP server and the job worker must have
+ * stopped: the request-log records still buffered are written first, while the pool is open.
+ */
+export async function closeDeps(deps: AppDeps, opts: { timeoutSec?: number } = {}): Promise<void> {
+  await deps.usageLog.close();
+  await deps.availability.close();
+  await deps.extraction.close();
+  await deps.embedder.close();
+  await deps.sql.end({ timeout: opts.timeoutSec ?? 5 });
+}
