@@ -3,7 +3,7 @@
 #
 #   sudo bash scripts/install-pgvector.sh [PG_MAJOR]
 #
-# daemon/src/db/provision.ts runs this when docsift starts as root without a DATABASE_URL;
+# daemon/src/local-pg/provision.ts runs this when docsift starts as root without a DATABASE_URL;
 # people running docsift as a normal user can run it once with sudo instead.
 # Order of preference for pgvector: already installed > distro package
 # postgresql-NN-pgvector (only if >= 0.5.0, the first release with HNSW) > build from

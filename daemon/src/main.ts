@@ -3,13 +3,13 @@ import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config, type ResolvedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startDaemon } from './server.js';
 import { bootstrap } from './accounts/create.js';
 import { runAdmin, ADMIN_USAGE } from './admin.js';
-import { ensureLocalPostgres } from './db/provision.js';
-import { createSql } from './db/client.js';
+import { ensureLocalPostgres } from './local-pg/provision.js';
+import { createSql, type Sql } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { migrateWorkerSchema } from './worker/runner.js';
 import { systemClock } from './types.js';
@@ -61,12 +61,26 @@ async function resolveSigningSecret(config: Config): Promise<string> {
   }
 }
 
+/** The configuration a daemon runs with: database provisioned when unset, signing secret generated when unset. */
+async function resolveConfig(config: Config, logger: Logger): Promise<ResolvedConfig> {
+  const DATABASE_URL = await resolveDatabaseUrl(config, logger);
+  return { ...config, DATABASE_URL, SIGNING_SECRET: await resolveSigningSecret(config) };
+}
+
+/** For the one-shot commands (migrate, reembed, admin): a small pool on the configured (or local) database, closed whatever `fn` does. */
+async function withDatabase<T>(config: Config, logger: Logger, fn: (sql: Sql, databaseUrl: string) => Promise<T>): Promise<T> {
+  const databaseUrl = await resolveDatabaseUrl(config, logger);
+  const sql = createSql(databaseUrl, { max: 2 });
+  try {
+    return await fn(sql, databaseUrl);
+  } finally {
+    await sql.end();
+  }
+}
+
 async function serveCommand(config: Config, logger: Logger, args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { 'api-only': { type: 'boolean', default: false } }, allowPositionals: false });
-  const databaseUrl = await resolveDatabaseUrl(config, logger);
-  const signingSecret = await resolveSigningSecret(config);
-  const full = { ...config, DATABASE_URL: databaseUrl, SIGNING_SECRET: signingSecret };
-  const daemon = await startDaemon(full, logger, { api: true, worker: !values['api-only'] });
+  const daemon = await startDaemon(await resolveConfig(config, logger), logger, { api: true, worker: !values['api-only'] });
   const boot = await bootstrap(daemon.deps.sql, {
     email: process.env.DOCSIFT_ADMIN_EMAIL ?? 'admin@localhost',
     orgName: 'Default',
@@ -97,25 +111,32 @@ async function serveCommand(config: Config, logger: Logger, args: string[]): Pro
 }
 
 async function workerCommand(config: Config, logger: Logger): Promise<void> {
-  const databaseUrl = await resolveDatabaseUrl(config, logger);
-  const signingSecret = await resolveSigningSecret(config);
-  const daemon = await startDaemon({ ...config, DATABASE_URL: databaseUrl, SIGNING_SECRET: signingSecret }, logger, {
-    api: false,
-    worker: true,
-  });
+  const daemon = await startDaemon(await resolveConfig(config, logger), logger, { api: false, worker: true });
   logger.info('worker running');
   stopDaemon = daemon.stop;
 }
 
 async function migrateCommand(config: Config, logger: Logger): Promise<void> {
-  const databaseUrl = await resolveDatabaseUrl(config, logger);
-  const sql = createSql(databaseUrl, { max: 2 });
-  try {
+  await withDatabase(config, logger, async (sql, databaseUrl) => {
     const applied = await migrate(sql, (m) => logger.info(m));
     await migrateWorkerSchema(databaseUrl, logger);
     process.stdout.write(applied.length ? `Applied ${applied.length} migration(s).\n` : 'Database is up to date.\n');
+  });
+}
+
+async function reembedCommand(config: Config, logger: Logger): Promise<void> {
+  const embedder = createEmbeddingProvider(embeddingConfigFrom(config, logger));
+  try {
+    const r = await withDatabase(config, logger, async (sql, databaseUrl) => {
+      await migrate(sql, (m) => logger.info(m));
+      await migrateWorkerSchema(databaseUrl, logger);
+      return reembedAll({ sql, clock: systemClock(config.CLOCK_OFFSET_MS), config }, embedder);
+    });
+    process.stdout.write(
+      `Queued ${r.documents} document(s) for re-embedding with ${r.model} (${r.dimension} dimensions). A running worker processes them now.\n`,
+    );
   } finally {
-    await sql.end();
+    await embedder.close();
   }
 }
 
@@ -208,39 +229,17 @@ async function main(argv: string[]): Promise<void> {
       return workerCommand(config, logger);
     case 'migrate':
       return migrateCommand(config, logger);
-    case 'reembed': {
-      const databaseUrl = await resolveDatabaseUrl(config, logger);
-      const sql = createSql(databaseUrl, { max: 2 });
-      const embedder = createEmbeddingProvider(embeddingConfigFrom(config, logger));
-      try {
-        await migrate(sql, (m) => logger.info(m));
-        await migrateWorkerSchema(databaseUrl, logger);
-        const r = await reembedAll({ sql, clock: systemClock(config.CLOCK_OFFSET_MS), config }, embedder);
-        process.stdout.write(
-          `Queued ${r.documents} document(s) for re-embedding with ${r.model} (${r.dimension} dimensions). A running worker processes them now.\n`,
-        );
-      } finally {
-        await embedder.close();
-        await sql.end();
-      }
-      return;
-    }
+    case 'reembed':
+      return reembedCommand(config, logger);
     case 'admin': {
       if (!rest.length || rest[0] === '--help') {
         process.stdout.write(ADMIN_USAGE + '\n');
         return;
       }
-      const databaseUrl = await resolveDatabaseUrl(config, logger);
-      const sql = createSql(databaseUrl, { max: 2 });
-      try {
+      process.exitCode = await withDatabase(config, logger, async (sql) => {
         await migrate(sql, (m) => logger.info(m));
-        process.exitCode = await runAdmin(
-          { sql, config, clock: systemClock(config.CLOCK_OFFSET_MS), out: process.stdout, err: process.stderr },
-          rest,
-        );
-      } finally {
-        await sql.end();
-      }
+        return runAdmin({ sql, config, clock: systemClock(config.CLOCK_OFFSET_MS), out: process.stdout, err: process.stderr }, rest);
+      });
       return;
     }
     default:

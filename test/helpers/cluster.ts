@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type postgres from 'postgres';
 import { createSql } from '../../daemon/src/db/client.js';
 import { migrate } from '../../daemon/src/db/migrate.js';
-import { ensureLocalPostgres } from '../../daemon/src/db/provision.js';
+import { ensureLocalPostgres } from '../../daemon/src/local-pg/provision.js';
 import { createLogger } from '../../daemon/src/logger.js';
 import { migrateWorkerSchema } from '../../daemon/src/worker/runner.js';
 

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSql } from '../../daemon/src/db/client.js';
 import { migrate } from '../../daemon/src/db/migrate.js';
-import { ensureLocalPostgres, findPgBinDir } from '../../daemon/src/db/provision.js';
+import { findPgBinDir } from '../../daemon/src/local-pg/binaries.js';
+import { ensureLocalPostgres } from '../../daemon/src/local-pg/provision.js';
 import { createLogger } from '../../daemon/src/logger.js';
 import { migrateWorkerSchema } from '../../daemon/src/worker/runner.js';
 

@@ -6,7 +6,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { ensureLocalPostgres, findPgBinDir, hasPgvector, stopLocalPostgres } from './provision.js';
+import { findPgBinDir, hasPgvector } from './binaries.js';
+import { ensureLocalPostgres, stopLocalPostgres } from './provision.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
