@@ -3,18 +3,13 @@ import type { Tx } from '../db/client.js';
 import { findVisibleDocument, getDocumentById, type DocumentRow } from './queries.js';
 import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import { AppError } from '../errors.js';
-import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import { isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
 import { enqueueProcessing } from './process-document.js';
-import { parseTags } from './json.js';
+import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta } from './checks.js';
 import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
-
-const MAX_TAGS = 50;
-const MAX_TAG_LENGTH = 100;
-const MAX_TITLE = 500;
 
 /**
  * What the client hears when the database connection dropped around COMMIT and the outcome could
@@ -38,66 +33,6 @@ export async function getVisibleDocument(tx: Tx, caller: Caller, id: string): Pr
   const d = isUuid(id) ? await findVisibleDocument(tx, caller, id) : undefined;
   if (!d) throw documentNotFound();
   return d;
-}
-
-interface Meta {
-  title?: string;
-  tags: string[];
-  sourceTypeOverride?: string;
-}
-
-/** The metadata of a new document, from a form (multipart, web UI) or a JSON body. */
-export interface DocumentInput {
-  source_type?: string;
-  title?: string;
-  /** A list, or one comma-separated string (forms). */
-  tags?: string | string[];
-  content?: string;
-  url?: string;
-}
-
-/** PostgreSQL text cannot hold NUL: a 400 here, rather than a failed insert. */
-function rejectNul(fields: [name: string, value: string | string[] | undefined][]): void {
-  for (const [name, value] of fields) {
-    if ((Array.isArray(value) ? value.join(',') : (value ?? '')).includes('\u0000'))
-      throw new AppError('VALIDATION_FAILED', `Field "${name}" must not contain NUL characters.`, { [name]: ['NUL character.'] });
-  }
-}
-
-function validateMeta(input: DocumentInput): Meta {
-  // A list element holding commas is several tags, as in the comma-separated form field.
-  const tags = parseTags(Array.isArray(input.tags) ? input.tags.join(',') : input.tags);
-  if (tags.length > MAX_TAGS) throw new AppError('VALIDATION_FAILED', `At most ${MAX_TAGS} tags.`, { tags: [`At most ${MAX_TAGS} tags.`] });
-  if (tags.some((t) => t.length > MAX_TAG_LENGTH))
-    throw new AppError('VALIDATION_FAILED', `Tags must be at most ${MAX_TAG_LENGTH} characters.`, { tags: ['Tag too long.'] });
-  const title = input.title?.trim();
-  if (title && title.length > MAX_TITLE)
-    throw new AppError('VALIDATION_FAILED', `Title must be at most ${MAX_TITLE} characters.`, { title: ['Too long.'] });
-  return { title: title || undefined, tags, sourceTypeOverride: input.source_type?.trim().toLowerCase() || undefined };
-}
-
-/** Multipart text fields: the known ones are metadata; every field, known or not, must be free of NUL. */
-function readMeta(fields: Record<string, string>): Meta {
-  rejectNul(Object.entries(fields));
-  return validateMeta(fields);
-}
-
-/** Why a received file cannot become a document, or its source type (upload and replace). */
-export function classify(
-  f: ReceivedFile,
-  override?: string,
-):
-  | { sourceType: string }
-  | { code: 'FILE_TOO_LARGE' | 'UNSUPPORTED_FILE_TYPE' | 'INVALID_FILE_CONTENT' | 'UPLOAD_FAILED'; reason: string } {
-  if (f.tooLarge) return { code: 'FILE_TOO_LARGE', reason: 'File exceeds the 50 MB limit.' };
-  if (f.failed) return { code: 'UPLOAD_FAILED', reason: 'The file could not be written to storage.' };
-  const sourceType = detectSourceType(f.filename, f.mediaType, override);
-  if (!sourceType || sourceType === 'text' || sourceType === 'url') {
-    return { code: 'UNSUPPORTED_FILE_TYPE', reason: `Unsupported file type for "${f.filename}" (${f.mediaType}).` };
-  }
-  if (!checkMagic(sourceType, f.head))
-    return { code: 'INVALID_FILE_CONTENT', reason: `The content of "${f.filename}" does not match its type (${sourceType}).` };
-  return { sourceType };
 }
 
 async function insertDocument(
