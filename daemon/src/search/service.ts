@@ -48,13 +48,8 @@ function resolveFloor(req: SearchRequest, d: ModelDefaults, setting: number | un
 
 /** Candidates each channel contributes before fusion. */
 const CANDIDATES = 100;
-const caches = new WeakMap<object, QueryEmbeddingCache>();
-
-function cacheFor(deps: AppDeps): QueryEmbeddingCache {
-  let c = caches.get(deps.embedder);
-  if (!c) caches.set(deps.embedder, (c = new QueryEmbeddingCache(deps.embedder, 2000)));
-  return c;
-}
+/** One per process: keyed by model and text, so providers of the same model share entries. */
+const queryEmbeddings = new QueryEmbeddingCache(2000);
 
 function capPerDocument<T extends Fused & { documentId: string }>(list: T[], max?: number): T[] {
   if (!max) return list;
@@ -124,7 +119,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   let queryVector: number[] | undefined;
   if (req.mode !== 'text') {
     try {
-      queryVector = await cacheFor(deps).embed(req.query);
+      queryVector = await queryEmbeddings.embed(deps.embedder, req.query);
     } catch (err) {
       // Down, or refusing (bad key, unknown model: an operator's fix): hybrid still answers from text.
       const provider = err instanceof EmbeddingUnavailableError || err instanceof EmbeddingRejectedError;

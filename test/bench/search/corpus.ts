@@ -158,7 +158,7 @@ export class CorpusLoader {
       // The same insert as documents/process-document.ts (tsv = title || ' ' || content).
       await tx`
         insert into chunks (document_id, collection_id, generation, chunk_index, content, token_count, embedding, embedding_model, tsv)
-        select t.doc, t.coll, 1, t.idx, t.content, t.tokens, t.emb::vector, ${r.model},
+        select t.doc, t.coll, 1, t.idx, t.content, t.tokens, t.emb::halfvec, ${r.model},
                to_tsvector('english'::regconfig, t.title || ' ' || t.content)
           from unnest(${r.chunks.map((c) => c.docId)}::uuid[], ${r.chunks.map((c) => c.collectionId)}::uuid[], ${r.chunks.map((c) => c.idx)}::int[],
                       ${r.chunks.map((c) => c.title)}::text[], ${r.chunks.map((c) => c.content)}::text[], ${r.chunks.map((c) => c.tokens)}::int[],
