@@ -9,6 +9,7 @@ import { fakeEmbedding, startFakeOllama, type FakeOllama } from '../daemon/src/e
 import { generateApiKey } from '../daemon/src/auth/keys.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
+import { exhaustiveBm25 } from './helpers/bm25.js';
 import { http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 
@@ -65,20 +66,6 @@ async function oldDocuments(sql: Sql, collectionId: string, from: number, count:
     });
   }
   return docIds;
-}
-
-/** Exhaustive BM25 (k1 0.9, b 0.4, Lucene IDF) over the collections' chunks. */
-async function exhaustive(sql: Sql, collectionIds: string[], query: string) {
-  return sql<{ id: string; score: number }[]>`
-    with scope as (select id, tsv, (select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(tsv) x)::float8 as len
-                     from chunks where collection_id = any(${collectionIds}::uuid[])),
-         st as (select count(*)::float8 as n, avg(len) as avgdl from scope),
-         q as (select distinct lexeme from unnest(to_tsvector('english', ${query})) u),
-         df as (select x.lexeme, count(*)::float8 as df from scope s cross join unnest(s.tsv) x join q using (lexeme) group by 1),
-         tf as (select s.id, s.len, x.lexeme, coalesce(cardinality(x.positions), 1)::float8 as tf from scope s cross join unnest(s.tsv) x join q using (lexeme))
-    select tf.id, sum(ln(1 + (st.n - df.df + 0.5) / (df.df + 0.5)) * tf.tf * 1.9 / (tf.tf + 0.9 * (0.6 + 0.4 * tf.len / st.avgdl)))::float8 as score
-      from tf join df using (lexeme) cross join st
-     group by tf.id order by score desc, tf.id`;
 }
 
 describe('upgrading a database built by the previous schema', () => {
@@ -158,7 +145,7 @@ describe('upgrading a database built by the previous schema', () => {
     for (const query of ['telomerase protein', 'gene receptor study', 'immune cell']) {
       const r = await req('POST', '/api/v1/search/', { key: a.key, json: { query, mode: 'text', limit: 10, explain: true } });
       assert.equal(r.status, 200, r.text);
-      const want = await exhaustive(sql, a.collections, query);
+      const want = await exhaustiveBm25(sql, a.collections, query);
       assert.equal(r.body.results.length, Math.min(10, want.length));
       const got: number[] = r.body.results.map((h: { explain: { text: { score: number } } }) => h.explain.text.score);
       for (const [i, w] of want.slice(0, 10).entries())

@@ -168,8 +168,8 @@ end $$;
 -- Merges the fresh rows and tombstones of every dirty list (caller holds the fold lock):
 -- - lists of at most 1024 postings, or with at least 1/16 of them dead, are rewritten whole;
 -- - longer lists rewrite their head, fresh rows and partly filled tail blocks only: the new head
---   is the best 128 of those, the rest fills tail blocks. Untouched full tail blocks hold nothing
---   above the old head's least impact, so "tail <= head" still holds.
+--   is the best 128 of those that are not below any untouched (full) tail block, so every tail
+--   posting stays <= the head's least impact; the rest fills tail blocks.
 -- Dead postings found among the rewritten rows are dropped with their tombstone entries; the
 -- others stay tombstoned until their list is rewritten whole.
 create function fold_text_blocks() returns void language sql as $$
@@ -177,12 +177,14 @@ create function fold_text_blocks() returns void language sql as $$
     select distinct coll, lexeme from text_blocks where kind in (0, 3)
   ),
   lists as materialized (
-    select d.coll, d.lexeme, (s.held <= 1024 or s.dead * 16 >= s.held) as whole
+    select d.coll, d.lexeme, w.whole, case when w.whole then 0 else s.floor end as floor
       from dirty d
      cross join lateral (
-       select coalesce(sum(b.df) filter (where b.df > 0), 0) as held, coalesce(-sum(b.df) filter (where b.df < 0), 0) as dead
+       select coalesce(sum(b.df) filter (where b.df > 0), 0) as held, coalesce(-sum(b.df) filter (where b.df < 0), 0) as dead,
+              coalesce(max(b.max_impact) filter (where b.kind = 2 and b.df >= 1000), 0) as floor
          from text_blocks b where b.lexeme = d.lexeme and b.coll = d.coll
      ) s
+     cross join lateral (select s.held <= 1024 or s.dead * 16 >= s.held as whole) w
   ),
   src as materialized (
     delete from text_blocks b using lists l
@@ -196,16 +198,18 @@ create function fold_text_blocks() returns void language sql as $$
     select coll, lexeme, p, (p >> 32)::int as no from src cross join unnest(src.postings) p where kind <> 3
   ),
   live as (
-    select h.coll, h.lexeme, h.p, text_posting_impact(h.p) as imp
-      from held h where not exists (select 1 from dead d where d.coll = h.coll and d.lexeme = h.lexeme and d.no = h.no)
+    select h.coll, h.lexeme, h.p, text_posting_impact(h.p) as imp, l.floor
+      from held h join lists l using (coll, lexeme)
+     where not exists (select 1 from dead d where d.coll = h.coll and d.lexeme = h.lexeme and d.no = h.no)
   ),
   ranked as (
-    select coll, lexeme, p, imp, row_number() over (partition by coll, lexeme order by imp desc, p) as rn from live
+    select coll, lexeme, p, imp, rn, count(*) filter (where rn <= 128 and imp >= floor) over (partition by coll, lexeme) as heads
+      from (select *, row_number() over (partition by coll, lexeme order by imp desc, p) as rn from live) x
   ),
   blocks as (
     insert into text_blocks (coll, lexeme, kind, max_impact, df, postings)
     select coll, lexeme, case when part = 0 then 1 else 2 end, max(imp), count(*), array_agg(p order by imp desc, p)
-      from (select *, case when rn <= 128 then 0 else 1 + (rn - 129) / 1000 end as part from ranked) r
+      from (select *, case when rn <= heads then 0 else 1 + (rn - heads - 1) / 1000 end as part from ranked) r
      group by coll, lexeme, part
   )
   insert into text_blocks (coll, lexeme, kind, max_impact, df, postings)
