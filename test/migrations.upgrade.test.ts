@@ -115,7 +115,7 @@ describe('upgrading a database built by the previous schema', () => {
       select coalesce(to_regclass('chunk_postings')::text, to_regclass('term_stats')::text, to_regclass('term_stats_delta')::text) as t`;
     assert.equal(gone!.t, null);
     const held = await sql<{ coll: string; lexeme: string; df: number }[]>`
-      select c.id as coll, b.lexeme, sum(b.df)::int as df from text_blocks b join collections c on c.no = b.coll group by 1, 2 order by 1, 2`;
+      select c.id as coll, b.lexeme, sum(b.df)::int as df from text_lists b join collections c on c.no = b.coll group by 1, 2 order by 1, 2`;
     const recount = await sql<{ coll: string; lexeme: string; df: number }[]>`
       select k.collection_id as coll, x.lexeme, count(*)::int as df from chunks k, unnest(k.tsv) x group by 1, 2 order by 1, 2`;
     assert.deepEqual(

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Sql } from '../daemon/src/db/client.js';
+import { foldTextIndex } from '../daemon/src/index/fold.js';
 import { exhaustiveBm25 } from './helpers/bm25.js';
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
-// The fold merges fresh rows into each list's head and tail blocks and purges dead postings. Long
+// The fold drains fresh rows (text_fresh) into each list's head and tail blocks and purges dead postings. Long
 // lists (over 1,024 postings) are only partly rewritten, so dead postings in their full tail
 // blocks stay tombstoned: these tests churn such lists and check that frequencies stay exact, every
 // live posting is held once, dead ones never surface, and the head/tail order holds.
@@ -31,7 +32,7 @@ const text = (i: number) => [...Array(1 + (i % 4)).fill('common'), ...Array(3 + 
 async function check(sql: Sql): Promise<void> {
   const df = await sql<{ bad: number }[]>`
     select count(*)::int as bad from (
-      select b.coll, b.lexeme, sum(b.df) as df from text_blocks b group by 1, 2 having sum(b.df) <> 0) h
+      select b.coll, b.lexeme, sum(b.df) as df from text_lists b group by 1, 2 having sum(b.df) <> 0) h
     full join (
       select c.no as coll, x.lexeme, count(*) as df from chunks k join collections c on c.id = k.collection_id, unnest(k.tsv) x group by 1, 2) r
       using (coll, lexeme)
@@ -39,7 +40,7 @@ async function check(sql: Sql): Promise<void> {
   assert.equal(df[0]!.bad, 0, 'document frequencies are exact');
   const held = await sql<{ dup: number; missing: number; untombstoned: number }[]>`
     with h as (
-      select b.coll, b.lexeme, (p >> 32)::int as no, b.df > 0 as posting from text_blocks b cross join unnest(b.postings) p
+      select b.coll, b.lexeme, (p >> 32)::int as no, b.df > 0 as posting from text_lists b cross join unnest(b.postings) p
     ),
     live as (select c.no as coll, x.lexeme, k.no from chunks k join collections c on c.id = k.collection_id, unnest(k.tsv) x)
     select (select count(*) from (select 1 from h where posting group by coll, lexeme, no having count(*) > 1) x)::int as dup,
@@ -54,7 +55,7 @@ async function checkLayout(sql: Sql): Promise<void> {
   const [r] = await sql<{ fresh: number; heads: number; big_head: number; above: number; unsorted: number; partial_tails: number }[]>`
     with b as (select *, (select array_agg(text_posting_impact(p) order by o) from unnest(postings) with ordinality u(p, o)) as imps from text_blocks where df > 0),
          head_min as (select coll, lexeme, imps[cardinality(imps)] as m from b where kind = 1)
-    select (select count(*) from b where kind = 0)::int as fresh,
+    select (select count(*) from text_fresh)::int as fresh,
            (select count(*) from (select 1 from b where kind = 1 group by coll, lexeme having count(*) > 1) x)::int as heads,
            (select count(*) from b where kind = 1 and df > 128)::int as big_head,
            (select count(*) from b join head_min h using (coll, lexeme) where b.kind = 2 and b.max_impact > h.m)::int as above,
@@ -131,6 +132,45 @@ describe('folding BM25 blocks', () => {
     await checkLayout(sql);
     const [dead] = await sql<{ n: number }[]>`select count(*)::int as n from text_blocks where df < 0`;
     assert.equal(dead!.n, 0);
+  });
+
+  it('gives back the space of text_fresh indexes left large by a burst, while ingestion goes on', async () => {
+    const sql = d.deps.sql;
+    await fill(
+      sql,
+      t,
+      coll,
+      Array.from({ length: 300 }, (_, i) => text(20_000 + i)),
+    );
+    const files = async () =>
+      (
+        await sql<
+          { f: string }[]
+        >`select array_agg(relfilenode order by relname)::text as f from pg_class where relname like 'text_fresh_%_idx'`
+      )[0]!.f;
+    const before = await files();
+    assert.deepEqual(await foldTextIndex(sql), { shrunk: false }, 'small indexes are left alone');
+    await fill(
+      sql,
+      t,
+      coll,
+      Array.from({ length: 200 }, (_, i) => text(21_000 + i)),
+    );
+    const [r] = await Promise.all([
+      foldTextIndex(sql, { freshIndexSlack: 0 }),
+      fill(
+        sql,
+        t,
+        coll,
+        Array.from({ length: 50 }, (_, i) => text(22_000 + i)),
+      ),
+    ]);
+    assert.deepEqual(r, { shrunk: true });
+    assert.notEqual(await files(), before, 'the indexes were rebuilt');
+    await check(sql);
+    await foldTextIndex(sql);
+    await check(sql);
+    await checkLayout(sql);
   });
 
   it('stays exact when ingestion, deletion and folds run concurrently', async () => {

@@ -65,9 +65,9 @@ export async function textCandidates(tx: Tx, textConfig: string, query: string, 
         from q cross join cs
        cross join lateral (
          select coalesce(sum(df), 0)::float8 as df from (
-           select df from text_blocks where not (select glob from g) and lexeme = q.lexeme and coll = any((select nos from cl)::int[])
+           select df from text_lists where not (select glob from g) and lexeme = q.lexeme and coll = any((select nos from cl)::int[])
            union all
-           select df from text_blocks where (select glob from g) and lexeme = q.lexeme and (select nos from cl) @> array[coll]
+           select df from text_lists where (select glob from g) and lexeme = q.lexeme and (select nos from cl) @> array[coll]
          ) x
        ) d
        where d.df > 0
@@ -81,7 +81,7 @@ export async function textCandidates(tx: Tx, textConfig: string, query: string, 
       select d.no, case when (select glob from g) then 0 else bl.coll end as grp, d.dl,
              bm25_term(tt.idf, d.tf, d.dl, cs.avgdl, ${k1}, ${b}) as s
         from tt cross join cs
-        join text_blocks bl on bl.lexeme = tt.lexeme and bl.coll = any((select nos from cl)::int[]) and bl.df > 0
+        join text_lists bl on bl.lexeme = tt.lexeme and bl.coll = any((select nos from cl)::int[]) and bl.df > 0
        cross join unnest(bl.postings) as x(p)
        cross join lateral (select (x.p >> 32)::int as no, ((x.p >> 22) & 1023)::int as tf, (x.p & 4194303)::int as dl) d
        where tt.essential
@@ -103,12 +103,12 @@ export async function textCandidates(tx: Tx, textConfig: string, query: string, 
          select bk.max_impact, bk.postings, row_number() over w as rn,
                 coalesce(sum(bk.df) over (w rows between unbounded preceding and 1 preceding), 0) as seen
            from (
-             (select max_impact, df, postings from text_blocks
+             (select max_impact, df, postings from text_lists
                where ck.grp <> 0 and coll = ck.grp and lexeme = tt.lexeme and df > 0
                order by max_impact desc limit ${MAX_BLOCKS + 1})
              union all
              -- "@>" is not indexable by btree: this branch walks the global (lexeme, impact) list.
-             (select max_impact, df, postings from text_blocks
+             (select max_impact, df, postings from text_lists
                where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and (select nos from cl) @> array[coll]
                order by max_impact desc limit ${MAX_BLOCKS + 1})
            ) bk

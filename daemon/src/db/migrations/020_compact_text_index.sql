@@ -3,14 +3,16 @@
 -- three index entries per posting. Document frequencies live in the blocks themselves, so the
 -- term_stats tables go too. Design and measurements: daemon/src/search/text-index.md.
 --
--- A list is the postings of one lexeme in one collection. Its rows:
---   kind 0  fresh: written by ingestion, one row per (collection, lexeme) per statement;
---   kind 1  head: the list's highest-impact postings (at most 128), after a fold;
---   kind 2  tail: the rest, in blocks of up to 1000 (one 8 KB row); every tail posting's impact <= the head's least;
+-- A list is the postings of one lexeme in one collection. Its rows in text_blocks:
+--   kind 1  head: the list's highest-impact postings (at most 128);
+--   kind 2  tail: the rest, in blocks of up to 1000 (one 8 KB row); every tail posting's impact
+--           is <= the head's least;
 --   kind 3  tombstone: numbers of deleted chunks whose postings are still in the list's blocks.
--- df = postings the row holds, negative for tombstones, so sum(df) over a list is the exact number
--- of live chunks holding the lexeme in every snapshot. fold_text_stats() merges fresh rows into
--- the head and tail and purges dead postings (a scheduled job); searches are exact either way.
+-- Ingestion never touches them: it appends to text_fresh (one row per collection and lexeme per
+-- statement, and tombstones for deletions), which fold_text_stats() (a job every minute) drains
+-- into heads and tails. df = postings a row holds, negative for tombstones, so sum(df) over a
+-- list's rows in both tables is the exact number of live chunks holding the lexeme, in every
+-- snapshot; searches read both tables and are exact either way.
 
 -- Small integer numbers for index structures (4 bytes instead of a 16-byte uuid per posting).
 -- Chunk numbers are never reused: a deleted chunk's postings may outlive it until the next fold,
@@ -35,16 +37,18 @@ drop table chunk_postings;
 drop table term_stats;
 drop table term_stats_delta;
 
+-- Lexemes compare bytewise ("C"): folds sort and index them by the million, and their order
+-- means nothing.
 create table text_blocks (
   coll integer not null,
-  lexeme text not null,
+  lexeme text collate "C" not null,
   kind smallint not null,
   max_impact real not null,
   df integer not null,
   -- (chunk no << 32) | (tf << 22) | doc_len, highest impact first (text_posting()).
   postings int8[] not null
 ) with (
-  -- Blocks up to 1000 postings (8 KB) stay in the row; folds rewrite rows, so vacuum early.
+  -- Tail blocks (8 KB) stay in the row instead of going to TOAST; folds rewrite heads, so vacuum early.
   toast_tuple_target = 8160,
   autovacuum_vacuum_scale_factor = 0.01,
   autovacuum_vacuum_insert_scale_factor = 0.01,
@@ -55,8 +59,30 @@ create table text_blocks (
 create index text_blocks_list_idx on text_blocks (lexeme, coll, max_impact desc) include (df);
 -- A lexeme's blocks of every collection in impact order: searches spanning most of the corpus.
 create index text_blocks_lexeme_idx on text_blocks (lexeme, max_impact desc) include (coll);
--- Lists the next fold must visit.
-create index text_blocks_dirty_idx on text_blocks (coll, lexeme) where kind in (0, 3);
+
+-- Postings (df > 0) and tombstones (df < 0, max_impact -1) written since the last fold. Emptied by
+-- every fold, so its pages are reused (and trailing ones truncated) by vacuum.
+create table text_fresh (
+  coll integer not null,
+  lexeme text collate "C" not null,
+  max_impact real not null,
+  df integer not null,
+  postings int8[] not null
+) with (
+  toast_tuple_target = 8160,
+  autovacuum_vacuum_scale_factor = 0,
+  autovacuum_vacuum_threshold = 10000,
+  autovacuum_vacuum_insert_scale_factor = 0,
+  autovacuum_vacuum_insert_threshold = 10000
+);
+create index text_fresh_list_idx on text_fresh (lexeme, coll, max_impact desc) include (df);
+create index text_fresh_lexeme_idx on text_fresh (lexeme, max_impact desc) include (coll);
+
+-- Every row of every list, as searches read them (kind 0 = fresh).
+create view text_lists as
+  select coll, lexeme, kind, max_impact, df, postings from text_blocks
+  union all
+  select coll, lexeme, 0::smallint, max_impact, df, postings from text_fresh;
 
 -- The BM25 term, defined once (inlined by the planner wherever it is used).
 create function bm25_term(idf float8, tf float8, dl float8, avgdl float8, k1 float8, b float8) returns float8
@@ -91,10 +117,10 @@ create function text_index_add(nos int[], coll_ids uuid[], tsvs tsvector[]) retu
            bm25_impact(coalesce(cardinality(x.positions), 1), c.dl) as imp
       from c cross join lateral unnest(c.tsv) as x
   ),
+  -- Unsorted inside (the fold sorts each list): max_impact is all a search needs from a fresh row.
   ins as (
-    insert into text_blocks (coll, lexeme, kind, max_impact, df, postings)
-    select coll, lexeme, 0, max(imp), count(*), array_agg(p order by imp desc, p)
-      from p group by coll, lexeme
+    insert into text_fresh (coll, lexeme, max_impact, df, postings)
+    select coll, lexeme, max(imp), count(*), array_agg(p) from p group by coll, lexeme
   )
   insert into collection_text_stats_delta (collection_id, n_chunks, total_len)
   select coll_id, count(*), sum(dl) from c group by coll_id;
@@ -114,6 +140,7 @@ begin
     -- A concurrent fold could rewrite these lists unseen by this delete: wait for it.
     perform pg_advisory_xact_lock(hashtext('fold_text_stats'));
     delete from text_blocks where coll = any(emptied);
+    delete from text_fresh where coll = any(emptied);
   end if;
   with c as materialized (
     select c.no, c.coll_id, cl.no as coll, c.tsv,
@@ -123,8 +150,8 @@ begin
      where c.tsv is not null
   ),
   ins as (
-    insert into text_blocks (coll, lexeme, kind, max_impact, df, postings)
-    select c.coll, x.lexeme, 3, -1, -count(*), array_agg(c.no::int8 << 32 order by c.no)
+    insert into text_fresh (coll, lexeme, max_impact, df, postings)
+    select c.coll, x.lexeme, -1, -count(*), array_agg(c.no::int8 << 32 order by c.no)
       from c cross join lateral unnest(c.tsv) as x
      where c.coll <> all(emptied)
      group by c.coll, x.lexeme
@@ -165,58 +192,92 @@ begin
   return null;
 end $$;
 
--- Merges the fresh rows and tombstones of every dirty list (caller holds the fold lock):
+-- A list's postings, best first, cut into its head (the first h) and tail blocks of 1000.
+create function text_cut(arr int8[], h int) returns table (kind smallint, max_impact real, df int, postings int8[])
+  language sql immutable parallel safe
+  as $$
+    select 1::smallint, text_posting_impact(arr[1]), h, arr[1:h] where h > 0
+    union all
+    select 2::smallint, text_posting_impact(arr[lo]), least(cardinality(arr), lo + 999) - lo + 1, arr[lo:lo + 999]
+      from generate_series(h + 1, cardinality(arr), 1000) lo
+  $$;
+
+-- Drains text_fresh into the lists it touches (caller holds the fold lock):
 -- - lists of at most 1024 postings, or with at least 1/16 of them dead, are rewritten whole;
 -- - longer lists rewrite their head, fresh rows and partly filled tail blocks only: the new head
 --   is the best 128 of those that are not below any untouched (full) tail block, so every tail
 --   posting stays <= the head's least impact; the rest fills tail blocks.
 -- Dead postings found among the rewritten rows are dropped with their tombstone entries; the
--- others stay tombstoned until their list is rewritten whole.
-create function fold_text_blocks() returns void language sql as $$
-  with dirty as materialized (
-    select distinct coll, lexeme from text_blocks where kind in (0, 3)
+-- others stay tombstoned (kind 3) until their list is rewritten whole.
+-- (A few sorts of up to millions of rows: memory for them; no JIT compile, no parallel plans.)
+create function fold_text_blocks() returns void language sql
+set work_mem = '128MB' set jit = off set max_parallel_workers_per_gather = 0
+as $$
+  with fresh as materialized (
+    delete from text_fresh returning coll, lexeme, df, postings
   ),
-  lists as materialized (
-    select d.coll, d.lexeme, w.whole, case when w.whole then 0 else s.floor end as floor
-      from dirty d
-     cross join lateral (
-       select coalesce(sum(b.df) filter (where b.df > 0), 0) as held, coalesce(-sum(b.df) filter (where b.df < 0), 0) as dead,
-              coalesce(max(b.max_impact) filter (where b.kind = 2 and b.df >= 1000), 0) as floor
-         from text_blocks b where b.lexeme = d.lexeme and b.coll = d.coll
-     ) s
-     cross join lateral (select s.held <= 1024 or s.dead * 16 >= s.held as whole) w
-  ),
-  src as materialized (
-    delete from text_blocks b using lists l
-     where b.lexeme = l.lexeme and b.coll = l.coll and (l.whole or b.kind <> 2 or b.df < 1000)
-    returning b.coll, b.lexeme, b.kind, b.postings
+  touched as materialized (
+    select coll, lexeme, sum(df) filter (where df > 0) as held from fresh group by coll, lexeme
   ),
   dead as materialized (
-    select distinct coll, lexeme, (p >> 32)::int as no from src cross join unnest(src.postings) p where kind = 3
+    select t.coll, t.lexeme, array_agg(distinct (p >> 32)::int) as nos
+      from (select coll, lexeme, postings from fresh where df < 0
+            union all
+            select b.coll, b.lexeme, b.postings from touched t join text_blocks b using (coll, lexeme) where b.df < 0) t
+     cross join unnest(t.postings) p
+     group by t.coll, t.lexeme
   ),
-  held as materialized (
-    select coll, lexeme, p, (p >> 32)::int as no from src cross join unnest(src.postings) p where kind <> 3
+  lists as materialized (
+    select t.coll, t.lexeme, w.whole, case when w.whole then 0 else s.floor end as floor, coalesce(d.nos, '{}') as dead
+      from touched t
+      left join dead d using (coll, lexeme)
+     cross join lateral (
+       select coalesce(sum(b.df) filter (where b.df > 0), 0) + coalesce(t.held, 0) as held,
+              coalesce(max(b.max_impact) filter (where b.kind = 2 and b.df >= 1000), 0) as floor
+         from text_blocks b where b.lexeme = t.lexeme and b.coll = t.coll
+     ) s
+     cross join lateral (select s.held <= 1024 or coalesce(cardinality(d.nos), 0) * 16 >= s.held as whole) w
   ),
-  live as (
-    select h.coll, h.lexeme, h.p, text_posting_impact(h.p) as imp, l.floor
-      from held h join lists l using (coll, lexeme)
-     where not exists (select 1 from dead d where d.coll = h.coll and d.lexeme = h.lexeme and d.no = h.no)
+  old as materialized (
+    delete from text_blocks b using lists l
+     where b.lexeme = l.lexeme and b.coll = l.coll and (l.whole or b.kind <> 2 or b.df < 1000)
+    returning b.coll, b.lexeme, b.df, b.postings
   ),
-  ranked as (
-    select coll, lexeme, p, imp, rn, count(*) filter (where rn <= 128 and imp >= floor) over (partition by coll, lexeme) as heads
-      from (select *, row_number() over (partition by coll, lexeme order by imp desc, p) as rn from live) x
+  -- Each list's rewritten postings, best first, without the dead ones. Rows are ordered by list
+  -- before unnesting, so only each list's own postings are sorted (inside array_agg).
+  sorted as (
+    select s.coll, s.lexeme,
+           array_agg(p order by text_posting_impact(p) desc, p) filter (where (p >> 32)::int <> all(s.dead)) as arr,
+           array_agg((p >> 32)::int) filter (where (p >> 32)::int = any(s.dead)) as found
+      from (select r.coll, r.lexeme, r.postings, l.dead
+              from (select coll, lexeme, postings from fresh where df > 0
+                    union all
+                    select coll, lexeme, postings from old where df > 0) r
+              join lists l using (coll, lexeme)
+             order by r.lexeme, r.coll) s
+     cross join unnest(s.postings) p
+     group by s.lexeme, s.coll
+  ),
+  cut as (
+    select s.coll, s.lexeme, s.arr,
+           case when l.floor = 0 then least(128, cardinality(s.arr))
+                else (select count(*)::int from unnest(s.arr[1:128]) x where text_posting_impact(x) >= l.floor) end as h
+      from sorted s join lists l using (coll, lexeme)
+     where s.arr is not null
   ),
   blocks as (
     insert into text_blocks (coll, lexeme, kind, max_impact, df, postings)
-    select coll, lexeme, case when part = 0 then 1 else 2 end, max(imp), count(*), array_agg(p order by imp desc, p)
-      from (select *, case when rn <= heads then 0 else 1 + (rn - heads - 1) / 1000 end as part from ranked) r
-     group by coll, lexeme, part
+    select c.coll, c.lexeme, x.kind, x.max_impact, x.df, x.postings from cut c cross join lateral text_cut(c.arr, c.h) x
+     order by c.lexeme, c.coll -- index order: inserts walk the indexes' leaves in sequence
   )
+  -- Dead postings not among the rewritten rows (in untouched full tails) stay tombstoned.
   insert into text_blocks (coll, lexeme, kind, max_impact, df, postings)
-  select d.coll, d.lexeme, 3, -1, -count(*), array_agg(d.no::int8 << 32 order by d.no)
-    from dead d
-   where not exists (select 1 from held h where h.coll = d.coll and h.lexeme = d.lexeme and h.no = d.no)
-   group by d.coll, d.lexeme;
+  select l.coll, l.lexeme, 3, -1, -cardinality(k.nos), k.nos
+    from lists l left join sorted s using (coll, lexeme)
+   cross join lateral (
+     select array_agg(n::int8 << 32 order by n) as nos from unnest(l.dead) n where n <> all(coalesce(s.found, '{}'))
+   ) k
+   where cardinality(l.dead) > 0 and k.nos is not null;
 $$;
 
 create function fold_text_stats() returns void language plpgsql as $$
@@ -232,15 +293,17 @@ end $$;
 
 -- Rebuilds the whole text index from chunks.tsv (upgrades, `docsift-daemon reindex`), one
 -- collection at a time, straight into head and tail blocks.
-create function rebuild_text_index() returns void language plpgsql as $$
+create function rebuild_text_index() returns void language plpgsql
+set work_mem = '128MB' set jit = off
+as $$
 declare
   c record;
 begin
   perform pg_advisory_xact_lock(hashtext('fold_text_stats'));
-  truncate text_blocks;
+  truncate text_blocks, text_fresh;
   delete from collection_text_stats_delta;
   delete from collection_text_stats;
-  for c in select distinct k.collection_id as id, cl.no from chunks k join collections cl on cl.id = k.collection_id loop
+  for c in select cl.id, cl.no from collections cl where exists (select 1 from chunks k where k.collection_id = cl.id) loop
     with d as materialized (
       select k.no, k.tsv, (select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(k.tsv) x)::int as dl
         from chunks k where k.collection_id = c.id and k.tsv is not null
@@ -249,16 +312,16 @@ begin
       insert into collection_text_stats (collection_id, n_chunks, total_len)
       select c.id, count(*), coalesce(sum(dl), 0) from d having count(*) > 0
     ),
-    ranked as (
-      select x.lexeme, text_posting(d.no, coalesce(cardinality(x.positions), 1), d.dl) as p,
-             bm25_impact(coalesce(cardinality(x.positions), 1), d.dl) as imp
+    lists as (
+      select x.lexeme,
+             array_agg(text_posting(d.no, coalesce(cardinality(x.positions), 1), d.dl)
+                       order by bm25_impact(coalesce(cardinality(x.positions), 1), d.dl) desc, d.no) as arr
         from d cross join lateral unnest(d.tsv) as x
+       group by x.lexeme
     )
     insert into text_blocks (coll, lexeme, kind, max_impact, df, postings)
-    select c.no, lexeme, case when part = 0 then 1 else 2 end, max(imp), count(*), array_agg(p order by imp desc, p)
-      from (select *, case when rn <= 128 then 0 else 1 + (rn - 129) / 1000 end as part
-              from (select *, row_number() over (partition by lexeme order by imp desc, p) as rn from ranked) r0) r
-     group by lexeme, part;
+    select c.no, l.lexeme, b.kind, b.max_impact, b.df, b.postings
+      from lists l cross join lateral text_cut(l.arr, least(128, cardinality(l.arr))) b;
   end loop;
 end $$;
 
