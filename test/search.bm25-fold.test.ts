@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Sql } from '../daemon/src/db/client.js';
 import { foldTextIndex } from '../daemon/src/index/fold.js';
-import { exhaustiveBm25 } from './helpers/bm25.js';
+import { assertIndexExact, assertIndexLayout, exhaustiveBm25 } from './helpers/bm25.js';
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
@@ -28,42 +28,6 @@ const words = ['alpha', 'beta', 'gamma', 'delta', 'omega'];
 /** Every text holds "common"; lengths and repeats vary so impacts spread. */
 const text = (i: number) => [...Array(1 + (i % 4)).fill('common'), ...Array(3 + (i % 11)).fill(words[i % 5]), `w${i % 97}`].join(' ');
 
-/** Frequencies, held postings, tombstones and the block layout, checked against the chunks. */
-async function check(sql: Sql): Promise<void> {
-  const df = await sql<{ bad: number }[]>`
-    select count(*)::int as bad from (
-      select b.coll, b.lexeme, sum(b.df) as df from text_lists b group by 1, 2 having sum(b.df) <> 0) h
-    full join (
-      select c.no as coll, x.lexeme, count(*) as df from chunks k join collections c on c.id = k.collection_id, unnest(k.tsv) x group by 1, 2) r
-      using (coll, lexeme)
-    where h.df is distinct from r.df`;
-  assert.equal(df[0]!.bad, 0, 'document frequencies are exact');
-  const held = await sql<{ dup: number; missing: number; untombstoned: number }[]>`
-    with h as (
-      select b.coll, b.lexeme, (p >> 32)::int as no, b.df > 0 as posting from text_lists b cross join unnest(b.postings) p
-    ),
-    live as (select c.no as coll, x.lexeme, k.no from chunks k join collections c on c.id = k.collection_id, unnest(k.tsv) x)
-    select (select count(*) from (select 1 from h where posting group by coll, lexeme, no having count(*) > 1) x)::int as dup,
-           (select count(*) from live l where not exists (select 1 from h where h.posting and (h.coll, h.lexeme, h.no) = (l.coll, l.lexeme, l.no)))::int as missing,
-           (select count(*) from h where posting and not exists (select 1 from live l where (l.coll, l.lexeme, l.no) = (h.coll, h.lexeme, h.no))
-                                  and not exists (select 1 from h t where not t.posting and (t.coll, t.lexeme, t.no) = (h.coll, h.lexeme, h.no)))::int as untombstoned`;
-  assert.deepEqual({ ...held[0] }, { dup: 0, missing: 0, untombstoned: 0 });
-}
-
-/** After a fold: one head of <= 128 postings per list, tails of <= 1000 below it, blocks sorted. */
-async function checkLayout(sql: Sql): Promise<void> {
-  const [r] = await sql<{ fresh: number; heads: number; big_head: number; above: number; unsorted: number; partial_tails: number }[]>`
-    with b as (select *, (select array_agg(text_posting_impact(p) order by o) from unnest(postings) with ordinality u(p, o)) as imps from text_blocks where df > 0),
-         head_min as (select coll, lexeme, imps[cardinality(imps)] as m from b where kind = 1)
-    select (select count(*) from text_fresh)::int as fresh,
-           (select count(*) from (select 1 from b where kind = 1 group by coll, lexeme having count(*) > 1) x)::int as heads,
-           (select count(*) from b where kind = 1 and df > 128)::int as big_head,
-           (select count(*) from b join head_min h using (coll, lexeme) where b.kind = 2 and b.max_impact > h.m)::int as above,
-           (select count(*) from b where max_impact <> imps[1] or exists (select 1 from generate_series(2, cardinality(imps)) i where imps[i] > imps[i - 1]))::int as unsorted,
-           (select count(*) from (select 1 from b where kind = 2 and df < 1000 group by coll, lexeme having count(*) > 1) x)::int as partial_tails`;
-  assert.deepEqual({ ...r }, { fresh: 0, heads: 0, big_head: 0, above: 0, unsorted: 0, partial_tails: 0 });
-}
-
 describe('folding BM25 blocks', () => {
   let d: TestDaemon;
   let t: Tenant;
@@ -83,10 +47,10 @@ describe('folding BM25 blocks', () => {
       coll,
       Array.from({ length: 2600 }, (_, i) => text(i)),
     );
-    await check(d.deps.sql);
+    await assertIndexExact(d.deps.sql);
     await d.deps.sql`select fold_text_stats()`;
-    await check(d.deps.sql);
-    await checkLayout(d.deps.sql);
+    await assertIndexExact(d.deps.sql);
+    await assertIndexLayout(d.deps.sql);
     const [tails] = await d.deps.sql<{ n: number }[]>`select count(*)::int as n from text_blocks where lexeme = 'common' and kind = 2`;
     assert.ok(tails!.n >= 2, 'the "common" list has full tail blocks');
   });
@@ -96,10 +60,10 @@ describe('folding BM25 blocks', () => {
     // Deleting 100 of 2,600 (under 1/16) leaves the long list partly rewritten.
     await sql`delete from chunks where document_id = any(${docs.slice(0, 100)}::uuid[])`;
     const fresh = await fill(sql, t, coll, ['common common common common', 'common common zeta', 'common']);
-    await check(sql);
+    await assertIndexExact(sql);
     await sql`select fold_text_stats()`;
-    await check(sql);
-    await checkLayout(sql);
+    await assertIndexExact(sql);
+    await assertIndexLayout(sql);
     const [dead] = await sql<{ n: number }[]>`select count(*)::int as n from text_blocks where lexeme = 'common' and df < 0`;
     assert.ok(dead!.n === 1, 'dead postings in full tail blocks stay tombstoned');
     const [head] = await sql<{ nos: number[] }[]>`
@@ -128,8 +92,8 @@ describe('folding BM25 blocks', () => {
     const sql = d.deps.sql;
     await sql`delete from chunks where document_id = any(${docs.slice(100, 400)}::uuid[])`;
     await sql`select fold_text_stats()`;
-    await check(sql);
-    await checkLayout(sql);
+    await assertIndexExact(sql);
+    await assertIndexLayout(sql);
     const [dead] = await sql<{ n: number }[]>`select count(*)::int as n from text_blocks where df < 0`;
     assert.equal(dead!.n, 0);
   });
@@ -167,10 +131,10 @@ describe('folding BM25 blocks', () => {
     ]);
     assert.deepEqual(r, { shrunk: true });
     assert.notEqual(await files(), before, 'the indexes were rebuilt');
-    await check(sql);
+    await assertIndexExact(sql);
     await foldTextIndex(sql);
-    await check(sql);
-    await checkLayout(sql);
+    await assertIndexExact(sql);
+    await assertIndexLayout(sql);
   });
 
   it('stays exact when ingestion, deletion and folds run concurrently', async () => {
@@ -199,9 +163,9 @@ describe('folding BM25 blocks', () => {
     }
     stop = true;
     await folds;
-    await check(sql);
+    await assertIndexExact(sql);
     await sql`select fold_text_stats()`;
-    await check(sql);
-    await checkLayout(sql);
+    await assertIndexExact(sql);
+    await assertIndexLayout(sql);
   });
 });

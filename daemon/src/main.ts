@@ -16,6 +16,7 @@ import { systemClock } from './types.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { reembedAll } from './documents/reembed.js';
 import { isDatabaseUnavailable } from './db/availability.js';
+import { reindexText } from './index/reindex.js';
 
 const USAGE = `docsift-daemon <command> [options]
 
@@ -25,6 +26,8 @@ Commands:
   migrate              Apply database migrations and exit
   reembed              Re-process every document with the configured embedding model
                        (required after changing EMBEDDING_PROVIDER, the model or EMBEDDING_DIMENSIONS)
+  reindex              Rebuild the full-text (BM25) index from the stored chunks; searches
+                       wait while it runs
   admin <subcommand>   Administrative tasks (run "admin --help")
   help                 Show this help
 
@@ -221,6 +224,20 @@ async function main(argv: string[]): Promise<void> {
         );
       } finally {
         await embedder.close();
+        await sql.end();
+      }
+      return;
+    }
+    case 'reindex': {
+      const databaseUrl = await resolveDatabaseUrl(config, logger);
+      const sql = createSql(databaseUrl, { max: 2 });
+      try {
+        await migrate(sql, (m) => logger.info(m));
+        const r = await reindexText(sql);
+        process.stdout.write(
+          `Rebuilt the full-text index: ${r.chunks} chunk(s), ${r.lists} list(s), ${r.postings} posting(s) in ${(r.ms / 1000).toFixed(1)} s.\n`,
+        );
+      } finally {
         await sql.end();
       }
       return;

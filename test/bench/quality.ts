@@ -28,6 +28,7 @@ import { runHttp, runInProcess, type OurConfig } from './quality/ours.js';
 import type { Peer, PeerChunk } from './quality/peers/types.js';
 import { evaluateTargets, printResults, printSweep, printTargets, type ResultRow } from './quality/report.js';
 import { createUserKey, keepDatabase, startInProcess, startServe, type DaemonEnvOptions, type InProcess } from './quality/setup.js';
+import { measureSize, sizeTarget } from './quality/size.js';
 
 // LanceDB's native logger reads this once, when the module loads (it is imported lazily below).
 process.env.LANCEDB_LOG ??= 'error';
@@ -121,6 +122,9 @@ async function main(): Promise<number> {
       process.stderr.write(`daemon log tail:\n${await serve.logTail(40)}\n`);
       throw err;
     }
+    const [{ n: storedChunks } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from chunks`;
+    const size = await measureSize(sql, storedChunks);
+    Object.assign(ingest, { size });
     log(`evaluating ${queries.length} test queries over ${docs.length} documents`);
     inproc = await startInProcess(envOpts, key);
     const model = inproc.daemon.deps.embedder.model;
@@ -239,7 +243,7 @@ async function main(): Promise<number> {
     );
     printResults(rows, queries.length, docs.length);
     if (sweep.length) printSweep(sweep, defaultLabel);
-    const targets = evaluateTargets(rows);
+    const targets = [...evaluateTargets(rows), sizeTarget(size)];
     printTargets(targets);
     if (docs.length < fullCorpus.length) log(`  (subset of ${docs.length} documents: the targets are meant for the full corpus)`);
 

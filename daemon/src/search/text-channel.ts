@@ -103,12 +103,22 @@ export async function textCandidates(tx: Tx, textConfig: string, query: string, 
          select bk.max_impact, bk.postings, row_number() over w as rn,
                 coalesce(sum(bk.df) over (w rows between unbounded preceding and 1 preceding), 0) as seen
            from (
-             (select max_impact, df, postings from text_lists
+             -- Each table on its own: an ordered index scan stops after a few rows (through the
+             -- union view the planner would fetch and sort every block of the lexeme).
+             (select max_impact, df, postings from text_blocks
                where ck.grp <> 0 and coll = ck.grp and lexeme = tt.lexeme and df > 0
                order by max_impact desc limit ${MAX_BLOCKS + 1})
              union all
-             -- "@>" is not indexable by btree: this branch walks the global (lexeme, impact) list.
-             (select max_impact, df, postings from text_lists
+             (select max_impact, df, postings from text_fresh
+               where ck.grp <> 0 and coll = ck.grp and lexeme = tt.lexeme and df > 0
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+             union all
+             -- "@>" is not indexable by btree: these branches walk the global (lexeme, impact) lists.
+             (select max_impact, df, postings from text_blocks
+               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and (select nos from cl) @> array[coll]
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+             union all
+             (select max_impact, df, postings from text_fresh
                where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and (select nos from cl) @> array[coll]
                order by max_impact desc limit ${MAX_BLOCKS + 1})
            ) bk
