@@ -36,7 +36,6 @@ const { values: args } = parseArgs({
     'recall-queries': { type: 'string', default: '200' },
     'open-rate': { type: 'string', default: '100' },
     ef: { type: 'string', default: '40,64,100,200' },
-    'max-build-min': { type: 'string', default: '20' },
     'skip-extras': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
