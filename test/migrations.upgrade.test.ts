@@ -1,11 +1,11 @@
-// Upgrading a database written by the previous schema (migrations up to 011: one row per posting
+// Upgrading a database written by the previous schema (migrations up to 014: one row per posting
 // in chunk_postings, term_stats with deltas, fp32 vectors and a vector HNSW index) to the compact
 // index (020: text_blocks; 021: halfvec), in place, and searching it through the API.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { migrate } from '../daemon/src/db/migrate.js';
-import { fakeEmbedding, startFakeOllama, type FakeOllama } from '../daemon/src/embeddings/fake-ollama-server.js';
+import { fakeEmbedding, startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { generateApiKey } from '../daemon/src/auth/keys.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
@@ -79,8 +79,8 @@ describe('upgrading a database built by the previous schema', () => {
   before(async () => {
     db = await createTestDatabase('upgrade', { empty: true });
     sql = createSql(db.url, { max: 2 });
-    const applied = await migrate(sql, () => {}, { upTo: 11 });
-    assert.equal(applied.at(-1), 11);
+    const applied = await migrate(sql, () => {}, { upTo: 14 });
+    assert.equal(applied.at(-1), 14);
     await sql`insert into instance_settings (key, value) values ('embedding_model', ${sql.json({ model: MODEL, dimension: DIM })})`;
     // The old ingestion job created this index on first use (search/embedding-model.ts before 021).
     await sql.unsafe(
