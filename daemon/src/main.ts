@@ -26,8 +26,8 @@ Commands:
   migrate              Apply database migrations and exit
   reembed              Re-process every document with the configured embedding model
                        (required after changing EMBEDDING_PROVIDER, the model or EMBEDDING_DIMENSIONS)
-  reindex              Rebuild the full-text (BM25) index from the stored chunks; searches
-                       wait while it runs
+  reindex              Rebuild the full-text (BM25) index from the stored chunks, ordered for
+                       BM25_K1/BM25_B (run it after changing them); searches wait while it runs
   admin <subcommand>   Administrative tasks (run "admin --help")
   help                 Show this help
 
@@ -233,9 +233,9 @@ async function main(argv: string[]): Promise<void> {
       const sql = createSql(databaseUrl, { max: 2 });
       try {
         await migrate(sql, (m) => logger.info(m));
-        const r = await reindexText(sql);
+        const r = await reindexText(sql, { k1: config.BM25_K1, b: config.BM25_B });
         process.stdout.write(
-          `Rebuilt the full-text index: ${r.chunks} chunk(s), ${r.lists} list(s), ${r.postings} posting(s) in ${(r.ms / 1000).toFixed(1)} s.\n`,
+          `Rebuilt the full-text index: ${r.chunks} chunk(s), ${r.lists} list(s), ${r.postings} posting(s) in ${(r.ms / 1000).toFixed(1)} s, ordered for BM25 k1 ${config.BM25_K1}, b ${config.BM25_B}.\n`,
         );
       } finally {
         await sql.end();

@@ -10,7 +10,7 @@ import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from 
 import { modelDefaults, type FusionMethod, type ModelDefaults } from './fusion-defaults.js';
 import { hydrate } from './hydrate.js';
 import { QueryEmbeddingCache } from './query-cache.js';
-import { textCandidates } from './text-channel.js';
+import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
 
 export type SearchMode = 'hybrid' | 'text' | 'vector';
@@ -102,6 +102,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
       note: fusionSource === 'model_default' ? defaults.fusion.note : null,
     },
     min_score: { ...floor, dropped },
+    bm25: { k1: deps.config.BM25_K1, b: deps.config.BM25_B },
   });
   const filter = { collectionIds, tags: req.tags };
   let fallback: string | null = null;
@@ -137,7 +138,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   let vector: Candidate[] = [];
   try {
     [text, vector] = await Promise.all([
-      req.mode === 'vector' ? [] : textCandidates(deps.sql, deps.config.TEXT_SEARCH_CONFIG, req.query, filter, limitWithSlack),
+      req.mode === 'vector' ? [] : textCandidates(deps.sql, textSettings(deps.config), req.query, filter, limitWithSlack),
       queryVector ? vectorCandidates(deps.sql, queryVector, filter, limitWithSlack) : [],
     ]);
   } catch (err) {

@@ -1,3 +1,4 @@
+import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import type { Candidate } from './fusion.js';
 import { tagCondition, type SearchFilter } from './filters.js';
@@ -16,13 +17,25 @@ import { operatorFilter } from './query-filter.js';
  * - global ((lexeme, impact)), when several collections together hold at least GLOBAL_SHARE of all
  *   chunks: one descent per lexeme, skipping other tenants' blocks.
  *
- * k1 and b reach SQL as parameters of bm25_term(); the stored impacts that order the lists use
- * 0.9 / 0.4 (bm25_impact()), so after changing them run `docsift-daemon reindex`.
+ * k1 and b are settings (BM25_K1, BM25_B) and reach SQL as parameters of bm25_term(); the stored
+ * impacts that order the lists follow the k1 and b of the last rebuild (index/bm25-params.ts).
  */
-export const BM25 = { k1: 0.9, b: 0.4, budget: 5000, k: 100, m: 200 } as const;
+export const BM25 = { budget: 5000, k: 100, m: 200 } as const;
 export const GLOBAL_SHARE = 0.25;
 /** Blocks read per (lexeme, collection) list at most (the list's head holds its best 128 postings). */
 const MAX_BLOCKS = 8;
+
+/** What the text channel takes from the configuration. */
+export interface TextSettings {
+  /** PostgreSQL text search configuration (TEXT_SEARCH_CONFIG). */
+  textConfig: string;
+  k1: number;
+  b: number;
+}
+
+export function textSettings(config: Pick<Config, 'TEXT_SEARCH_CONFIG' | 'BM25_K1' | 'BM25_B'>): TextSettings {
+  return { textConfig: config.TEXT_SEARCH_CONFIG, k1: config.BM25_K1, b: config.BM25_B };
+}
 
 /**
  * BM25 (Lucene IDF) over the searched collections' own statistics, so scores are exact for what
@@ -33,11 +46,11 @@ const MAX_BLOCKS = 8;
  * tsvector (term frequencies of every query lexeme), so returned scores are exact whatever the
  * blocks hold (postings of deleted chunks are dropped by the join on chunks).
  */
-export async function textCandidates(tx: Tx, textConfig: string, query: string, f: SearchFilter, n: number): Promise<Candidate[]> {
+export async function textCandidates(tx: Tx, settings: TextSettings, query: string, f: SearchFilter, n: number): Promise<Candidate[]> {
   const filter = operatorFilter(query);
   const ids = f.collectionIds;
-  const cfg = tx`${textConfig}::regconfig`;
-  const { k1, b } = BM25;
+  const cfg = tx`${settings.textConfig}::regconfig`;
+  const { k1, b } = settings;
   const rows = await tx<{ chunk_id: string; score: number }[]>`
     with q as (
       select distinct replace(m[2], '''''', '''') as lexeme
