@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { exhaustiveBm25 } from './helpers/bm25.js';
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
@@ -58,20 +59,6 @@ async function fill(d: TestDaemon, t: Tenant, collectionId: string, from: number
   });
 }
 
-/** Exhaustive BM25 (k1 0.9, b 0.4, Lucene IDF) over the collections' chunks: top `n` (chunk, score). */
-async function exact(d: TestDaemon, collectionIds: string[], query: string, n: number) {
-  return d.deps.sql<{ id: string; score: number }[]>`
-    with scope as (select id, tsv, (select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(tsv) x)::float8 as len
-                     from chunks where collection_id = any(${collectionIds}::uuid[])),
-         st as (select count(*)::float8 as n, avg(len) as avgdl from scope),
-         q as (select distinct lexeme from unnest(to_tsvector('english', ${query})) u),
-         df as (select x.lexeme, count(*)::float8 as df from scope s cross join unnest(s.tsv) x join q using (lexeme) group by 1),
-         tf as (select s.id, s.len, x.lexeme, coalesce(cardinality(x.positions), 1)::float8 as tf from scope s cross join unnest(s.tsv) x join q using (lexeme))
-    select tf.id, sum(ln(1 + (st.n - df.df + 0.5) / (df.df + 0.5)) * tf.tf * 1.9 / (tf.tf + 0.9 * (0.6 + 0.4 * tf.len / st.avgdl)))::float8 as score
-      from tf join df using (lexeme) cross join st
-     group by tf.id order by score desc, tf.id limit ${n}`;
-}
-
 const QUERIES = ['common telomerase protein', 'common study gene receptor', 'microglia dopamine common immune', 'cell common'];
 
 describe('BM25 pruning stays exact where it scores', () => {
@@ -114,9 +101,11 @@ describe('BM25 pruning stays exact where it scores', () => {
     assert.ok((await share(smallColls)) < 0.25, 'the small tenant searches per-collection lists');
     assert.ok((await share(bigColls)) >= 0.25, 'the big tenant searches the global lists');
     const df = await d.deps.sql<{ base: number; delta: number }[]>`
-      select (select sum(df) from term_stats where lexeme = 'common' and collection_id = any(${bigColls}::uuid[]))::int as base,
-             (select sum(df) from term_stats_delta where lexeme = 'common' and collection_id = any(${bigColls}::uuid[]))::int as delta`;
-    assert.ok(df[0]!.base > 0 && df[0]!.delta > 0, 'statistics are split between folded rows and deltas');
+      select (select sum(b.df) from text_blocks b join collections c on c.no = b.coll
+               where b.lexeme = 'common' and b.kind in (1, 2) and c.id = any(${bigColls}::uuid[]))::int as base,
+             (select sum(b.df) from text_fresh b join collections c on c.no = b.coll
+               where b.lexeme = 'common' and c.id = any(${bigColls}::uuid[]))::int as delta`;
+    assert.ok(df[0]!.base > 0 && df[0]!.delta > 0, 'postings are split between folded blocks and fresh rows');
     assert.ok(df[0]!.base + df[0]!.delta > 5000, '"common" is past the read-everything budget, so only its top-K lists are read');
   });
 
@@ -129,7 +118,7 @@ describe('BM25 pruning stays exact where it scores', () => {
       ] as const) {
         const r = await req('POST', '/api/v1/search/', { key: t.key, json: { query, mode: 'text', limit: 10, explain: true } });
         assert.equal(r.status, 200, r.text);
-        const want = await exact(d, [...ids], query, 200);
+        const want = await exhaustiveBm25(d.deps.sql, [...ids], query, 200);
         const exactScore = new Map(want.map((w) => [w.id, w.score]));
         assert.equal(r.body.results.length, 10);
         for (const hit of r.body.results) {

@@ -86,6 +86,14 @@ export const configSchema = z.object({
     .string()
     .regex(/^[a-z_]+$/)
     .default('english'),
+  /**
+   * BM25's term-frequency saturation (k1) and length normalisation (b): the only place their
+   * defaults are defined (Anserini's 0.9 / 0.4; the reasoning and the SciFact grid are in the
+   * README). Scores use them at once; the lists' impact order follows them after
+   * `docsift-daemon reindex` (see daemon/src/index/bm25-params.ts).
+   */
+  BM25_K1: z.coerce.number().min(0).max(10).default(0.9),
+  BM25_B: z.coerce.number().min(0).max(1).default(0.4),
 
   /** Largest request body on /api/v1 and /mcp other than a multipart upload; larger ones get 413 PAYLOAD_TOO_LARGE while streaming. */
   MAX_JSON_BODY_BYTES: z.coerce

@@ -32,7 +32,7 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     blobs: createBlobStore(config),
     embedder,
     usageLog: new UsageLogWriter(sql, logger, { flushMs: config.USAGE_FLUSH_MS, flushRows: config.USAGE_FLUSH_ROWS }),
-    queryCache: new QueryEmbeddingCache(embedder, QUERY_CACHE_ENTRIES),
+    queryCache: new QueryEmbeddingCache(QUERY_CACHE_ENTRIES),
     availability: new DatabaseAvailability(config.DATABASE_URL, logger),
     // A thread per concurrent job, so one slow document never delays another; idle threads exit.
     extraction: new ExtractionPool({

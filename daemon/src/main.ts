@@ -16,6 +16,7 @@ import { systemClock } from './types.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { reembedAll } from './documents/reembed.js';
 import { isDatabaseUnavailable } from './db/availability.js';
+import { reindexText } from './index/reindex.js';
 
 const USAGE = `docsift-daemon <command> [options]
 
@@ -25,6 +26,8 @@ Commands:
   migrate              Apply database migrations and exit
   reembed              Re-process every document with the configured embedding model
                        (required after changing EMBEDDING_PROVIDER, the model or EMBEDDING_DIMENSIONS)
+  reindex              Rebuild the full-text (BM25) index from the stored chunks, ordered for
+                       BM25_K1/BM25_B (run it after changing them); searches wait while it runs
   admin <subcommand>   Administrative tasks (run "admin --help")
   help                 Show this help
 
@@ -140,6 +143,16 @@ async function reembedCommand(config: Config, logger: Logger): Promise<void> {
   }
 }
 
+async function reindexCommand(config: Config, logger: Logger): Promise<void> {
+  const r = await withDatabase(config, logger, async (sql) => {
+    await migrate(sql, (m) => logger.info(m));
+    return reindexText(sql, { k1: config.BM25_K1, b: config.BM25_B });
+  });
+  process.stdout.write(
+    `Rebuilt the full-text index: ${r.chunks} chunk(s), ${r.lists} list(s), ${r.postings} posting(s) in ${(r.ms / 1000).toFixed(1)} s, ordered for BM25 k1 ${config.BM25_K1}, b ${config.BM25_B}.\n`,
+  );
+}
+
 /**
  * Installed before startup begins, so a signal during provisioning or migration still ends the
  * process cleanly; once running, `stop` is graceful.
@@ -231,6 +244,8 @@ async function main(argv: string[]): Promise<void> {
       return migrateCommand(config, logger);
     case 'reembed':
       return reembedCommand(config, logger);
+    case 'reindex':
+      return reindexCommand(config, logger);
     case 'admin': {
       if (!rest.length || rest[0] === '--help') {
         process.stdout.write(ADMIN_USAGE + '\n');

@@ -1,3 +1,4 @@
+import { warnIfIndexOrderDiffers } from './index/bm25-params.js';
 import { serve, type ServerType } from '@hono/node-server';
 import type { WorkerEvents } from 'graphile-worker';
 import { EventEmitter } from 'node:events';
@@ -43,6 +44,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
       await migrateWorkerSchema(config.DATABASE_URL, logger);
     }
     await assertEmbeddingModel(sql, deps.embedder.model, deps.embedder.configuredDimension);
+    await warnIfIndexOrderDiffers(sql, { k1: config.BM25_K1, b: config.BM25_B }, logger);
     await sealPlaintextWebhookSecrets(sql, config.SIGNING_SECRET, logger);
     if (opts.worker) {
       const events = new EventEmitter() as WorkerEvents;

@@ -2,6 +2,7 @@
 // LanceDB and Orama on the same chunks and the same embeddings. See test/bench/quality/README.md.
 //
 //   npm run bench:quality [-- --limit-docs 500] [--keep] [--provider ollama|openai] [--no-peers] [--no-sweep] [--no-floor]
+//                         [--bm25-grid] [--bm25 0.9:0.4,1.2:0.75]
 //   QUALITY_DB_URL=… QUALITY_KEY=… npm run bench:quality     (reuse a database kept with --keep)
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -21,6 +22,7 @@ import {
   subsetCorpus,
   type TestQuery,
 } from './quality/dataset.js';
+import { DEFAULT_GRID, parseGrid, printGrid, runBm25Grid, type GridPoint } from './quality/bm25-grid.js';
 import { runFloorStudy } from './quality/floor.js';
 import { createCollection, uploadCorpus, waitForIndexing } from './quality/ingest.js';
 import { dedupeDocs, scoreRun } from './quality/metrics.js';
@@ -28,6 +30,7 @@ import { runHttp, runInProcess, type OurConfig } from './quality/ours.js';
 import type { Peer, PeerChunk } from './quality/peers/types.js';
 import { evaluateTargets, printResults, printSweep, printTargets, type ResultRow } from './quality/report.js';
 import { createUserKey, keepDatabase, startInProcess, startServe, type DaemonEnvOptions, type InProcess } from './quality/setup.js';
+import { measureSize, sizeTarget } from './quality/size.js';
 
 // LanceDB's native logger reads this once, when the module loads (it is imported lazily below).
 process.env.LANCEDB_LOG ??= 'error';
@@ -47,8 +50,11 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '2' },
     'worker-concurrency': { type: 'string', default: process.env.QUALITY_WORKER_CONCURRENCY ?? '4' },
     strict: { type: 'boolean', default: false },
+    'bm25-grid': { type: 'boolean', default: false },
+    bm25: { type: 'string' },
   },
 });
+const bm25Points = args.bm25 || args['bm25-grid'] ? parseGrid(args.bm25 ?? DEFAULT_GRID) : [];
 const provider = args.provider === 'ollama' || args.provider === 'openai' ? args.provider : 'builtin';
 if (args.provider !== provider) throw new Error(`--provider must be builtin, ollama or openai, not ${args.provider}`);
 // A real server of the user's (OpenAI, vLLM, TEI…): EMBEDDING_MODEL, OPENAI_API_KEY and EMBEDDING_* come from the environment too.
@@ -121,6 +127,9 @@ async function main(): Promise<number> {
       process.stderr.write(`daemon log tail:\n${await serve.logTail(40)}\n`);
       throw err;
     }
+    const [{ n: storedChunks } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from chunks`;
+    const size = await measureSize(sql, storedChunks);
+    Object.assign(ingest, { size });
     log(`evaluating ${queries.length} test queries over ${docs.length} documents`);
     inproc = await startInProcess(envOpts, key);
     const model = inproc.daemon.deps.embedder.model;
@@ -231,6 +240,16 @@ async function main(): Promise<number> {
         }
       }
     }
+    let grid: GridPoint[] = [];
+    if (bm25Points.length)
+      grid = await runBm25Grid({
+        deps: inproc.daemon.deps,
+        caller: inproc.caller,
+        collection: collection.slug,
+        queries,
+        points: bm25Points,
+        log,
+      });
     await sql.end();
 
     rows.sort(
@@ -239,7 +258,13 @@ async function main(): Promise<number> {
     );
     printResults(rows, queries.length, docs.length);
     if (sweep.length) printSweep(sweep, defaultLabel);
-    const targets = evaluateTargets(rows);
+    if (grid.length)
+      printGrid(
+        grid,
+        { k1: inproc.daemon.deps.config.BM25_K1, b: inproc.daemon.deps.config.BM25_B },
+        rows.filter((r) => r.mode === 'text' && r.system !== 'docsift'),
+      );
+    const targets = [...evaluateTargets(rows), sizeTarget(size)];
     printTargets(targets);
     if (docs.length < fullCorpus.length) log(`  (subset of ${docs.length} documents: the targets are meant for the full corpus)`);
 
@@ -277,6 +302,7 @@ async function main(): Promise<number> {
       ingest,
       results: rows.map((r) => ({ ...r, ndcg10_in_process: r.system === 'docsift' ? inprocNdcg[r.mode] : undefined })),
       fusion_sweep: sweep,
+      bm25_grid: grid,
       relevance_floor: floor,
       peers: peerInfo,
       targets,

@@ -1,24 +1,16 @@
-// `npm run bench:search`: latency and throughput of POST /api/v1/search/ on a synthetic corpus of
-// 100,000 chunks written straight into the tables (10,000 first, for the growth curve), with the
-// identical SQL run directly as the floor, HNSW recall against exact search, and the targets.
-// See test/bench/search/README.md.
+// `npm run bench:search`: latency and throughput of POST /api/v1/search/ on a synthetic corpus
+// written straight into the tables: 10,000 chunks (growth curve), 100,000, and with --million
+// 1,000,000; the identical SQL run directly as the floor, HNSW recall against exact search,
+// database bytes per chunk (total and per relation), and the targets. See test/bench/search/README.md.
 //
-//   npm run bench:search [-- --chunks 100000] [--growth 10000] [--requests 400] [--keep]   (all options: README)
+//   npm run bench:search [-- --million] [--chunks 100000] [--growth 10000] [--requests 400] [--keep]   (all options: README)
 import { statfsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
+import { databaseBytes, perChunk, printBytesPerChunk, type DatabaseBytes } from './lib/db-size.js';
 import { benchDatabase, benchTempDir, type BenchDatabase, type DaemonProcess } from './lib/env.js';
 import { machineInfo, printTable, writeResults } from './lib/report.js';
-import {
-  CorpusLoader,
-  createTenant,
-  databaseSizeMb,
-  dropVectorIndex,
-  finishLoad,
-  planDocuments,
-  type PlannedDoc,
-  type Tenant,
-} from './search/corpus.js';
+import { CorpusLoader, createTenant, dropVectorIndex, finishLoad, planDocuments, type PlannedDoc, type Tenant } from './search/corpus.js';
 import { startSearchDaemon } from './search/daemon.js';
 import { startEmbedStandIn, type EmbedStandIn } from './search/embed-server.js';
 import { withMetering, withQueryEmbedding } from './search/extras.js';
@@ -27,26 +19,29 @@ import { benchPhase, type Row, type Scope } from './search/phase.js';
 import { FLOOR_APP } from './search/sql-floor.js';
 import { otherQueries, testQueries } from './search/queries.js';
 import { measureRecall } from './search/recall.js';
-import { find, printPhase, printRecall, printTargets, ratio, target } from './search/report.js';
+import { find, printPhase, printRecall, printTargets } from './search/report.js';
+import { fullTargets, millionTargets, type PhaseSummary } from './search/targets.js';
 import { BENCH_MODEL, createMixture, queryVector } from './search/vectors.js';
 
 const { values: args } = parseArgs({
   options: {
     chunks: { type: 'string', default: '100000' },
     growth: { type: 'string', default: '10000' },
-    million: { type: 'string', default: '1000000' },
+    million: { type: 'boolean', default: false },
+    'million-chunks': { type: 'string', default: '1000000' },
+    'million-queries': { type: 'string', default: '100' },
+    'fold-every': { type: 'string', default: '250000' },
     queries: { type: 'string', default: '300' },
     requests: { type: 'string', default: '400' },
     'recall-queries': { type: 'string', default: '200' },
     'open-rate': { type: 'string', default: '100' },
     ef: { type: 'string', default: '40,64,100,200' },
-    'max-build-min': { type: 'string', default: '20' },
     'skip-extras': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 });
 const FULL = Number(args.chunks);
-const MILLION = Number(args.million);
+const MILLION = Number(args['million-chunks']);
 const log = (line: string) => process.stdout.write(line + '\n');
 
 /** The plan prefix holding `chunks` chunks, starting after `from` documents. */
@@ -63,7 +58,7 @@ async function scopesOf(sql: Sql, tenant: Tenant, planned: number, size: number)
   );
   const all = tenant.collections.map((c) => c.id);
   const big = tenant.collections[0]!;
-  // The small tenant: the collection nearest 500 chunks at the full size (as in the BM25 prototype).
+  // The small tenant: the collection nearest 500 chunks at 100k (as in the BM25 prototype).
   const want = 500 * (planned / FULL);
   const small = [...tenant.collections.slice(1)].sort((a, b) => Math.abs(a.size - want) - Math.abs(b.size - want))[0]!;
   return [
@@ -76,7 +71,10 @@ async function scopesOf(sql: Sql, tenant: Tenant, planned: number, size: number)
 async function main(): Promise<number> {
   const machine = machineInfo();
   log(`bench:search on ${machine.cpus} cores (${machine.cpu_model}), load average ${(machine.load_average as number[]).join(' ')}`);
-  const sizes = [Number(args.growth), FULL].filter((s, i, a) => s > 0 && s <= FULL && a.indexOf(s) === i);
+  const sizes = [Number(args.growth), FULL, args.million ? MILLION : 0]
+    .filter((s, i, a) => s > 0 && a.indexOf(s) === i)
+    .sort((a, b) => a - b);
+  // The plan is the same prefix-stable shuffle whatever the sizes (collection shapes follow 100k).
   const plannedTotal = Math.max(FULL, MILLION);
   const plan = planDocuments(plannedTotal);
   const mixture = createMixture();
@@ -101,37 +99,55 @@ async function main(): Promise<number> {
     const tenant = await createTenant(sql, plannedTotal);
     const loader = new CorpusLoader(sql);
     const base = { databaseUrl: db.url, dataDir: tmp.dir, key: tenant.key };
+    const backendCpu = cpuProbe(sql, FLOOR_APP);
     let loadedDocs = 0;
+    let buildSoFarS = 0;
+    let buildCpuSoFarS = 0;
     let fullRows: Row[] = [];
     let fullScopes: Scope[] = [];
-    let lastBuild: { chunks: number; ms: number; hnswMs: number; dbMb: number } | undefined;
+    const summaries: PhaseSummary[] = [];
+    const disks: { label: string; chunks: number; bytes: DatabaseBytes }[] = [];
 
     for (const size of sizes) {
       log(`\n== ${size.toLocaleString('en-US')} chunks ==`);
+      const full = size === FULL;
+      const million = size > FULL;
       const docs = slice(plan, loadedDocs, size - loader.loadedChunks);
       loadedDocs += docs.length;
       await dropVectorIndex(sql);
-      const loaded = await loader.load({ tenant, docs, mixture, model: BENCH_MODEL, log });
-      const fin = await finishLoad(sql, BENCH_MODEL);
-      const disk = await databaseSizeMb(sql);
+      const cpu0 = (await backendCpu()) + process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000;
+      const loaded = await loader.load({ tenant, docs, mixture, model: BENCH_MODEL, foldEvery: Number(args['fold-every']), log });
+      // A 1M graph needs about 1.5 GB to be built in memory (much faster than on disk).
+      const fin = await finishLoad(sql, BENCH_MODEL, undefined, million ? '3GB' : '1GB');
+      const cpuS = ((await backendCpu()) + process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000 - cpu0) / 1000;
+      const bytes = await databaseBytes(sql);
+      disks.push({ label: size.toLocaleString('en-US'), chunks: loader.loadedChunks, bytes });
+      const withoutHnswS = (loaded.ms + fin.foldMs + fin.vacuumMs) / 1000;
+      buildSoFarS += withoutHnswS;
+      buildCpuSoFarS += cpuS;
       const build = {
         chunks: loader.loadedChunks,
         added: loaded.chunks,
         load_ms: Math.round(loaded.ms),
+        of_which_fold_ms: Math.round(loaded.foldMs),
         chunks_per_s: Math.round(loaded.chunks / (loaded.ms / 1000)),
-        fold_ms: Math.round(fin.foldMs),
+        final_fold_ms: Math.round(fin.foldMs),
         vacuum_ms: Math.round(fin.vacuumMs),
         hnsw_ms: Math.round(fin.hnswMs),
-        db_mb: disk.total,
+        build_from_empty_s: Math.round(buildSoFarS + fin.hnswMs / 1000),
+        cpu_s: Math.round(cpuS),
+        load1: machineInfo().load_average,
+        bytes_per_chunk: perChunk(bytes, loader.loadedChunks),
+        database_mb: Math.round(bytes.total / 2 ** 20),
       };
       log(
-        `  built: +${loaded.chunks} chunks in ${(loaded.ms / 1000).toFixed(0)} s (${build.chunks_per_s}/s, postings by the triggers), fold ${(fin.foldMs / 1000).toFixed(1)} s, vacuum analyze ${(fin.vacuumMs / 1000).toFixed(1)} s, HNSW ${(fin.hnswMs / 1000).toFixed(1)} s; database ${disk.total} MB`,
+        `  built: +${loaded.chunks} chunks in ${(loaded.ms / 1000).toFixed(0)} s (${build.chunks_per_s}/s, postings by the triggers, folds ${(loaded.foldMs / 1000).toFixed(0)} s of it), final fold ${(fin.foldMs / 1000).toFixed(1)} s, vacuum analyze ${(fin.vacuumMs / 1000).toFixed(1)} s, HNSW ${(fin.hnswMs / 1000).toFixed(1)} s; CPU ${build.cpu_s} s (loader + its backends, HNSW workers not counted); database ${build.database_mb} MB = ${build.bytes_per_chunk.total} B/chunk; load ${(build.load1 as number[]).join(' ')}`,
       );
-      lastBuild = { chunks: loaded.chunks, ms: loaded.ms + fin.foldMs + fin.vacuumMs, hnswMs: fin.hnswMs, dbMb: disk.total };
       const allScopes = await scopesOf(sql, tenant, plannedTotal, loader.loadedChunks);
-      const full = size === FULL;
-      // The growth point skips the big-collection scope (its curve is the all-collections one).
+      // The growth point skips the big-collection scope (its curve is the all-collections one); at
+      // 1M only c=1 is measured (and hybrid at c=16, briefly), on fewer queries.
       const scopes = full ? allScopes : allScopes.filter((s) => s.name !== 'big');
+      const phaseQueries = million ? queries.slice(0, Number(args['million-queries'])) : queries;
       log(
         `  scopes: all ${allScopes[0]!.chunks} chunks in ${tenant.collections.length} collections; big ${allScopes[1]!.chunks}; small ${allScopes[2]!.chunks}`,
       );
@@ -143,9 +159,9 @@ async function main(): Promise<number> {
         key: tenant.key,
         daemonCpu: cpuProbe(sql, 'docsift', daemon.pid),
         floorCpu: cpuProbe(sql, FLOOR_APP),
-        queries,
+        queries: phaseQueries,
         scopes,
-        requests16,
+        requests16: million ? Math.min(requests16, 200) : requests16,
         c16: full ? { all: ['text', 'hybrid', 'vector'], small: ['hybrid'] } : { all: ['hybrid'] },
         openLoopRate: full ? Number(args['open-rate']) : 0,
         embeddedSoFar: () => standIn!.texts,
@@ -153,12 +169,12 @@ async function main(): Promise<number> {
       });
       await daemon.stop();
       daemon = undefined;
-      log(`  HNSW recall vs exact (all collections, ${Math.min(queries.length, Number(args['recall-queries']))} queries):`);
-      // Exact search reads every chunk (~0.65 s CPU at 100k): a subset of the queries keeps it bounded.
-      const rq = queries.slice(0, Number(args['recall-queries']));
+      // Exact search reads every chunk (~0.65 s CPU at 100k, ten times that at 1M): a subset of the queries keeps it bounded.
+      const rq = queries.slice(0, million ? 20 : Number(args['recall-queries']));
+      log(`  HNSW recall vs exact (all collections, ${rq.length} queries):`);
       const recall = await measureRecall(db.url, rq, allScopes[0]!.collectionIds, full ? efs : [100], log);
       log('  vector channel vs exact (small collection):');
-      const recallSmall = await measureRecall(db.url, queries, allScopes[2]!.collectionIds, [100], log);
+      const recallSmall = await measureRecall(db.url, phaseQueries, allScopes[2]!.collectionIds, [100], log);
       printPhase(
         `Latency at ${size.toLocaleString('en-US')} chunks (ms; c = concurrency; SQL = the same functions on a direct pool; cpu = server CPU ms per search: PostgreSQL backends, plus the daemon for HTTP)`,
         rows,
@@ -169,39 +185,46 @@ async function main(): Promise<number> {
         recallSmall.rows,
         recallSmall.exactP50Ms,
       );
+      printBytesPerChunk(`Database bytes per chunk at ${size.toLocaleString('en-US')} chunks`, disks.slice(-1));
       (result.phases as unknown[]).push({
         size,
         build,
-        sizes_mb: disk.relations,
+        bytes: bytes.relations,
         scopes: scopes.map((s) => ({ name: s.name, chunks: s.chunks, collections: s.collectionIds.length })),
         rows,
         recall,
         recall_small: recallSmall,
       });
+      summaries.push({
+        size,
+        rows,
+        recall,
+        bytesPerChunk: build.bytes_per_chunk.total,
+        databaseMb: build.database_mb,
+        buildFromEmptyS: build.build_from_empty_s,
+      });
+      if (million) result.million = { build_from_empty_s: build.build_from_empty_s, build_cpu_s: Math.round(buildCpuSoFarS) };
       if (full) (fullRows = rows), (fullScopes = scopes);
     }
 
-    // 1M chunks: only if the build fits the time budget and the disk.
-    if (lastBuild && MILLION > FULL) {
-      const perChunkMs = lastBuild.ms / lastBuild.chunks;
-      const estMin = (perChunkMs * (MILLION - FULL) + lastBuild.hnswMs * (MILLION / FULL) * 1.3) / 60_000;
-      const estDiskMb = lastBuild.dbMb * (MILLION / FULL);
+    const last = summaries.at(-1);
+    if (!args.million && last) {
+      // Without --million: an estimate from the last step, at its build rate and bytes per chunk.
+      const build = (
+        result.phases as { build: { load_ms: number; final_fold_ms: number; vacuum_ms: number; hnsw_ms: number; added: number } }[]
+      ).at(-1)!.build;
+      const perChunkMs = (build.load_ms + build.final_fold_ms + build.vacuum_ms) / build.added;
+      const estMin = (perChunkMs * MILLION + build.hnsw_ms * (MILLION / last.size) * 1.3) / 60_000;
+      const estDiskGb = (last.bytesPerChunk * MILLION) / 2 ** 30;
       const fs = statfsSync(tmp.dir);
-      const freeMb = Math.round((fs.bavail * fs.bsize) / 2 ** 20);
-      const reason =
-        estMin > Number(args['max-build-min'])
-          ? `estimated build ${estMin.toFixed(0)} min (load + fold + vacuum at the measured ${Math.round(1000 / perChunkMs)} chunks/s, HNSW build ×13) exceeds the ${args['max-build-min']} min budget`
-          : estDiskMb > freeMb * 0.8
-            ? `estimated ${Math.round(estDiskMb / 1024)} GB on disk exceeds 80% of the ${Math.round(freeMb / 1024)} GB free`
-            : undefined;
       result.million = {
         estimated_build_min: Math.round(estMin),
-        estimated_disk_gb: Math.round(estDiskMb / 1024),
-        free_disk_gb: Math.round(freeMb / 1024),
-        skipped: reason ?? null,
+        estimated_disk_gb: Math.round(estDiskGb * 10) / 10,
+        free_disk_gb: Math.round((fs.bavail * fs.bsize) / 2 ** 30),
+        skipped: 'not asked for (--million runs it)',
       };
       log(
-        `\n1,000,000 chunks: ${reason ? `skipped: ${reason}; estimated ${Math.round(estDiskMb / 1024)} GB on disk` : 'within budget, but this run does not grow past --chunks; pass --chunks 1000000'}`,
+        `\n${MILLION.toLocaleString('en-US')} chunks: not run (pass --million); estimated build ${estMin.toFixed(0)} min at the measured rate, ${estDiskGb.toFixed(1)} GB on disk`,
       );
     }
 
@@ -212,8 +235,6 @@ async function main(): Promise<number> {
       result.metering = await withMetering(sql, { ...base, standIn: standIn.url }, queries, fullScopes[0]!.collectionIds, log);
     }
 
-    // Growth of p50 with corpus size.
-    const phases = result.phases as { size: number; rows: Row[]; recall: { rows: { efSearch: number; recall10: number }[] } }[];
     printTable(
       'Growth (all collections, concurrency 1; ms)',
       [
@@ -226,8 +247,9 @@ async function main(): Promise<number> {
         'vector HTTP p50',
         'hybrid HTTP c16 p50',
         'recall@10 ef=100',
+        'B/chunk',
       ],
-      phases.map((p) => [
+      summaries.map((p) => [
         p.size,
         find(p.rows, 'all', 'sql', 'text-channel', 1)?.p50,
         find(p.rows, 'all', 'sql', 'vector-channel', 1)?.p50,
@@ -237,74 +259,17 @@ async function main(): Promise<number> {
         find(p.rows, 'all', 'http', 'vector', 1)?.p50,
         find(p.rows, 'all', 'http', 'hybrid', 16)?.p50,
         p.recall.rows.find((r) => r.efSearch === 100)?.recall10,
+        p.bytesPerChunk,
       ]),
     );
+    printBytesPerChunk('Database bytes per chunk (total, then each relation of at least 1 MB)', disks);
 
-    const fullPhase = phases.find((p) => p.size === FULL);
-    const targets = fullPhase
-      ? (() => {
-          const r = fullRows;
-          const h16 = find(r, 'all', 'http', 'hybrid', 16);
-          const open = find(r, 'all', 'http-open-loop', 'hybrid', 16);
-          const rec = fullPhase.recall.rows.find((x) => x.efSearch === 100)?.recall10;
-          const okEf = fullPhase.recall.rows.find((x) => x.recall10 >= 0.95)?.efSearch;
-          return [
-            target('text-channel SQL p50, all 50 collections', find(r, 'all', 'sql', 'text-channel', 1)?.p50, '<=', 20, 'ms'),
-            target(
-              'text-channel SQL p50, big collection (70%)',
-              find(r, 'big', 'sql', 'text-channel', 1)?.p50,
-              '<=',
-              20,
-              'ms',
-              'informative',
-            ),
-            target('hybrid HTTP p50 at c=16', h16?.p50, '<=', 30, 'ms', 'closed loop: p50 ≈ 16 / throughput'),
-            target('hybrid HTTP p99 at c=16', h16?.p99, '<=', 100, 'ms'),
-            target('hybrid HTTP throughput at c=16', h16?.throughput, '>=', 100, '/s'),
-            target(
-              `hybrid HTTP p50, open loop offered ${args['open-rate']}/s`,
-              open?.p50,
-              '<=',
-              30,
-              'ms',
-              `informative; achieved ${open?.throughput ?? '?'}/s`,
-            ),
-            target(
-              `hybrid HTTP p99, open loop offered ${args['open-rate']}/s`,
-              open?.p99,
-              '<=',
-              100,
-              'ms',
-              `informative; achieved ${open?.throughput ?? '?'}/s`,
-            ),
-            ...(['text', 'hybrid', 'vector'] as const).map((m) =>
-              target(
-                `HTTP p50 / SQL p50, ${m}, c=1`,
-                ratio(find(r, 'all', 'http', m, 1)?.p50, find(r, 'all', 'sql', m, 1)?.p50),
-                '<=',
-                1.3,
-                '×',
-              ),
-            ),
-            target(
-              'idle-box capacity estimate, hybrid (2 cores / server CPU per search)',
-              h16?.cpuMsPerRequest ? Math.round(2000 / h16.cpuMsPerRequest) : undefined,
-              '>=',
-              100,
-              '/s',
-              'informative: excludes the load generator',
-            ),
-            target(
-              'HNSW recall@10 at ef_search 100',
-              rec,
-              '>=',
-              0.95,
-              '',
-              okEf === undefined ? 'no swept ef_search reaches 0.95' : `lowest swept ef_search reaching 0.95: ${okEf}`,
-            ),
-          ];
-        })()
-      : [];
+    const fullSummary = summaries.find((p) => p.size === FULL);
+    const millionSummary = summaries.find((p) => p.size > FULL);
+    const targets = [
+      ...(fullSummary ? fullTargets({ ...fullSummary, rows: fullRows }, Number(args['open-rate'])) : []),
+      ...(millionSummary ? millionTargets(millionSummary, (result.million as { build_cpu_s?: number }).build_cpu_s) : []),
+    ];
     if (targets.length) printTargets(targets);
     result.targets = targets;
     result.load_average_end = machineInfo().load_average;

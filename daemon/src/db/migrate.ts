@@ -28,9 +28,10 @@ export async function appliedVersions(sql: Sql): Promise<Set<number>> {
 /**
  * Applies pending migrations, each in its own transaction, while holding a session
  * advisory lock on one reserved connection so two daemons starting at once never race.
+ * `upTo` stops after that version (tests build databases of an older schema with it).
  */
-export async function migrate(sql: Sql, log: (msg: string) => void = () => {}): Promise<number[]> {
-  const migrations = await listMigrations();
+export async function migrate(sql: Sql, log: (msg: string) => void = () => {}, opts: { upTo?: number } = {}): Promise<number[]> {
+  const migrations = (await listMigrations()).filter((m) => opts.upTo === undefined || m.version <= opts.upTo);
   const conn = await sql.reserve();
   const applied: number[] = [];
   try {

@@ -7,6 +7,7 @@ import { getDocumentById } from './queries.js';
 import { chunkText } from '../ingest/chunk.js';
 import { emitEvent, type DocumentEventData } from '../webhooks/events.js';
 import { claimEmbeddingModel, ensureVectorIndex } from '../search/embedding-model.js';
+import { replaceDocumentChunks } from '../index/write-chunks.js';
 import type { AppDeps } from '../types.js';
 import { loadText } from './load-text.js';
 import { processingPriority } from './processing-queue.js';
@@ -98,13 +99,17 @@ export function processDocumentTask(deps: AppDeps) {
           );
         }
         await ensureVectorIndex(tx, dimension);
-        await tx`delete from chunks where document_id = ${documentId}`;
-        await tx`
-          insert into chunks (document_id, collection_id, generation, chunk_index, page, content, token_count, embedding, embedding_model, tsv, created_at)
-          select ${documentId}, ${d.collection_id}, ${generation}, t.idx, t.page, t.content, t.tokens, t.emb::vector, ${deps.embedder.model},
-                 to_tsvector(${deps.config.TEXT_SEARCH_CONFIG}::regconfig, ${d.title} || ' ' || t.content), ${now}
-            from unnest(${chunks.map((c) => c.chunkIndex)}::int[], ${chunks.map((c) => c.page)}::int[], ${chunks.map((c) => c.content)}::text[],
-                        ${chunks.map((c) => c.tokenCount)}::int[], ${vectors.map((v) => JSON.stringify(v))}::text[]) as t(idx, page, content, tokens, emb)`;
+        await replaceDocumentChunks(tx, {
+          documentId,
+          collectionId: d.collection_id,
+          generation,
+          title: d.title,
+          model: deps.embedder.model,
+          textConfig: deps.config.TEXT_SEARCH_CONFIG,
+          now,
+          chunks,
+          vectors,
+        });
         await tx`
           update documents set status = 'indexed', chunks_count = ${chunks.length}, content_text = ${loaded.text}, error_message = '',
                  file_size = case when source_type = 'url' then ${loaded.fetchedBytes ?? 0} else file_size end,

@@ -111,6 +111,9 @@ const SearchExplain = z
       note: z.string().nullable(),
       dropped: z.number().int().openapi({ description: 'Vector-only chunks the floor removed.' }),
     }),
+    bm25: z
+      .object({ k1: z.number(), b: z.number() })
+      .openapi({ description: 'BM25 parameters of the text scores (settings BM25_K1 and BM25_B; Lucene IDF).' }),
   })
   .openapi('SearchExplain', { description: 'With `explain: true`: the defaults in force and where they come from.' });
 

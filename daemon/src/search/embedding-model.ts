@@ -50,15 +50,17 @@ export function vectorIndexName(dimension: number): string {
 
 /**
  * pgvector needs a fixed dimension to index, so each dimension gets an expression index over
- * `embedding::vector(N)`; queries use the same expression. Idempotent.
+ * `embedding::halfvec(N)` (vectors are stored as halfvec: half the bytes, recall measured in
+ * text-index.md); queries use the same expression. Idempotent. halfvec HNSW indexes stop at 4,000
+ * dimensions.
  */
 export async function ensureVectorIndex(sql: Sql | Tx, dimension: number): Promise<void> {
-  if (!Number.isInteger(dimension) || dimension < 1 || dimension > 16000) throw new Error(`invalid dimension ${dimension}`);
+  if (!Number.isInteger(dimension) || dimension < 1 || dimension > 4000) throw new Error(`invalid dimension ${dimension}`);
   // Checked first: CREATE INDEX IF NOT EXISTS would take a table lock even when the index exists.
   const [row] = await sql<{ t: string | null }[]>`select to_regclass(${vectorIndexName(dimension)})::text as t`;
   if (!row?.t) {
     await sql.unsafe(
-      `create index if not exists ${vectorIndexName(dimension)} on chunks using hnsw ((embedding::vector(${dimension})) vector_cosine_ops) with (m = 16, ef_construction = 64) where vector_dims(embedding) = ${dimension}`,
+      `create index if not exists ${vectorIndexName(dimension)} on chunks using hnsw ((embedding::halfvec(${dimension})) halfvec_cosine_ops) with (m = 16, ef_construction = 64) where vector_dims(embedding) = ${dimension}`,
     );
   }
 }

@@ -1,14 +1,16 @@
 import type { Task } from 'graphile-worker';
+import { foldTextIndex } from '../index/fold.js';
 import { defineJob } from '../jobs/queue.js';
 import type { AppDeps } from '../types.js';
 
 /**
- * Compacts BM25 statistics deltas into their base rows. Reads are exact either way (they sum base
- * and deltas); folding only keeps those reads fast. Concurrent runs skip on an advisory lock.
+ * Folds the BM25 index: fresh postings and tombstones into the lists' blocks, statistics deltas
+ * into their base rows. Searches are exact either way; folding keeps them fast and the index
+ * compact. Concurrent runs skip on an advisory lock.
  */
 export function foldTextStatsTask(deps: AppDeps): Task {
   return async () => {
-    await deps.sql`select fold_text_stats()`;
+    await foldTextIndex(deps.sql);
   };
 }
 

@@ -9,7 +9,7 @@ import type { AppDeps, Caller } from '../types.js';
 import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod, type ModelDefaults } from './fusion-defaults.js';
 import { hydrate } from './hydrate.js';
-import { textCandidates } from './text-channel.js';
+import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
 
 export type SearchMode = 'hybrid' | 'text' | 'vector';
@@ -99,6 +99,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
       note: fusionSource === 'model_default' ? defaults.fusion.note : null,
     },
     min_score: { ...floor, dropped },
+    bm25: { k1: deps.config.BM25_K1, b: deps.config.BM25_B },
   });
   const filter = { collectionIds, tags: req.tags };
   let fallback: string | null = null;
@@ -116,7 +117,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   let queryVector: number[] | undefined;
   if (req.mode !== 'text') {
     try {
-      queryVector = await deps.queryCache.embed(req.query);
+      queryVector = await deps.queryCache.embed(deps.embedder, req.query);
     } catch (err) {
       // Down, or refusing (bad key, unknown model: an operator's fix): hybrid still answers from text.
       const provider = err instanceof EmbeddingUnavailableError || err instanceof EmbeddingRejectedError;
@@ -134,7 +135,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   let vector: Candidate[] = [];
   try {
     [text, vector] = await Promise.all([
-      req.mode === 'vector' ? [] : textCandidates(deps.sql, deps.config.TEXT_SEARCH_CONFIG, req.query, filter, limitWithSlack),
+      req.mode === 'vector' ? [] : textCandidates(deps.sql, textSettings(deps.config), req.query, filter, limitWithSlack),
       queryVector ? vectorCandidates(deps.sql, queryVector, filter, limitWithSlack) : [],
     ]);
   } catch (err) {

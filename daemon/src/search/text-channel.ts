@@ -1,43 +1,63 @@
+import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import type { Candidate } from './fusion.js';
 import { tagCondition, type SearchFilter } from './filters.js';
 import { operatorFilter } from './query-filter.js';
 
 /**
- * Budgeted-MaxScore BM25 tuning (measured on SciFact and a 100k-chunk corpus, see
- * test/bench/prototypes/bm25/README.md): rare query lexemes are read completely up to BUDGET
- * postings, common ones only through their top-K postings by impact, and the best M candidates by
- * upper bound are scored exactly.
+ * BM25 parameters and budgeted-MaxScore tuning (measured on SciFact and a 100k-chunk corpus, see
+ * daemon/src/search/text-index.md): rare query lexemes are read completely up to BUDGET
+ * postings, common ones only through the top blocks of their impact-ordered lists (about K
+ * postings), and the best M candidates by upper bound are scored exactly.
  *
- * The top-K lists come from one of two indexes, chosen inside the statement (one-time filters, so
+ * The top blocks come from one of two indexes, chosen inside the statement (one-time filters, so
  * prepared generic plans stay valid for every scope):
- * - per collection ((collection_id, lexeme, impact)): each searched collection gets its own top-K
- *   share, so a big tenant can never crowd a small one out; one index descent per collection;
+ * - per collection ((lexeme, collection, impact)): each searched collection gets its own share of
+ *   K, so a big tenant can never crowd a small one out; one index descent per collection;
  * - global ((lexeme, impact)), when several collections together hold at least GLOBAL_SHARE of all
- *   chunks: one descent per lexeme, skipping other tenants' postings, which costs at most about
- *   K / GLOBAL_SHARE rows. At 100k chunks in 50 collections this took the text channel from
- *   25 ms to 12-14 ms p50 (npm run bench:search).
+ *   chunks: one descent per lexeme, skipping other tenants' blocks.
+ *
+ * k1 and b are settings (BM25_K1, BM25_B) and reach SQL as parameters of bm25_term(); the stored
+ * impacts that order the lists follow the k1 and b of the last rebuild (index/bm25-params.ts).
  */
 export const BM25 = { budget: 5000, k: 100, m: 200 } as const;
 export const GLOBAL_SHARE = 0.25;
-const NIL = '00000000-0000-0000-0000-000000000000';
+/** Blocks read per (lexeme, collection) list at most (the list's head holds its best 128 postings). */
+const MAX_BLOCKS = 8;
+
+/** What the text channel takes from the configuration. */
+export interface TextSettings {
+  /** PostgreSQL text search configuration (TEXT_SEARCH_CONFIG). */
+  textConfig: string;
+  k1: number;
+  b: number;
+}
+
+export function textSettings(config: Pick<Config, 'TEXT_SEARCH_CONFIG' | 'BM25_K1' | 'BM25_B'>): TextSettings {
+  return { textConfig: config.TEXT_SEARCH_CONFIG, k1: config.BM25_K1, b: config.BM25_B };
+}
 
 /**
- * BM25 (k1 = 0.9, b = 0.4, Lucene IDF) over the searched collections' own statistics, so scores
- * are exact for what the caller can see and reveal nothing about other tenants. Plain words are
- * OR-ed for ranking; quoted phrases and -negations filter the candidates. Negated words never rank.
+ * BM25 (Lucene IDF) over the searched collections' own statistics, so scores are exact for what
+ * the caller can see and reveal nothing about other tenants. Plain words are OR-ed for ranking;
+ * quoted phrases and -negations filter the candidates. Negated words never rank.
+ *
+ * Candidates are found through the blocks; each one's score is then computed from its own
+ * tsvector (term frequencies of every query lexeme), so returned scores are exact whatever the
+ * blocks hold (postings of deleted chunks are dropped by the join on chunks).
  */
-export async function textCandidates(tx: Tx, textConfig: string, query: string, f: SearchFilter, n: number): Promise<Candidate[]> {
+export async function textCandidates(tx: Tx, settings: TextSettings, query: string, f: SearchFilter, n: number): Promise<Candidate[]> {
   const filter = operatorFilter(query);
   const ids = f.collectionIds;
-  const cfg = tx`${textConfig}::regconfig`;
-  const needsChunk = Boolean(filter) || Boolean(f.tags?.length);
+  const cfg = tx`${settings.textConfig}::regconfig`;
+  const { k1, b } = settings;
   const rows = await tx<{ chunk_id: string; score: number }[]>`
     with q as (
       select distinct replace(m[2], '''''', '''') as lexeme
         from regexp_matches(querytree(websearch_to_tsquery(${cfg}, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
        where m[1] = ''
     ),
+    cl as materialized (select coalesce(array_agg(no), '{}')::int[] as nos from collections where id = any(${ids}::uuid[])),
     cn as (
       select collection_id, sum(n)::float8 as n, sum(len)::float8 as len
         from (
@@ -58,11 +78,9 @@ export async function textCandidates(tx: Tx, textConfig: string, query: string, 
         from q cross join cs
        cross join lateral (
          select coalesce(sum(df), 0)::float8 as df from (
-           select df from term_stats where not (select glob from g) and collection_id = any(${ids}::uuid[]) and lexeme = q.lexeme
+           select df from text_lists where not (select glob from g) and lexeme = q.lexeme and coll = any((select nos from cl)::int[])
            union all
-           select df from term_stats where (select glob from g) and lexeme = q.lexeme and ${ids}::uuid[] @> array[collection_id]
-           union all
-           select df from term_stats_delta where lexeme = q.lexeme and collection_id = any(${ids}::uuid[])
+           select df from text_lists where (select glob from g) and lexeme = q.lexeme and (select nos from cl) @> array[coll]
          ) x
        ) d
        where d.df > 0
@@ -71,75 +89,93 @@ export async function textCandidates(tx: Tx, textConfig: string, query: string, 
       select lexeme, idf, (sum(df) over w <= ${BM25.budget} or row_number() over w = 1) as essential
         from t window w as (order by df, lexeme)
     ),
-    -- Raw postings: cand sums them per chunk together with the top-K rows (one aggregation).
+    -- Complete lists of the rare lexemes (exact contributions).
     ess as (
-      select p.chunk_id, case when (select glob from g) then ${NIL}::uuid else p.collection_id end as grp, p.doc_len,
-             tt.idf * p.tf * 1.9 / (p.tf + 0.9 * (0.6 + 0.4 * p.doc_len / cs.avgdl)) as s
+      select d.no, case when (select glob from g) then 0 else bl.coll end as grp, d.dl,
+             bm25_term(tt.idf, d.tf, d.dl, cs.avgdl, ${k1}, ${b}) as s
         from tt cross join cs
-        join chunk_postings p on p.collection_id = any(${ids}::uuid[]) and p.lexeme = tt.lexeme
+        join text_lists bl on bl.lexeme = tt.lexeme and bl.coll = any((select nos from cl)::int[]) and bl.df > 0
+       cross join unnest(bl.postings) as x(p)
+       cross join lateral (select (x.p >> 32)::int as no, ((x.p >> 22) & 1023)::int as tf, (x.p & 4194303)::int as dl) d
        where tt.essential
     ),
     ck as materialized (
-      select c.id as grp, greatest(16, ceil(${BM25.k} * coalesce(cn.n, 0) / nullif(cs.n, 0)))::int as k
-        from unnest(${ids}::uuid[]) as c(id) left join cn on cn.collection_id = c.id cross join cs
-       where not (select glob from g)
+      select c.no as grp, greatest(16, ceil(${BM25.k} * coalesce(cn.n, 0) / nullif(cs.n, 0)))::int as k
+        from collections c left join cn on cn.collection_id = c.id cross join cs
+       where c.id = any(${ids}::uuid[]) and not (select glob from g)
       union all
-      select ${NIL}::uuid, ${BM25.k} from g where glob
+      select 0, ${BM25.k} from g where glob
     ),
-    topk as materialized (
-      select tt.lexeme, tt.idf, ck.grp, ck.k, p.chunk_id, p.doc_len, p.tf, p.impact
+    -- Common lexemes: each list's top blocks in impact order, read while fewer than k postings
+    -- are seen. The first block left unread bounds every posting not seen (blocks are sorted
+    -- inside, and a list's head holds its best postings).
+    heads as materialized (
+      select tt.lexeme, tt.idf, ck.grp, h.max_impact, h.postings, h.seen < ck.k and h.rn <= ${MAX_BLOCKS} as read
         from tt cross join ck
        cross join lateral (
-         (select chunk_id, doc_len, tf, impact from chunk_postings
-           where ck.grp <> ${NIL}::uuid and collection_id = ck.grp and lexeme = tt.lexeme
-           order by impact desc limit ck.k)
-         union all
-         -- "@>" is not indexable by btree: this branch walks the global (lexeme, impact) list.
-         (select chunk_id, doc_len, tf, impact from chunk_postings
-           where ck.grp = ${NIL}::uuid and lexeme = tt.lexeme and ${ids}::uuid[] @> array[collection_id]
-           order by impact desc limit ck.k)
-       ) p
+         select bk.max_impact, bk.postings, row_number() over w as rn,
+                coalesce(sum(bk.df) over (w rows between unbounded preceding and 1 preceding), 0) as seen
+           from (
+             -- Each table on its own: an ordered index scan stops after a few rows (through the
+             -- union view the planner would fetch and sort every block of the lexeme).
+             (select max_impact, df, postings from text_blocks
+               where ck.grp <> 0 and coll = ck.grp and lexeme = tt.lexeme and df > 0
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+             union all
+             (select max_impact, df, postings from text_fresh
+               where ck.grp <> 0 and coll = ck.grp and lexeme = tt.lexeme and df > 0
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+             union all
+             -- "@>" is not indexable by btree: these branches walk the global (lexeme, impact) lists.
+             (select max_impact, df, postings from text_blocks
+               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and (select nos from cl) @> array[coll]
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+             union all
+             (select max_impact, df, postings from text_fresh
+               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and (select nos from cl) @> array[coll]
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+           ) bk
+         window w as (order by bk.max_impact desc)
+       ) h
        where not tt.essential
     ),
     bounds as (
-      select lexeme, grp, case when count(*) >= max(k) then max(idf) * min(impact) else 0 end as bound
-        from topk group by lexeme, grp
+      select lexeme, grp, coalesce(max(max_impact) filter (where not read), 0) * max(idf) as bound from heads group by lexeme, grp
     ),
     cbounds as (select grp, sum(bound) as total from bounds group by grp),
     cand as (
-      select chunk_id, grp, max(doc_len) as doc_len, sum(es) as es, sum(ks) as ks, sum(cut) as cut, sum(seen) as seen
+      select no, grp, max(dl) as dl, sum(es) as es, sum(cut) as cut, sum(seen) as seen
         from (
-          select chunk_id, grp, doc_len, s as es, 0::float8 as ks, 0::float8 as cut, 0::float8 as seen from ess
+          select no, grp, dl, s as es, 0::float8 as cut, 0::float8 as seen from ess
           union all
-          select chunk_id, grp, doc_len, 0, case when bound = 0 then s else 0 end, case when bound > 0 then s else 0 end, bound
-            from (
-              select k.chunk_id, k.grp, k.doc_len, b.bound,
-                     k.idf * k.tf * 1.9 / (k.tf + 0.9 * (0.6 + 0.4 * k.doc_len / cs.avgdl)) as s
-                from topk k join bounds b using (lexeme, grp) cross join cs
-            ) x
+          select d.no, h.grp, d.dl, case when b.bound = 0 then d.s else 0 end, case when b.bound > 0 then d.s else 0 end, b.bound
+            from heads h join bounds b using (lexeme, grp) cross join cs
+           cross join unnest(h.postings) as x(p)
+           cross join lateral (
+             select (x.p >> 32)::int as no, (x.p & 4194303)::int as dl,
+                    bm25_term(h.idf, ((x.p >> 22) & 1023)::int, (x.p & 4194303)::int, cs.avgdl, ${k1}, ${b}) as s
+           ) d
+           where h.read
         ) u
-       group by chunk_id, grp
+       group by no, grp
     ),
     top as (
-      select c.chunk_id, c.grp, c.doc_len, c.es + c.ks as known
-        from cand c left join cbounds b using (grp)
-       order by c.es + c.ks + c.cut + coalesce(b.total, 0) - c.seen desc
+      select ca.no, ca.dl
+        from cand ca left join cbounds cb using (grp)
+       order by ca.es + ca.cut + coalesce(cb.total, 0) - ca.seen desc
        limit ${BM25.m}
     ),
-    probe as (
-      select top.chunk_id, sum(b.idf * p.tf * 1.9 / (p.tf + 0.9 * (0.6 + 0.4 * top.doc_len / cs.avgdl))) as s
-        from top
-        join (select bounds.*, tt.idf from bounds join tt using (lexeme) where bound > 0) b on b.grp = top.grp
-       cross join cs
-        join chunk_postings p on p.chunk_id = top.chunk_id and p.lexeme = b.lexeme
-       group by top.chunk_id
-    )
-    select top.chunk_id, (top.known + coalesce(probe.s, 0))::float8 as score
-      from top left join probe using (chunk_id)
-      ${needsChunk ? tx`join chunks c on c.id = top.chunk_id` : tx``}
+    ql as (select array_agg(lexeme) as lexemes from tt)
+    select c.id as chunk_id,
+           (select coalesce(sum(bm25_term(tt.idf, coalesce(cardinality(x.positions), 1), top.dl, cs.avgdl, ${k1}, ${b})), 0)
+              from unnest(ts_filter(setweight(c.tsv, 'A', ql.lexemes), '{a}')) x join tt on tt.lexeme = x.lexeme)::float8 as score
+      from top
+      join chunks c on c.no = top.no and c.collection_id = any(${ids}::uuid[])
+     cross join cs cross join ql
+     where true
       ${filter ? tx`and c.tsv @@ websearch_to_tsquery(${cfg}, ${filter})` : tx``}
-     where true ${needsChunk ? tagCondition(tx, f) : tx``}
-     order by score desc, top.chunk_id
+      ${tagCondition(tx, f)}
+     order by score desc, c.id
      limit ${n}`;
   return rows.map((r, i) => ({ chunkId: r.chunk_id, score: Number(r.score), rank: i + 1 }));
 }

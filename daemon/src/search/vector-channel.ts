@@ -15,9 +15,9 @@ import { tagCondition, type SearchFilter } from './filters.js';
  */
 export async function vectorCandidates(tx: Tx, vector: number[], f: SearchFilter, k: number): Promise<Candidate[]> {
   const dim = vector.length;
-  if (!Number.isInteger(dim) || dim < 1 || dim > 16000) throw new Error(`invalid query vector dimension ${dim}`);
+  if (!Number.isInteger(dim) || dim < 1 || dim > 4000) throw new Error(`invalid query vector dimension ${dim}`);
   const vec = JSON.stringify(vector);
-  const typed = tx.unsafe(`::vector(${dim})`);
+  const typed = tx.unsafe(`::halfvec(${dim})`);
   const rows = await tx<{ id: string; sim: number }[]>`
     with g as materialized (
       select s.n * s.n <= 2 * ${k}::float8 * greatest(s.n, (select reltuples from pg_class where oid = 'chunks'::regclass)) as exact

@@ -1090,6 +1090,11 @@ export interface components {
                 /** @description Vector-only chunks the floor removed. */
                 dropped: number;
             };
+            /** @description BM25 parameters of the text scores (settings BM25_K1 and BM25_B; Lucene IDF). */
+            bm25: {
+                k1: number;
+                b: number;
+            };
         };
         SearchRequest: {
             /**
@@ -5403,6 +5408,10 @@ export interface operations {
                      *           "basis": "measured",
                      *           "note": "note text",
                      *           "dropped": 1
+                     *         },
+                     *         "bm25": {
+                     *           "k1": 1,
+                     *           "b": 1
                      *         }
                      *       }
                      *     }

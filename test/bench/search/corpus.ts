@@ -4,6 +4,7 @@
 // triggers on `chunks` that serve production; the HNSW index is built once after the bulk load.
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '../../../daemon/src/db/client.js';
+import { foldTextIndex } from '../../../daemon/src/index/fold.js';
 import { ensureVectorIndex, vectorIndexName } from '../../../daemon/src/search/embedding-model.js';
 import { createUserWithKey } from '../../../daemon/src/accounts/create.js';
 import { collectionSizes, makeGenerator, rng } from './synth-text.js';
@@ -83,7 +84,19 @@ export interface LoadOptions {
   workers?: number;
   /** about this many chunks per insert statement */
   batchChunks?: number;
+  /**
+   * Fold the BM25 index (fold_text_stats(), the worker's cron job) after about this many chunks,
+   * as the job would during a long load; the last fold is finishLoad's.
+   */
+  foldEvery?: number;
   log?: (line: string) => void;
+}
+
+export interface LoadStats {
+  ms: number;
+  chunks: number;
+  /** of which in folds during the load */
+  foldMs: number;
 }
 
 /**
@@ -98,8 +111,11 @@ export class CorpusLoader {
 
   constructor(private readonly sql: Sql) {}
 
-  async load(o: LoadOptions): Promise<{ ms: number; chunks: number }> {
+  async load(o: LoadOptions): Promise<LoadStats> {
     const started = performance.now();
+    let foldMs = 0;
+    let sinceFold = 0;
+    let folding: Promise<void> | undefined;
     const batches: PlannedDoc[][] = [];
     let batch: PlannedDoc[] = [];
     let n = 0;
@@ -117,8 +133,20 @@ export class CorpusLoader {
         for (let b = batches[next++]; b; b = batches[next++]) {
           // Generated synchronously before the await, so plan order fixes every text and vector.
           const rows = this.generate(b, o);
+          await folding;
           await this.insert(rows);
           done += rows.chunks.length;
+          if (o.foldEvery && (sinceFold += rows.chunks.length) >= o.foldEvery) {
+            sinceFold = 0;
+            // Inserts pause during the fold, as on a busy worker the fold job competes for the cores.
+            folding = (async () => {
+              const t = performance.now();
+              await foldTextIndex(this.sql);
+              foldMs += performance.now() - t;
+              o.log?.(`  folded at ${done} chunks in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+            })();
+            await folding;
+          }
           if (o.log && done - reported >= 10_000) {
             reported = done;
             o.log(`  loaded ${done}/${total} chunks, ${Math.round(done / ((performance.now() - started) / 1000))} chunks/s`);
@@ -127,7 +155,7 @@ export class CorpusLoader {
       }),
     );
     this.loadedChunks += done;
-    return { ms: performance.now() - started, chunks: done };
+    return { ms: performance.now() - started, chunks: done, foldMs };
   }
 
   private generate(batch: PlannedDoc[], o: LoadOptions) {
@@ -158,7 +186,7 @@ export class CorpusLoader {
       // The same insert as documents/process-document.ts (tsv = title || ' ' || content).
       await tx`
         insert into chunks (document_id, collection_id, generation, chunk_index, content, token_count, embedding, embedding_model, tsv)
-        select t.doc, t.coll, 1, t.idx, t.content, t.tokens, t.emb::vector, ${r.model},
+        select t.doc, t.coll, 1, t.idx, t.content, t.tokens, t.emb::halfvec, ${r.model},
                to_tsvector('english'::regconfig, t.title || ' ' || t.content)
           from unnest(${r.chunks.map((c) => c.docId)}::uuid[], ${r.chunks.map((c) => c.collectionId)}::uuid[], ${r.chunks.map((c) => c.idx)}::int[],
                       ${r.chunks.map((c) => c.title)}::text[], ${r.chunks.map((c) => c.content)}::text[], ${r.chunks.map((c) => c.tokens)}::int[],
@@ -177,9 +205,9 @@ export interface FinishTimings {
  * After a bulk load: fold the statistic deltas, refresh planner stats and the visibility map
  * (the BM25 query is index-only), then build the HNSW index in one pass.
  */
-export async function finishLoad(sql: Sql, model: string, dimension = BENCH_DIMENSION): Promise<FinishTimings> {
+export async function finishLoad(sql: Sql, model: string, dimension = BENCH_DIMENSION, hnswMemory = '1GB'): Promise<FinishTimings> {
   let t = performance.now();
-  await sql`select fold_text_stats()`;
+  await foldTextIndex(sql);
   const foldMs = performance.now() - t;
   t = performance.now();
   await sql`vacuum analyze`;
@@ -187,7 +215,7 @@ export async function finishLoad(sql: Sql, model: string, dimension = BENCH_DIME
   t = performance.now();
   await sql.begin(async (tx) => {
     // A graph that fits in memory builds several times faster; session-local, not a server setting.
-    await tx`set local maintenance_work_mem = '1GB'`;
+    await tx`select set_config('maintenance_work_mem', ${hnswMemory}, true)`;
     await ensureVectorIndex(tx, dimension);
   });
   const hnswMs = performance.now() - t;
@@ -206,14 +234,4 @@ export async function dropVectorIndex(sql: Sql, dimension = BENCH_DIMENSION): Pr
 /** Model the daemon's startup guard expects (the builtin-model run switches it). */
 export async function setStoredModel(sql: Sql, model: string, dimension = BENCH_DIMENSION): Promise<void> {
   await sql`update instance_settings set value = ${sql.json({ model, dimension })}, updated_at = now() where key = 'embedding_model'`;
-}
-
-export async function databaseSizeMb(sql: Sql): Promise<{ total: number; relations: { rel: string; mb: number }[] }> {
-  const [db] = await sql<{ mb: number }[]>`select round(pg_database_size(current_database()) / 1048576.0)::float8 as mb`;
-  const relations = await sql<{ rel: string; mb: number }[]>`
-    select c.relname as rel, round(pg_relation_size(c.oid) / 1048576.0, 1)::float8 as mb
-      from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = 'public' and c.relkind in ('r', 'i') and pg_relation_size(c.oid) > 10485760
-     order by pg_relation_size(c.oid) desc`;
-  return { total: db?.mb ?? 0, relations };
 }

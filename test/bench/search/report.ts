@@ -103,9 +103,9 @@ export function printRecall(title: string, rows: RecallRow[], exactP50Ms: number
   );
 }
 
-export function printTargets(targets: Target[]): void {
+export function printTargets(targets: Target[], title = 'Targets (query embedding excluded)'): void {
   printTable(
-    'Targets at 100k chunks (query embedding excluded)',
+    title,
     ['target', 'measured', 'limit', 'result', 'note'],
     targets.map((t) => [
       t.name,

@@ -4,7 +4,8 @@
 import type { Sql } from '../../../daemon/src/db/client.js';
 import { rrf, single } from '../../../daemon/src/search/fusion.js';
 import { hydrate } from '../../../daemon/src/search/hydrate.js';
-import { textCandidates } from '../../../daemon/src/search/text-channel.js';
+import { loadConfig } from '../../../daemon/src/config.js';
+import { textCandidates, textSettings } from '../../../daemon/src/search/text-channel.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
 import { runLoad, type LoadResult } from './load.js';
 
@@ -13,6 +14,8 @@ export const CANDIDATES = 100;
 /** application_name of the floor's pool (its backends' CPU is measured by name). */
 export const FLOOR_APP = 'bench-search-floor';
 export const LIMIT = 5;
+/** The daemon's defaults (text search configuration, k1, b): the bench's daemon runs with them too. */
+const TEXT = textSettings(loadConfig({}));
 
 export type FloorStep = 'text-channel' | 'vector-channel' | 'hydrate' | 'text' | 'vector' | 'hybrid';
 
@@ -30,7 +33,7 @@ export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hy
   return async (q: FloorQuery): Promise<{ ok: boolean; body?: unknown }> => {
     switch (step) {
       case 'text-channel':
-        return { ok: true, body: (await textCandidates(sql, 'english', q.text, f, CANDIDATES)).length };
+        return { ok: true, body: (await textCandidates(sql, TEXT, q.text, f, CANDIDATES)).length };
       case 'vector-channel':
         return { ok: true, body: (await vectorCandidates(sql, q.vector, f, CANDIDATES)).length };
       case 'hydrate': {
@@ -43,7 +46,7 @@ export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hy
       }
       default: {
         const [text, vector] = await Promise.all([
-          step === 'vector' ? [] : textCandidates(sql, 'english', q.text, f, CANDIDATES),
+          step === 'vector' ? [] : textCandidates(sql, TEXT, q.text, f, CANDIDATES),
           step === 'text' ? [] : vectorCandidates(sql, q.vector, f, CANDIDATES),
         ]);
         const fused = step === 'text' ? single(text, 'text') : step === 'vector' ? single(vector, 'vector') : rrf(text, vector);
@@ -59,10 +62,7 @@ export async function hydrateTargets(sql: Sql, queries: FloorQuery[], collection
   const out = new Map<string, string[]>();
   for (const q of queries) {
     const f = { collectionIds };
-    const [t, v] = await Promise.all([
-      textCandidates(sql, 'english', q.text, f, CANDIDATES),
-      vectorCandidates(sql, q.vector, f, CANDIDATES),
-    ]);
+    const [t, v] = await Promise.all([textCandidates(sql, TEXT, q.text, f, CANDIDATES), vectorCandidates(sql, q.vector, f, CANDIDATES)]);
     out.set(
       q.text,
       rrf(t, v)

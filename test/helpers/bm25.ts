@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import type { Sql } from '../../daemon/src/db/client.js';
+
+/**
+ * Exhaustive BM25 (Lucene IDF; k1 0.9, b 0.4 unless given) over the collections' chunks, from
+ * chunks.tsv alone: the oracle the pruned text channel is checked against. Top `n` (chunk id,
+ * score), best first.
+ */
+export async function exhaustiveBm25(sql: Sql, collectionIds: string[], query: string, n = 1000, p = { k1: 0.9, b: 0.4 }) {
+  return sql<{ id: string; score: number }[]>`
+    with scope as (select id, tsv, (select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(tsv) x)::float8 as len
+                     from chunks where collection_id = any(${collectionIds}::uuid[])),
+         st as (select count(*)::float8 as n, avg(len) as avgdl from scope),
+         q as (select distinct lexeme from unnest(to_tsvector('english', ${query})) u),
+         df as (select x.lexeme, count(*)::float8 as df from scope s cross join unnest(s.tsv) x join q using (lexeme) group by 1),
+         tf as (select s.id, s.len, x.lexeme, coalesce(cardinality(x.positions), 1)::float8 as tf from scope s cross join unnest(s.tsv) x join q using (lexeme))
+    select tf.id, sum(ln(1 + (st.n - df.df + 0.5) / (df.df + 0.5)) * tf.tf * (${p.k1}::float8 + 1)
+               / (tf.tf + ${p.k1}::float8 * (1 - ${p.b}::float8 + ${p.b}::float8 * tf.len / st.avgdl)))::float8 as score
+      from tf join df using (lexeme) cross join st
+     group by tf.id order by score desc, tf.id limit ${n}`;
+}
+
+/** Frequencies, held postings, tombstones and the block layout, checked against the chunks. */
+export async function assertIndexExact(sql: Sql): Promise<void> {
+  const df = await sql<{ bad: number }[]>`
+    select count(*)::int as bad from (
+      select b.coll, b.lexeme, sum(b.df) as df from text_lists b group by 1, 2 having sum(b.df) <> 0) h
+    full join (
+      select c.no as coll, x.lexeme, count(*) as df from chunks k join collections c on c.id = k.collection_id, unnest(k.tsv) x group by 1, 2) r
+      using (coll, lexeme)
+    where h.df is distinct from r.df`;
+  assert.equal(df[0]!.bad, 0, 'document frequencies are exact');
+  const held = await sql<{ dup: number; missing: number; untombstoned: number }[]>`
+    with h as (
+      select b.coll, b.lexeme, (p >> 32)::int as no, b.df > 0 as posting from text_lists b cross join unnest(b.postings) p
+    ),
+    live as (select c.no as coll, x.lexeme, k.no from chunks k join collections c on c.id = k.collection_id, unnest(k.tsv) x)
+    select (select count(*) from (select 1 from h where posting group by coll, lexeme, no having count(*) > 1) x)::int as dup,
+           (select count(*) from live l where not exists (select 1 from h where h.posting and (h.coll, h.lexeme, h.no) = (l.coll, l.lexeme, l.no)))::int as missing,
+           (select count(*) from h where posting and not exists (select 1 from live l where (l.coll, l.lexeme, l.no) = (h.coll, h.lexeme, h.no))
+                                  and not exists (select 1 from h t where not t.posting and (t.coll, t.lexeme, t.no) = (h.coll, h.lexeme, h.no)))::int as untombstoned`;
+  assert.deepEqual({ ...held[0] }, { dup: 0, missing: 0, untombstoned: 0 });
+}
+
+/** After a fold: one head of <= 128 postings per list, tails of <= 1000 below it, blocks sorted. */
+export async function assertIndexLayout(sql: Sql): Promise<void> {
+  const [r] = await sql<{ fresh: number; heads: number; big_head: number; above: number; unsorted: number; partial_tails: number }[]>`
+    with b as (select *, (select array_agg(text_posting_impact(p) order by o) from unnest(postings) with ordinality u(p, o)) as imps from text_blocks where df > 0),
+         head_min as (select coll, lexeme, imps[cardinality(imps)] as m from b where kind = 1)
+    select (select count(*) from text_fresh)::int as fresh,
+           (select count(*) from (select 1 from b where kind = 1 group by coll, lexeme having count(*) > 1) x)::int as heads,
+           (select count(*) from b where kind = 1 and df > 128)::int as big_head,
+           (select count(*) from b join head_min h using (coll, lexeme) where b.kind = 2 and b.max_impact > h.m)::int as above,
+           (select count(*) from b where max_impact <> imps[1] or exists (select 1 from generate_series(2, cardinality(imps)) i where imps[i] > imps[i - 1]))::int as unsorted,
+           (select count(*) from (select 1 from b where kind = 2 and df < 1000 group by coll, lexeme having count(*) > 1) x)::int as partial_tails`;
+  assert.deepEqual({ ...r }, { fresh: 0, heads: 0, big_head: 0, above: 0, unsorted: 0, partial_tails: 0 });
+}
