@@ -51,8 +51,13 @@ function hintFor(err: ApiError, baseUrl?: string): string | undefined {
       return 'See `docsift docs list` for the documents this key can see.';
     case 'WEBHOOK_NOT_CONFIGURED':
       return 'Configure one first: `docsift webhooks set <url>`.';
-    case 'WEBHOOK_TEST_FAILED':
+    case 'WEBHOOK_TEST_FAILED': {
+      // The server reached the receiver, which answered an error: the address is fine, the receiver is not.
+      const status = /answered HTTP (\d{3})/.exec(err.message)?.[1];
+      if (status)
+        return `The server reached the receiver, which answered HTTP ${status}: the receiver itself failed or refused the event; check its logs${status === '401' || status === '403' ? ' (a receiver that verifies signatures needs the current secret: `docsift webhooks rotate-secret`)' : ''}. \`docsift webhooks deliveries\` shows each attempt.`;
       return 'The receiver did not answer 2xx in time. It must be reachable from the server; a localhost URL needs ALLOW_PRIVATE_URLS=true on the daemon (development), otherwise use a public tunnel. `docsift webhooks deliveries` shows each attempt.';
+    }
     case 'SEARCH_UNAVAILABLE':
       return 'The search backend is temporarily unavailable; try again shortly.';
     case 'UNSUPPORTED_FILE_TYPE':

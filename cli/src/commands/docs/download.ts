@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -48,7 +48,10 @@ export default defineCommand<{ uuid: string; output: string | undefined; urlOnly
           () => false,
         )
       : false;
-    const target = output ? (isDir ? path.join(output, name) : output) : name;
+    // `-o newdir/` (a trailing separator) names a folder even before it exists; missing parents are made.
+    const wantsDir = isDir || (!!output && /[\\/]$/.test(output));
+    const target = output ? (wantsDir ? path.join(output, name) : output) : name;
+    await mkdir(path.dirname(path.resolve(target)), { recursive: true });
     await pipeline(Readable.fromWeb(res.body as never), createWriteStream(target));
     const bytes = (await stat(target)).size;
     ctx.out.result({ uuid, path: path.resolve(target), bytes }, () => ctx.out.line(`Saved ${target} (${formatBytes(bytes)}).`));
