@@ -6,6 +6,7 @@ import { AppError } from './errors.js';
 import { createUserWithKey } from './accounts/create.js';
 import { createInvite } from './auth/invites.js';
 import { passwordProblem } from './auth/passwords.js';
+import { setKeyTier } from './auth/key-tier.js';
 import { setUserPassword } from './auth/sessions.js';
 import { closeInvoices, listInvoices } from './billing/invoices.js';
 import { setPlan } from './billing/org-plan.js';
@@ -13,7 +14,6 @@ import { stripeClient } from './billing/payments.js';
 import { isPlanId, PLAN_IDS } from './billing/plans.js';
 import { createLogger } from './logger.js';
 import type { Clock, RateTier } from './types.js';
-import { isUuid } from './ids.js';
 
 export interface AdminContext {
   sql: Sql;
@@ -171,15 +171,20 @@ const COMMANDS: AdminCommand[] = [
   },
   {
     name: 'set-tier',
-    usage: `  set-tier --key KEY_UUID --tier free|basic|pro
-        Set the rate tier of an API key.`,
-    options: { key: { type: 'string' }, tier: { type: 'string' } },
+    usage: `  set-tier (--key KEY_UUID|KEY_PREFIX | --email E) --tier free|basic|pro
+        Set the rate tier of an API key (by its UUID or the prefix \`docsift keys list\` shows), or
+        of every key of a user.`,
+    options: { key: { type: 'string' }, email: { type: 'string' }, tier: { type: 'string' } },
     async run(ctx, a) {
       const tier = tierOption(a);
-      const [key] = required(a, 'key', 'tier');
-      const rows = isUuid(key!) ? await ctx.sql`update api_keys set rate_tier = ${tier!} where id = ${key!} returning id` : [];
-      if (!rows.length) throw new AppError('API_KEY_NOT_FOUND', `No API key ${key}.`);
-      a.print(`Key ${key} is now on tier ${tier}.`, { key, tier });
+      const key = a.str('key');
+      const email = a.str('email');
+      if ((!key && !email) || !tier) throw new UsageError('--tier and --key (UUID or prefix) or --email are required.');
+      const keys = await setKeyTier(ctx.sql, { key, email }, tier);
+      a.print(
+        keys.map((k) => `Key ${k.prefix}… (${k.id}) is now on tier ${tier}.`).join('\n'),
+        email ? { email, tier, keys: keys.map((k) => k.id) } : { key: keys[0]!.id, tier },
+      );
     },
   },
   setActive(
