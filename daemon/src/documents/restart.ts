@@ -13,6 +13,8 @@ export interface RestartChanges {
   sourceType?: string;
   title?: string;
   tags?: string[];
+  /** The new file's SHA-256 (replace); kept when undefined. */
+  contentSha256?: string | null;
 }
 
 export type RestartTarget = { document: DocumentRow; changes?: RestartChanges } | { everyLiveDocument: true };
@@ -43,7 +45,8 @@ export async function restartDocuments(tx: Tx, deps: Pick<AppDeps, 'clock' | 'co
         one
           ? tx`blob_key = ${ch.blobKey ?? one.blob_key}, original_filename = ${ch.filename ?? one.original_filename},
                file_size = ${ch.size ?? one.file_size}, media_type = ${ch.mediaType ?? one.media_type},
-               source_type = ${ch.sourceType ?? one.source_type}, title = ${ch.title ?? one.title}, tags = ${ch.tags ?? one.tags},`
+               source_type = ${ch.sourceType ?? one.source_type}, title = ${ch.title ?? one.title}, tags = ${ch.tags ?? one.tags},
+               content_sha256 = ${ch.contentSha256 === undefined ? one.content_sha256 : ch.contentSha256},`
           : tx``
       }
       updated_at = ${now}

@@ -10,7 +10,8 @@ import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
 import { enqueueProcessing } from './process-document.js';
 import { parseTags } from './json.js';
-import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
+import { createHash } from 'node:crypto';
+import { baseFilename, receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
 
 const MAX_TAGS = 50;
 const MAX_TAG_LENGTH = 100;
@@ -116,13 +117,14 @@ async function insertDocument(
     blobKey: string | null;
     sourceUrl: string | null;
     contentText: string;
+    contentSha256: string | null;
   },
 ): Promise<string> {
   const now = deps.clock.now();
   const rows = await tx<{ id: string }[]>`
-    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_text, created_at, updated_at)
+    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_text, content_sha256, created_at, updated_at)
     values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${d.filename}, ${d.size},
-            ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentText}, ${now}, ${now})
+            ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentText}, ${d.contentSha256}, ${now}, ${now})
     returning id`;
   await enqueueProcessing(tx, deps, { documentId: rows[0]!.id, generation: 1 });
   return rows[0]!.id;
@@ -200,7 +202,7 @@ async function storeUpload(
   const row = (f: ReceivedFile, sourceType: string) => ({
     id: f.documentId,
     collectionId,
-    title: meta.title ?? f.filename,
+    title: meta.title ?? baseFilename(f.filename),
     sourceType,
     tags: meta.tags,
     filename: f.filename,
@@ -209,6 +211,7 @@ async function storeUpload(
     blobKey: f.blobKey,
     sourceUrl: null,
     contentText: '',
+    contentSha256: f.sha256 ?? null,
   });
   if (single.length === 1 || !wantsBatch) {
     const f = single[0];
@@ -267,6 +270,7 @@ async function createNonFileDocument(
         blobKey: null,
         sourceUrl: url.toString(),
         contentText: '',
+        contentSha256: null,
       }),
     );
   }
@@ -287,6 +291,7 @@ async function createNonFileDocument(
       blobKey: null,
       sourceUrl: null,
       contentText: content,
+      contentSha256: createHash('sha256').update(content).digest('hex'),
     }),
   );
 }

@@ -956,7 +956,16 @@ export interface components {
             status: "pending" | "indexed" | "failed";
             tags: string[];
             chunks_count: number;
+            /**
+             * @description The file name as uploaded. A relative path sent as the part’s file name is kept (`guide/intro.md`; separators become `/`, empty, `.` and `..` segments and a drive letter are dropped): it is the stable key by which `docsift docs sync` matches files to documents. The title and the download’s file name use its last segment. Empty for text documents; the URL’s last path segment for URL documents.
+             * @example guide/intro.md
+             */
             original_filename: string;
+            /**
+             * @description Lowercase hex SHA-256 of the stored file’s bytes (of the content, for text documents), computed while the upload streams; replace updates it. Null for URL documents and for files stored before the field existed. A client compares it with a local file’s hash to skip unchanged files (`docsift docs sync`, `docs upload --skip-existing`).
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            content_sha256: string | null;
             file_size: number;
             collection_name: string;
             collection_slug: string;
@@ -993,6 +1002,10 @@ export interface components {
             source_type: string;
             /** @enum {string} */
             status: "pending" | "indexed" | "failed";
+            /**
+             * @description The file name as uploaded. A relative path sent as the part’s file name is kept (`guide/intro.md`; separators become `/`, empty, `.` and `..` segments and a drive letter are dropped): it is the stable key by which `docsift docs sync` matches files to documents. The title and the download’s file name use its last segment. Empty for text documents; the URL’s last path segment for URL documents.
+             * @example guide/intro.md
+             */
             original_filename: string;
             file_size: number;
             tags: string[];
@@ -4164,7 +4177,8 @@ export interface operations {
                      *             "2026"
                      *           ],
                      *           "chunks_count": 12,
-                     *           "original_filename": "paper.pdf",
+                     *           "original_filename": "guide/intro.md",
+                     *           "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                      *           "file_size": 482113,
                      *           "collection_name": "Research papers",
                      *           "collection_slug": "research-papers",
@@ -4318,7 +4332,8 @@ export interface operations {
                      *           "2026"
                      *         ],
                      *         "chunks_count": 12,
-                     *         "original_filename": "paper.pdf",
+                     *         "original_filename": "guide/intro.md",
+                     *         "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                      *         "file_size": 482113,
                      *         "collection_name": "Research papers",
                      *         "collection_slug": "research-papers",
@@ -4444,7 +4459,8 @@ export interface operations {
                      *         "2026"
                      *       ],
                      *       "chunks_count": 12,
-                     *       "original_filename": "paper.pdf",
+                     *       "original_filename": "guide/intro.md",
+                     *       "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                      *       "file_size": 482113,
                      *       "collection_name": "Research papers",
                      *       "collection_slug": "research-papers",
@@ -4801,7 +4817,7 @@ export interface operations {
                      *       "title": "Contrastive pretraining of text encoders",
                      *       "source_type": "pdf",
                      *       "status": "pending",
-                     *       "original_filename": "paper.pdf",
+                     *       "original_filename": "guide/intro.md",
                      *       "file_size": 482113,
                      *       "tags": [
                      *         "ml",
@@ -4938,7 +4954,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description One document (single upload).
+                     * @description One document (single upload). The part’s file name may be a relative path (`guide/intro.md`), kept as `original_filename`.
                      */
                     file?: string;
                     /** @description Several documents (batch): repeat the part. Bad files are skipped with a reason. */
@@ -4996,7 +5012,7 @@ export interface operations {
                      *       "title": "Contrastive pretraining of text encoders",
                      *       "source_type": "pdf",
                      *       "status": "pending",
-                     *       "original_filename": "paper.pdf",
+                     *       "original_filename": "guide/intro.md",
                      *       "file_size": 482113,
                      *       "tags": [
                      *         "ml",
@@ -5184,7 +5200,7 @@ export interface operations {
                      *       "title": "Contrastive pretraining of text encoders",
                      *       "source_type": "pdf",
                      *       "status": "pending",
-                     *       "original_filename": "paper.pdf",
+                     *       "original_filename": "guide/intro.md",
                      *       "file_size": 482113,
                      *       "tags": [
                      *         "ml",
