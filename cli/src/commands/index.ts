@@ -18,6 +18,7 @@ import docsList from './docs/list.js';
 import docsReplace from './docs/replace.js';
 import docsReprocess from './docs/reprocess.js';
 import docsShow from './docs/show.js';
+import docsSync from './docs/sync.js';
 import docsUpload from './docs/upload.js';
 import docsWait from './docs/wait.js';
 import keysCreate from './keys/create.js';
@@ -54,7 +55,17 @@ export const collectionCommands: Any[] = [
   collectionsSubscribe,
   collectionsUnsubscribe,
 ];
-export const docCommands: Any[] = [docsUpload, docsList, docsShow, docsReplace, docsDownload, docsWait, docsDelete, docsReprocess];
+export const docCommands: Any[] = [
+  docsUpload,
+  docsSync,
+  docsList,
+  docsShow,
+  docsReplace,
+  docsDownload,
+  docsWait,
+  docsDelete,
+  docsReprocess,
+];
 export const keyCommands: Any[] = [keysList, keysCreate, keysRotate, keysRevoke, keysExpire, keysGrant, keysUngrant, keysGrants];
 export const webhookCommands: Any[] = [
   webhooksGet,
