@@ -1338,6 +1338,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1525,6 +1529,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1649,6 +1657,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1800,6 +1812,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1927,6 +1943,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2113,6 +2133,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2233,6 +2257,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2403,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2558,6 +2590,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2716,6 +2752,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2846,6 +2886,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3037,6 +3081,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3158,6 +3206,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3263,6 +3315,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3423,6 +3479,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3543,6 +3603,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3663,6 +3727,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3840,6 +3908,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3968,6 +4040,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4096,6 +4172,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4246,6 +4326,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4385,6 +4469,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4522,6 +4610,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4642,6 +4734,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4748,6 +4844,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4886,6 +4986,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5111,6 +5215,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5284,6 +5392,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5497,6 +5609,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5609,6 +5725,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5784,6 +5904,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5895,6 +6019,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6062,6 +6190,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6190,6 +6322,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,6 +6455,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6467,6 +6607,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,6 +6749,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
