@@ -23,6 +23,10 @@ export function dispositionName(header: string | null): string | undefined {
 export default defineCommand<{ uuid: string; output: string | undefined; urlOnly: boolean }>({
   name: 'download <uuid>',
   summary: 'Download the original file (or print its signed, 1-hour URL with --url-only)',
+  help: `Examples:
+  docsift docs download 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f -o downloads/
+  docsift docs download 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f -o - | less
+  docsift docs download 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f --url-only`,
   options: (cmd) =>
     cmd
       .option('-o, --output <path>', 'file or directory to write (default: original name in the current directory; - for stdout)')

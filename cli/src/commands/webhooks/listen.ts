@@ -78,7 +78,12 @@ test delivery (not printed or forwarded); a stale one (rotated elsewhere) stops 
 what to do. If the webhook already exists and its secret is unknown or stale, --rotate-secret
 issues a new one (other receivers then need it too). Deliveries that fail
 verification are answered 400; with --forward-to the app's answer is passed back (502 when it is
-down), so the service's retries behave as in production.`,
+down), so the service's retries behave as in production.
+
+Examples:
+  docsift webhooks listen --register --forward-to http://localhost:3000/hooks
+  docsift webhooks listen --port 4242 --register https://abc.trycloudflare.com/
+  docsift webhooks listen --register --rotate-secret --max-events 1 --json`,
   options: (cmd) =>
     cmd
       .option('--port <port>', 'port to listen on (0: any free port)', '4242')
