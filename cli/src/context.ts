@@ -1,4 +1,5 @@
 import { createClient, type DocsiftClient } from '@docsift/sdk/node';
+import type { Command } from 'commander';
 import { configPath, readConfig, type ConfigFile, type Profile } from './config.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
 import { Output } from './output.js';
@@ -31,6 +32,8 @@ export interface Credentials {
 export class Context {
   readonly out: Output;
   readonly configFile: string;
+  /** The whole command tree, for commands that describe it (completion); set by the program. */
+  program: Command | undefined;
   private config: ConfigFile | undefined;
   private clientInstance: DocsiftClient | undefined;
   /** A live progress view on screen takes retry notices into its frame (a line beside it would break it). */

@@ -35,7 +35,7 @@ describe('--help examples', () => {
         assert.ok(lines.length >= 1);
         const aliases = [name, ...(def.aliases ?? [])].map((a) => (group ? `${group} ${a}` : a));
         for (const l of lines) {
-          assert.match(l, /^ {2}(\S.*\s)?docsift /, `${full}: ${l}`);
+          assert.match(l, /^ {2}(\S.*[\s(])?docsift /, `${full}: ${l}`);
           assert.ok(
             aliases.some((a) => l.includes(`docsift ${a}`)),
             `${full}: the example runs another command: ${l}`,

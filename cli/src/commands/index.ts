@@ -31,6 +31,7 @@ import keysRotate from './keys/rotate.js';
 import keysUngrant from './keys/ungrant.js';
 import mcpConfig from './mcp/config.js';
 import search from './search/search.js';
+import completion from './shell/completion.js';
 import usage from './usage/usage.js';
 import webhooksDelete from './webhooks/delete.js';
 import webhooksDeliveries from './webhooks/deliveries.js';
@@ -45,7 +46,7 @@ import webhooksTest from './webhooks/test.js';
 
 type Any = CommandDef<any>;
 export const authCommands: Any[] = [login, logout, whoami];
-export const topLevelCommands: Any[] = [search, usage];
+export const topLevelCommands: Any[] = [search, usage, completion];
 export const collectionCommands: Any[] = [
   collectionsList,
   collectionsCreate,
