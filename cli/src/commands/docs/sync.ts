@@ -1,17 +1,17 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { AuthenticationError, DocsiftError, PermissionError, type SettledResult } from '@docsift/sdk';
-import { fileFromPath } from '@docsift/sdk/node';
+import type { SettledResult } from '@docsift/sdk';
 import { defineCommand, intFlag, stringFlag } from '../../command.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatBytes } from '../../output.js';
 import { resolveCollection } from '../../resolve.js';
-import { localFiles, planSync, type LocalFile, type RemoteDoc, type SyncPlan } from '../../sync.js';
+import { executeSync, type SyncFailure } from '../../sync-run.js';
+import { localFiles, planSync, type RemoteDoc } from '../../sync.js';
 import { createProgress } from '../../ui/progress.js';
 import { printWaitSummary, waitJson } from './wait.js';
 
-interface Options {
+export interface SyncOptions {
   dir: string;
   collection: string | undefined;
   delete: boolean;
@@ -25,37 +25,6 @@ interface Options {
   strict: boolean;
 }
 
-interface Failure {
-  key: string;
-  action: 'upload' | 'replace' | 'delete';
-  uuid?: string;
-  error: string;
-  code?: string;
-}
-
-/** Runs `work` over `items`, `concurrency` at a time; a rejection stops new starts and is rethrown. */
-async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { err: unknown } | undefined;
-  const lane = async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++]!;
-      await work(item).catch((err: unknown) => {
-        failure ??= { err };
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, lane));
-  if (failure) throw failure.err;
-}
-
-// Every other request would fail the same way: stop instead of reporting each.
-const isFatal = (err: unknown) => err instanceof AuthenticationError || err instanceof PermissionError || !(err instanceof DocsiftError);
-const failureOf = (err: unknown) => ({
-  error: (err as Error).message,
-  ...(err && typeof err === 'object' && 'code' in err ? { code: String((err as { code: unknown }).code) } : {}),
-});
-
 async function remoteDocs(ctx: Context, slug: string): Promise<RemoteDoc[]> {
   const client = await ctx.client();
   const out: RemoteDoc[] = [];
@@ -63,7 +32,7 @@ async function remoteDocs(ctx: Context, slug: string): Promise<RemoteDoc[]> {
   return out;
 }
 
-export default defineCommand<Options>({
+export default defineCommand<SyncOptions>({
   name: 'sync <dir>',
   summary: 'Make a collection mirror a folder: upload new files, replace changed ones, skip unchanged ones (CI)',
   help: `Files are matched to documents by their path relative to <dir> (kept by the service as the
@@ -116,7 +85,7 @@ Examples:
     const replaced: { key: string; path: string; uuid: string }[] = [];
     const deleted: { key: string; uuid: string; reason: string }[] = [];
     const skipped = plan.skipped.map((s) => ({ key: s.file.key, path: s.file.path, reason: s.reason }) as Record<string, string>);
-    const failed: Failure[] = [];
+    const failed: SyncFailure[] = [];
     let bytesSent = 0;
 
     if (opts.dryRun) {
@@ -124,7 +93,7 @@ Examples:
       replaced.push(...plan.replace.map((p) => ({ key: p.file.key, path: p.file.path, uuid: p.doc.uuid })));
       deleted.push(...plan.delete.map((r) => ({ key: r.doc.original_filename, uuid: r.doc.uuid, reason: r.reason })));
     } else {
-      await execute(ctx, opts, collection.uuid, plan, { uploaded, replaced, deleted, skipped, failed, sent: (n) => (bytesSent += n) });
+      await executeSync(ctx, opts, collection.uuid, plan, { uploaded, replaced, deleted, skipped, failed, sent: (n) => (bytesSent += n) });
     }
 
     let settled: SettledResult | undefined;
@@ -173,97 +142,6 @@ Examples:
   },
 });
 
-interface Outcomes {
-  uploaded: { key: string; path: string; uuid?: string }[];
-  replaced: { key: string; path: string; uuid: string }[];
-  deleted: { key: string; uuid: string; reason: string }[];
-  skipped: Record<string, string>[];
-  failed: Failure[];
-  sent: (bytes: number) => void;
-}
-
-/** Uploads, then replaces, then deletes: a run cut short never leaves fewer documents than files. */
-async function execute(ctx: Context, opts: Options, collectionUuid: string, plan: SyncPlan, out: Outcomes): Promise<void> {
-  const client = await ctx.client();
-  const progress = await createProgress(ctx, 'upload', { quiet: opts.quiet });
-  const sending: LocalFile[] = [...plan.upload, ...plan.replace.map((p) => p.file)];
-  const state = {
-    filesTotal: sending.length,
-    filesDone: 0,
-    bytesTotal: sending.reduce((n, f) => n + f.size, 0),
-    bytesDone: 0,
-    uploaded: 0,
-    skipped: 0,
-    failed: 0,
-  };
-  // Replaces count on top of what the batch uploads report.
-  const base = { filesDone: 0, bytesDone: 0, uploaded: 0, skipped: 0, failed: 0 };
-  const show = () => progress.update({ ...state });
-  try {
-    if (plan.upload.length) {
-      const sources = await Promise.all(plan.upload.map(async (f) => ({ name: f.key, data: (await fileFromPath(f.path)).blob })));
-      const r = await client.documents.uploadMany(collectionUuid, sources, {
-        tags: opts.tags,
-        concurrency: opts.concurrency,
-        batchSize: opts.batchSize,
-        onProgress: (p) => {
-          Object.assign(state, {
-            filesDone: p.filesDone,
-            bytesDone: p.bytesDone,
-            uploaded: p.uploaded,
-            skipped: p.skipped,
-            failed: p.failed,
-          });
-          show();
-        },
-      });
-      Object.assign(base, {
-        filesDone: state.filesDone,
-        bytesDone: state.bytesDone,
-        uploaded: state.uploaded,
-        skipped: state.skipped,
-        failed: state.failed,
-      });
-      for (const o of r.results) {
-        const f = plan.upload[o.index]!;
-        if (o.status === 'uploaded') {
-          out.uploaded.push({ key: f.key, path: f.path, uuid: o.document.uuid });
-          out.sent(f.size);
-        } else if (o.status === 'skipped')
-          out.skipped.push({ key: f.key, path: f.path, reason: o.reason, ...(o.code ? { code: o.code } : {}) });
-        else out.failed.push({ key: f.key, action: 'upload', ...failureOf(o.error) });
-      }
-    }
-    await pool(plan.replace, opts.concurrency, async ({ file, doc }) => {
-      try {
-        await client.documents.replace(doc.uuid, { name: file.key, data: (await fileFromPath(file.path)).blob }, { tags: opts.tags });
-        out.replaced.push({ key: file.key, path: file.path, uuid: doc.uuid });
-        out.sent(file.size);
-        base.uploaded++;
-      } catch (err) {
-        if (isFatal(err)) throw err;
-        out.failed.push({ key: file.key, action: 'replace', uuid: doc.uuid, ...failureOf(err) });
-        base.failed++;
-      }
-      base.filesDone++;
-      base.bytesDone += file.size;
-      Object.assign(state, base);
-      show();
-    });
-    await pool(plan.delete, opts.concurrency, async ({ doc, reason }) => {
-      try {
-        await client.documents.delete(doc.uuid);
-        out.deleted.push({ key: doc.original_filename, uuid: doc.uuid, reason });
-      } catch (err) {
-        if (isFatal(err)) throw err;
-        out.failed.push({ key: doc.original_filename, action: 'delete', uuid: doc.uuid, ...failureOf(err) });
-      }
-    });
-  } finally {
-    await progress.done();
-  }
-}
-
 function printSummary(
   ctx: Context,
   s: {
@@ -276,7 +154,7 @@ function printSummary(
     deleted: { key: string; reason: string }[];
     kept: { key: string; reason: string }[];
     skipped: Record<string, string>[];
-    failed: Failure[];
+    failed: SyncFailure[];
   },
   settled: SettledResult | undefined,
   labels: Map<string, string>,
