@@ -54,6 +54,19 @@ describe('docsift CLI: keys, usage, billing', () => {
     assert.match(table.stdout, /^\*\s+/m);
   });
 
+  it('create with neither grants nor --full-access is a usage error without a TTY, and makes no key', async () => {
+    const r = await cli(['keys', 'create', 'no-scope']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /Missing key scope/);
+    assert.match(r.stderr, /--collection <slug>.*--full-access/);
+    const names = (await cli(['keys', 'list', '--json'])).json().map((x: { name: string }) => x.name);
+    assert.ok(!names.includes('no-scope'), names.join());
+
+    const listed = await cli(['keys', 'create', 'listed', '--collections', 'keyed', '--json']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual(listed.json().grants, [{ collection: 'keyed', permission: 'read' }]);
+  });
+
   it('grants, grant, ungrant and rotate by prefix; the rotated secret replaces the old one', async () => {
     const keys = (await cli(['keys', 'list', '--json'])).json() as { uuid: string; name: string; prefix: string }[];
     const reader = keys.find((k) => k.name === 'reader')!;
@@ -91,7 +104,7 @@ describe('docsift CLI: keys, usage, billing', () => {
   });
 
   it('an expired key exits 4 with the renewal hint; `keys expire` renews it; revoke needs --yes without a TTY', async () => {
-    const k = (await cli(['keys', 'create', 'short-lived', '--expires', '30d', '--json'])).json();
+    const k = (await cli(['keys', 'create', 'short-lived', '--full-access', '--expires', '30d', '--json'])).json();
     offsetMs = 31 * 86_400_000;
     try {
       const expired = await cli(['whoami'], { DOCSIFT_API_KEY: k.key });

@@ -11,6 +11,7 @@ const LIST_FIELDS = [
   'chunks_count',
   'collection_name',
   'collection_slug',
+  'content_sha256',
   'created_at',
   'file_size',
   'original_filename',

@@ -1,7 +1,9 @@
 import { createClient, type DocsiftClient } from '@docsift/sdk/node';
+import type { Command } from 'commander';
 import { configPath, readConfig, type ConfigFile, type Profile } from './config.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
 import { Output } from './output.js';
+import { formatRetryWait, retryWait, sameWait, type RetryWait } from './retry-notice.js';
 import { VERSION } from './version.js';
 
 export const DEFAULT_URL = 'http://localhost:8080';
@@ -30,8 +32,13 @@ export interface Credentials {
 export class Context {
   readonly out: Output;
   readonly configFile: string;
+  /** The whole command tree, for commands that describe it (completion); set by the program. */
+  program: Command | undefined;
   private config: ConfigFile | undefined;
   private clientInstance: DocsiftClient | undefined;
+  /** A live progress view on screen takes retry notices into its frame (a line beside it would break it). */
+  private waitListener: ((w: RetryWait) => void) | undefined;
+  private lastWait: RetryWait | undefined;
 
   constructor(
     readonly globals: GlobalOptions,
@@ -108,10 +115,27 @@ export class Context {
       apiKey,
       headers: { 'User-Agent': `docsift-cli/${VERSION}` },
       maxRetries: Number(this.env.DOCSIFT_MAX_RETRIES ?? 3),
-      onRetry: ({ delayMs, error }) => {
-        if (!this.json) this.out.note(this.out.dim(`${error.message} — retrying in ${(delayMs / 1000).toFixed(1)} s`));
-      },
+      onRetry: ({ delayMs, error }) => this.retrying(retryWait(error, delayMs)),
     });
+  }
+
+  /** Routes retry notices to `listener` until it is removed (undefined). */
+  onRetryWait(listener: ((w: RetryWait) => void) | undefined): void {
+    this.waitListener = listener;
+  }
+
+  /**
+   * The SDK is about to wait before repeating a request. Said once per wait: requests in flight
+   * that hit the same limit together would otherwise each print the same line.
+   */
+  private retrying(w: RetryWait): void {
+    if (this.waitListener) {
+      this.waitListener(w);
+      return;
+    }
+    if (this.json || sameWait(this.lastWait, w)) return;
+    this.lastWait = w;
+    this.out.note(this.out.dim(formatRetryWait(w)));
   }
 
   /** Throws a usage error (exit 2) unless prompting is possible; then runs the prompt. */

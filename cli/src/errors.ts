@@ -21,8 +21,48 @@ export class UsageError extends CliError {
   }
 }
 
+/** The server runs on this machine (the CLI's own loopback address). */
+function isLocal(baseUrl: string | undefined): boolean {
+  if (!baseUrl) return false;
+  try {
+    const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/** Keys are shown (keys list, the web UI) and found (admin set-tier) by their first 12 characters. */
+const keyPrefix = (apiKey: string | undefined) => (apiKey?.startsWith('svc_') ? apiKey.slice(0, 12) : 'svc_…');
+
+/**
+ * A 429: how long to wait, and who can raise the limit. The server marks rate-limit answers with
+ * the tier hit (X-RateLimit-Tier) and, when the caller administers it, X-RateLimit-Admin; a
+ * self-hosted operator is then given the command instead of being told to ask an administrator.
+ */
+function rateLimitHint(err: ApiError, baseUrl: string | undefined, apiKey: string | undefined): string {
+  const wait =
+    err instanceof RateLimitError && err.retryAfter !== undefined
+      ? `Wait ${formatWait(err.retryAfter)} (Retry-After) and try again.`
+      : 'Wait a moment and try again.';
+  const tier = err.headers.get('x-ratelimit-tier');
+  // Requests without a valid key count against a budget of their address, not of a user.
+  if (!tier && !err.message.startsWith('Plan quota'))
+    return `${wait} ${err.message.includes('without a valid API key') ? 'Check the API key: requests without a valid one share a small per-address budget.' : ''}`.trim();
+  if (!tier)
+    return `${wait} The organization's plan quota of searches is used up (\`docsift billing plan\` shows it); an administrator changes the plan with \`docsift-daemon admin set-plan --org <organization uuid> --plan starter|pro\`.`;
+  if (tier === 'pro')
+    return `${wait} This key is on the Pro tier, the highest; all keys of one user share its per-minute, per-day and per-month limits.`;
+  const cmd = `admin set-tier --key ${keyPrefix(apiKey)} --tier pro`;
+  if (err.headers.get('x-ratelimit-admin') === 'true')
+    return isLocal(baseUrl)
+      ? `${wait} You administer this server: raise this key's tier (now ${tier}) with \`npm run -s daemon -- ${cmd}\` in the docsift folder (\`docsift-daemon ${cmd}\` where it is installed; \`--email <user>\` instead of --key raises all of a user's keys).`
+      : `${wait} You administer this server: raise this key's tier (now ${tier}) on its host with \`docsift-daemon ${cmd}\` (\`npm run -s daemon -- ${cmd}\` in a docsift folder).`;
+  return `${wait} All keys of one user share the per-minute, per-day and per-month limits of the key's tier (${tier}); ask an administrator of this server to raise it: \`docsift-daemon ${cmd}\`.`;
+}
+
 /** Hints for the codes people most often hit, phrased as the next command to run. */
-function hintFor(err: ApiError, baseUrl?: string): string | undefined {
+function hintFor(err: ApiError, baseUrl?: string, apiKey?: string): string | undefined {
   switch (err.code) {
     case 'API_KEY_EXPIRED':
       return 'This key has expired. Renew it from another valid key with `docsift keys expire <key> --in 90d` (a new expiry revives it), or log in with a new key: `docsift login`.';
@@ -32,13 +72,8 @@ function hintFor(err: ApiError, baseUrl?: string): string | undefined {
       return 'No API key was sent. Run `docsift login` or set DOCSIFT_API_KEY.';
     case 'USER_ACCOUNT_DISABLED':
       return 'The account that owns this key is disabled; ask an administrator.';
-    case 'RATE_LIMIT_EXCEEDED': {
-      const wait =
-        err instanceof RateLimitError && err.retryAfter !== undefined
-          ? `Wait ${formatWait(err.retryAfter)} (Retry-After) and try again.`
-          : 'Wait a moment and try again.';
-      return `${wait} All keys of one user share the per-minute, per-day and per-month limits of the key's tier; ask an administrator for a higher tier.`;
-    }
+    case 'RATE_LIMIT_EXCEEDED':
+      return rateLimitHint(err, baseUrl, apiKey);
     case 'WRITE_ACCESS_REQUIRED':
       return 'This key has no write grant on the collection. With a full-access key run `docsift keys grant <key> <collection> --permission write`, or use a full-access key.';
     case 'SCOPED_KEY_FORBIDDEN':
@@ -51,8 +86,13 @@ function hintFor(err: ApiError, baseUrl?: string): string | undefined {
       return 'See `docsift docs list` for the documents this key can see.';
     case 'WEBHOOK_NOT_CONFIGURED':
       return 'Configure one first: `docsift webhooks set <url>`.';
-    case 'WEBHOOK_TEST_FAILED':
+    case 'WEBHOOK_TEST_FAILED': {
+      // The server reached the receiver, which answered an error: the address is fine, the receiver is not.
+      const status = /answered HTTP (\d{3})/.exec(err.message)?.[1];
+      if (status)
+        return `The server reached the receiver, which answered HTTP ${status}: the receiver itself failed or refused the event; check its logs${status === '401' || status === '403' ? ' (a receiver that verifies signatures needs the current secret: `docsift webhooks rotate-secret`)' : ''}. \`docsift webhooks deliveries\` shows each attempt.`;
       return 'The receiver did not answer 2xx in time. It must be reachable from the server; a localhost URL needs ALLOW_PRIVATE_URLS=true on the daemon (development), otherwise use a public tunnel. `docsift webhooks deliveries` shows each attempt.';
+    }
     case 'SEARCH_UNAVAILABLE':
       return 'The search backend is temporarily unavailable; try again shortly.';
     case 'UNSUPPORTED_FILE_TYPE':
@@ -86,7 +126,7 @@ export interface ErrorReport {
 }
 
 /** Turns anything thrown into what is printed and the exit code. */
-export function describeError(err: unknown, baseUrl?: string): ErrorReport {
+export function describeError(err: unknown, baseUrl?: string, apiKey?: string): ErrorReport {
   if (err instanceof CliError)
     return {
       message: err.message,
@@ -95,7 +135,7 @@ export function describeError(err: unknown, baseUrl?: string): ErrorReport {
       exitCode: err.exitCode,
     };
   if (err instanceof ApiError) {
-    const hint = hintFor(err, baseUrl);
+    const hint = hintFor(err, baseUrl, apiKey);
     return {
       message: err.message,
       code: err.code,

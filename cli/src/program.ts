@@ -23,6 +23,9 @@ function addCommand<O>(parent: Command, def: CommandDef<O>): Command {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const positional = actionArgs.slice(0, -2) as string[];
     const ctx = new Context(command.optsWithGlobals());
+    let root = command;
+    while (root.parent) root = root.parent;
+    ctx.program = root;
     try {
       const opts = def.parse(positional, command.opts());
       process.exitCode = (await def.run(ctx, opts)) ?? 0;

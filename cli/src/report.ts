@@ -4,12 +4,13 @@ import { describeError } from './errors.js';
 /** Prints an error to stderr (JSON with --json) and returns the exit code it implies. */
 export async function reportError(ctx: Context, err: unknown): Promise<number> {
   let baseUrl: string | undefined;
+  let apiKey: string | undefined;
   try {
-    baseUrl = (await ctx.credentials()).url;
+    ({ url: baseUrl, apiKey } = await ctx.credentials());
   } catch {
     baseUrl = undefined;
   }
-  const { exitCode, ...report } = describeError(err, baseUrl);
+  const { exitCode, ...report } = describeError(err, baseUrl, apiKey);
   const out = ctx.out;
   if (ctx.json) {
     out.stderr.write(JSON.stringify({ error: report }, null, 2) + '\n');

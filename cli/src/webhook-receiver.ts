@@ -28,6 +28,22 @@ export interface ReceiverOptions {
   forwardTo?: string | undefined;
   forwardTimeoutMs?: number;
   onEvent: (e: ReceivedEvent) => void;
+  /**
+   * Sees each delivery first (verified or not, with its claimed event type); returning true
+   * answers it (200 when verified, else 400) without forwarding or reporting it. Read per request,
+   * so it can be set and cleared while the receiver runs.
+   */
+  intercept?: ((e: ReceivedEvent & { claimed_event?: string }) => boolean) | undefined;
+}
+
+/** The event type a body says it carries, before (or without) verification. */
+function claimedEvent(raw: Buffer): string | undefined {
+  try {
+    const event = (JSON.parse(raw.toString('utf8')) as { event?: unknown }).event;
+    return typeof event === 'string' ? event : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const FORWARDED_HEADERS = [
@@ -88,11 +104,13 @@ export async function startReceiver(opts: ReceiverOptions): Promise<{ server: Se
     } catch (err) {
       received.reason =
         err instanceof WebhookVerificationError ? `${err.reason}: ${err.message}` : `invalid JSON: ${(err as Error).message}`;
+      if (opts.intercept?.({ ...received, claimed_event: claimedEvent(raw) })) return reply(400, { error: received.reason });
       opts.onEvent(received);
       return reply(400, { error: received.reason });
     }
     received.event_id = received.payload.id;
     received.event = received.payload.event;
+    if (opts.intercept?.({ ...received, claimed_event: received.event })) return reply(200, { received: true });
 
     if (!opts.forwardTo) {
       opts.onEvent(received);

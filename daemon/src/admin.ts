@@ -6,6 +6,7 @@ import { AppError } from './errors.js';
 import { createUserWithKey } from './accounts/create.js';
 import { createInvite } from './auth/invites.js';
 import { passwordProblem } from './auth/passwords.js';
+import { setKeyTier } from './auth/key-tier.js';
 import { setUserPassword } from './auth/sessions.js';
 import { closeInvoices, listInvoices } from './billing/invoices.js';
 import { setPlan } from './billing/org-plan.js';
@@ -13,7 +14,6 @@ import { stripeClient } from './billing/payments.js';
 import { isPlanId, PLAN_IDS } from './billing/plans.js';
 import { createLogger } from './logger.js';
 import type { Clock, RateTier } from './types.js';
-import { isUuid } from './ids.js';
 
 export interface AdminContext {
   sql: Sql;
@@ -73,6 +73,8 @@ interface AdminCommand {
   name: string;
   /** Its lines in ADMIN_USAGE. */
   usage: string;
+  /** Argument lists shown under "Examples" in its --help. */
+  examples: string[];
   options?: NonNullable<ParseArgsConfig['options']>;
   /** Returns the exit code (default 0); throws UsageError for exit 2. */
   // biome-ignore lint/suspicious/noConfusingVoidType: lets subcommands that always succeed return nothing
@@ -106,6 +108,7 @@ function setActive(name: string, active: boolean, usage: string): AdminCommand {
   return {
     name,
     usage,
+    examples: [`${name} --email ana@example.com`],
     options: { email: { type: 'string' } },
     async run(ctx, a) {
       const [email] = required(a, 'email');
@@ -119,6 +122,10 @@ function setActive(name: string, active: boolean, usage: string): AdminCommand {
 const COMMANDS: AdminCommand[] = [
   {
     name: 'create-user',
+    examples: [
+      'create-user --email ana@example.com --new-org Acme --tier basic',
+      'create-user --email bo@example.com --org Acme --admin --json',
+    ],
     usage: `  create-user --email E [--name N] (--org ID_OR_NAME | --new-org NAME) [--admin] [--tier free|basic|pro]
         Create a user and print its first full-access API key (shown once).`,
     options: {
@@ -156,6 +163,7 @@ const COMMANDS: AdminCommand[] = [
   },
   {
     name: 'list-users',
+    examples: ['list-users', "list-users --json | jq -r '.[].email'"],
     usage: '  list-users                          List users with their organization and status.',
     async run(ctx, a) {
       const rows = await ctx.sql<{ id: string; email: string; name: string; org: string; is_active: boolean; is_admin: boolean }[]>`
@@ -171,15 +179,21 @@ const COMMANDS: AdminCommand[] = [
   },
   {
     name: 'set-tier',
-    usage: `  set-tier --key KEY_UUID --tier free|basic|pro
-        Set the rate tier of an API key.`,
-    options: { key: { type: 'string' }, tier: { type: 'string' } },
+    examples: ['set-tier --key svc_AbCd1234 --tier pro', 'set-tier --email ana@example.com --tier basic --json'],
+    usage: `  set-tier (--key KEY_UUID|KEY_PREFIX | --email E) --tier free|basic|pro
+        Set the rate tier of an API key (by its UUID or the prefix \`docsift keys list\` shows), or
+        of every key of a user.`,
+    options: { key: { type: 'string' }, email: { type: 'string' }, tier: { type: 'string' } },
     async run(ctx, a) {
       const tier = tierOption(a);
-      const [key] = required(a, 'key', 'tier');
-      const rows = isUuid(key!) ? await ctx.sql`update api_keys set rate_tier = ${tier!} where id = ${key!} returning id` : [];
-      if (!rows.length) throw new AppError('API_KEY_NOT_FOUND', `No API key ${key}.`);
-      a.print(`Key ${key} is now on tier ${tier}.`, { key, tier });
+      const key = a.str('key');
+      const email = a.str('email');
+      if ((!key && !email) || !tier) throw new UsageError('--tier and --key (UUID or prefix) or --email are required.');
+      const keys = await setKeyTier(ctx.sql, { key, email }, tier);
+      a.print(
+        keys.map((k) => `Key ${k.prefix}… (${k.id}) is now on tier ${tier}.`).join('\n'),
+        email ? { email, tier, keys: keys.map((k) => k.id) } : { key: keys[0]!.id, tier },
+      );
     },
   },
   setActive(
@@ -190,6 +204,10 @@ const COMMANDS: AdminCommand[] = [
   setActive('activate-user', true, '  activate-user --email E             Re-enable a user.'),
   {
     name: 'set-plan',
+    examples: [
+      'set-plan --org 0b6c1d5e-8f2a-4c3b-9d7e-1a2b3c4d5e6f --plan pro',
+      'set-plan --org 0b6c1d5e-8f2a-4c3b-9d7e-1a2b3c4d5e6f --plan starter --stripe-customer cus_N1x2',
+    ],
     usage: `  set-plan --org ORG_ID --plan free|starter|pro [--stripe-customer cus_… | --no-stripe-customer]
         Change an organization's billing plan (applies to quotas at once; the cycle is invoiced at
         the plan in force when it ends). A Stripe customer id sends its invoices to Stripe
@@ -214,6 +232,7 @@ const COMMANDS: AdminCommand[] = [
   },
   {
     name: 'invoices',
+    examples: ['invoices', 'invoices --org 0b6c1d5e-8f2a-4c3b-9d7e-1a2b3c4d5e6f --json'],
     usage: '  invoices [--org ORG_ID]             List invoices, newest first.',
     options: { org: { type: 'string' } },
     async run(ctx, a) {
@@ -234,6 +253,7 @@ const COMMANDS: AdminCommand[] = [
   },
   {
     name: 'close-invoices',
+    examples: ['close-invoices', 'close-invoices --org 0b6c1d5e-8f2a-4c3b-9d7e-1a2b3c4d5e6f --json'],
     usage: `  close-invoices [--org ORG_ID]       Close ended billing cycles into invoices now (the worker also
                                       does this hourly; idempotent).`,
     options: { org: { type: 'string' } },
@@ -248,6 +268,7 @@ const COMMANDS: AdminCommand[] = [
   },
   {
     name: 'set-password',
+    examples: ['set-password --email ana@example.com', 'set-password --email ana@example.com --password-stdin < password.txt'],
     usage: `  set-password --email E [--password-stdin]
         Set or reset the web UI password (prompted twice, or read from stdin). Signs out the user's sessions.`,
     options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
@@ -263,6 +284,7 @@ const COMMANDS: AdminCommand[] = [
   },
   {
     name: 'invite',
+    examples: ['invite --email ana@example.com'],
     usage: '  invite --email E                    Print a one-time link (valid 7 days) where the user sets a web UI password.',
     options: { email: { type: 'string' } },
     async run(ctx, a) {
@@ -283,9 +305,37 @@ const COMMANDS: AdminCommand[] = [
   },
 ];
 
+const examplesOf = (c: AdminCommand) => c.examples.map((e) => `  docsift-daemon admin ${e}`).join('\n');
+
 export const ADMIN_USAGE = `docsift-daemon admin <subcommand> [options]   (add --json for machine output)
 
-${COMMANDS.map((c) => c.usage).join('\n')}`;
+${COMMANDS.map((c) => c.usage).join('\n')}
+
+Examples (from a clone: npm run -s daemon -- admin …; "admin <subcommand> --help" for each):
+${COMMANDS.filter((c) => ['create-user', 'set-tier', 'set-password'].includes(c.name))
+  .map((c) => examplesOf(c).split('\n')[0])
+  .join('\n')}`;
+
+/**
+ * The answer to a help request (`admin`, `admin --help`, `admin help [sub]`, `admin <sub> --help`),
+ * or undefined when argv asks for real work. Needs no database, so it is answered before connecting.
+ */
+export function adminHelp(argv: string[]): { code: number; out?: string; err?: string } | undefined {
+  const [sub, ...rest] = argv;
+  const isHelp = (a: string | undefined) => a === '--help' || a === '-h';
+  let name: string | undefined;
+  if (sub === undefined || isHelp(sub)) return { code: 0, out: ADMIN_USAGE };
+  if (sub === 'help') name = rest[0];
+  else if (rest.some(isHelp)) name = sub;
+  else return undefined;
+  if (name === undefined) return { code: 0, out: ADMIN_USAGE };
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) return { code: 2, err: `Unknown admin subcommand "${name}".\n\n${ADMIN_USAGE}` };
+  return {
+    code: 0,
+    out: `docsift-daemon admin${command.usage.replace(/^ +/, ' ')}\n\nExamples:\n${examplesOf(command)}\n\nAdd --json for machine output (only the JSON result on stdout).`,
+  };
+}
 
 /** Runs one admin subcommand; returns the process exit code (0 ok, 1 error, 2 usage). */
 export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<number> {

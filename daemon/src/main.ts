@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config, type ResolvedConfig } from './con
 import { createLogger, type Logger } from './logger.js';
 import { startDaemon } from './server.js';
 import { bootstrap } from './accounts/create.js';
-import { runAdmin, ADMIN_USAGE } from './admin.js';
+import { adminHelp, runAdmin } from './admin.js';
 import { ensureLocalPostgres } from './local-pg/provision.js';
 import { createSql, type Sql } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -229,6 +229,14 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE + '\n');
     return;
   }
+  // Help needs neither configuration nor a database.
+  const adminHelpAnswer = command === 'admin' ? adminHelp(rest) : undefined;
+  if (adminHelpAnswer) {
+    if (adminHelpAnswer.out) process.stdout.write(adminHelpAnswer.out + '\n');
+    if (adminHelpAnswer.err) process.stderr.write(adminHelpAnswer.err + '\n');
+    process.exitCode = adminHelpAnswer.code;
+    return;
+  }
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   if (command === 'serve' || command === 'worker') {
@@ -247,12 +255,11 @@ async function main(argv: string[]): Promise<void> {
     case 'reindex':
       return reindexCommand(config, logger);
     case 'admin': {
-      if (!rest.length || rest[0] === '--help') {
-        process.stdout.write(ADMIN_USAGE + '\n');
-        return;
-      }
-      process.exitCode = await withDatabase(config, logger, async (sql) => {
-        await migrate(sql, (m) => logger.info(m));
+      // stdout carries only the result (one JSON document with --json); start-up chatter such as
+      // provisioning and applied migrations goes to stderr, and only when asked for (LOG_LEVEL=debug).
+      const adminLogger = createLogger(logger.isLevelEnabled('debug') ? config.LOG_LEVEL : 'warn', process.stderr);
+      process.exitCode = await withDatabase(config, adminLogger, async (sql) => {
+        await migrate(sql, (m) => adminLogger.info(m));
         return runAdmin({ sql, config, clock: systemClock(config.CLOCK_OFFSET_MS), out: process.stdout, err: process.stderr }, rest);
       });
       return;

@@ -24,7 +24,16 @@ function baseName(p: string): string {
   return parts[parts.length - 1] || p;
 }
 
-export async function toNamedBlob(source: UploadSource, loader: FileLoader | undefined, filename?: string): Promise<NamedBlob> {
+/**
+ * `title` names a nameless Blob when it looks like a file name (has an extension), so
+ * `upload(uuid, new Blob([...]), { title: 'hello.txt' })` works as it reads.
+ */
+export async function toNamedBlob(
+  source: UploadSource,
+  loader: FileLoader | undefined,
+  filename?: string,
+  title?: string,
+): Promise<NamedBlob> {
   if (typeof source === 'string') {
     if (!loader) {
       throw new DocsiftError(
@@ -36,10 +45,11 @@ export async function toNamedBlob(source: UploadSource, loader: FileLoader | und
   }
   if (source instanceof Blob) {
     const own = (source as { name?: unknown }).name;
-    const name = filename ?? (typeof own === 'string' && own ? baseName(own) : undefined);
+    const fromTitle = title && /\.[A-Za-z0-9]{1,8}$/.test(title) ? baseName(title) : undefined;
+    const name = filename ?? (typeof own === 'string' && own ? baseName(own) : fromTitle);
     if (!name)
       throw new DocsiftError(
-        'A Blob has no file name, and the service detects the type from the extension: pass { filename } or { name, data }.',
+        'A Blob has no file name, and the service detects the type from the extension: pass { filename }, { name, data }, or a title with an extension such as "notes.txt".',
       );
     return { name, blob: source };
   }

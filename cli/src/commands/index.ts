@@ -18,6 +18,7 @@ import docsList from './docs/list.js';
 import docsReplace from './docs/replace.js';
 import docsReprocess from './docs/reprocess.js';
 import docsShow from './docs/show.js';
+import docsSync from './docs/sync.js';
 import docsUpload from './docs/upload.js';
 import docsWait from './docs/wait.js';
 import keysCreate from './keys/create.js';
@@ -30,6 +31,7 @@ import keysRotate from './keys/rotate.js';
 import keysUngrant from './keys/ungrant.js';
 import mcpConfig from './mcp/config.js';
 import search from './search/search.js';
+import completion from './shell/completion.js';
 import usage from './usage/usage.js';
 import webhooksDelete from './webhooks/delete.js';
 import webhooksDeliveries from './webhooks/deliveries.js';
@@ -44,7 +46,7 @@ import webhooksTest from './webhooks/test.js';
 
 type Any = CommandDef<any>;
 export const authCommands: Any[] = [login, logout, whoami];
-export const topLevelCommands: Any[] = [search, usage];
+export const topLevelCommands: Any[] = [search, usage, completion];
 export const collectionCommands: Any[] = [
   collectionsList,
   collectionsCreate,
@@ -54,7 +56,17 @@ export const collectionCommands: Any[] = [
   collectionsSubscribe,
   collectionsUnsubscribe,
 ];
-export const docCommands: Any[] = [docsUpload, docsList, docsShow, docsReplace, docsDownload, docsWait, docsDelete, docsReprocess];
+export const docCommands: Any[] = [
+  docsUpload,
+  docsSync,
+  docsList,
+  docsShow,
+  docsReplace,
+  docsDownload,
+  docsWait,
+  docsDelete,
+  docsReprocess,
+];
 export const keyCommands: Any[] = [keysList, keysCreate, keysRotate, keysRevoke, keysExpire, keysGrant, keysUngrant, keysGrants];
 export const webhookCommands: Any[] = [
   webhooksGet,

@@ -52,3 +52,25 @@ test('bar clamps and handles empty totals', () => {
   assert.equal(bar(2, 4), '████');
   assert.equal(bar(Number.NaN, 2), '██');
 });
+
+test('a wait before a retry is one more line of either view', () => {
+  const notice = 'rate limited — resuming in 57 s (10 requests per minute on the free tier)';
+  const wait = render(createElement(WaitProgressView, { total: 3, pending: 3, indexed: 0, failed: 0, elapsedMs: 1000, notice }));
+  assert.match(strip(wait.lastFrame()), /^Indexing .*\nrate limited — resuming in 57 s \(10 requests per minute on the free tier\)$/);
+  wait.unmount();
+  const upload = render(
+    createElement(UploadProgressView, {
+      filesTotal: 4,
+      filesDone: 0,
+      bytesTotal: 100,
+      bytesDone: 0,
+      uploaded: 0,
+      skipped: 0,
+      failed: 0,
+      elapsedMs: 1000,
+      notice,
+    }),
+  );
+  assert.equal(strip(upload.lastFrame()).split('\n').at(-1), notice);
+  upload.unmount();
+});

@@ -13,6 +13,8 @@ export interface UploadView {
   skipped: number;
   failed: number;
   elapsedMs: number;
+  /** Why nothing moves right now, e.g. "rate limited — resuming in 57 s (…)". */
+  notice?: string | undefined;
 }
 
 export interface WaitView {
@@ -21,6 +23,7 @@ export interface WaitView {
   indexed: number;
   failed: number;
   elapsedMs: number;
+  notice?: string | undefined;
 }
 
 export function bar(fraction: number, width: number): string {
@@ -58,6 +61,7 @@ export function UploadProgressView(p: UploadView): ReactElement {
       h(Text, null, ' · '),
       h(Text, { color: p.failed ? 'red' : undefined, dimColor: !p.failed }, `${p.failed} failed`),
     ),
+    p.notice ? h(Text, { color: 'yellow' }, p.notice) : null,
   );
 }
 
@@ -65,13 +69,18 @@ export function WaitProgressView(p: WaitView): ReactElement {
   const settled = p.indexed + p.failed;
   return h(
     Box,
-    null,
-    h(Text, { color: 'cyan' }, 'Indexing  '),
-    h(Text, null, bar(p.total ? settled / p.total : 1, 30)),
-    h(Text, null, ` ${p.pending} pending · `),
-    h(Text, { color: 'green' }, `${p.indexed} indexed`),
-    h(Text, null, ' · '),
-    h(Text, { color: p.failed ? 'red' : undefined, dimColor: !p.failed }, `${p.failed} failed`),
-    h(Text, { dimColor: true }, ` · ${seconds(p.elapsedMs)}`),
+    { flexDirection: 'column' },
+    h(
+      Box,
+      null,
+      h(Text, { color: 'cyan' }, 'Indexing  '),
+      h(Text, null, bar(p.total ? settled / p.total : 1, 30)),
+      h(Text, null, ` ${p.pending} pending · `),
+      h(Text, { color: 'green' }, `${p.indexed} indexed`),
+      h(Text, null, ' · '),
+      h(Text, { color: p.failed ? 'red' : undefined, dimColor: !p.failed }, `${p.failed} failed`),
+      h(Text, { dimColor: true }, ` · ${seconds(p.elapsedMs)}`),
+    ),
+    p.notice ? h(Text, { color: 'yellow' }, p.notice) : null,
   );
 }

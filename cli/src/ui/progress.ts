@@ -2,6 +2,7 @@
 // every few seconds in logs (CI), and nothing at all with --quiet.
 import type { Context } from '../context.js';
 import { formatBytes } from '../output.js';
+import { formatRetryWait, type RetryWait } from '../retry-notice.js';
 import type { UploadView, WaitView } from './progress-view.js';
 
 export interface ProgressSink<S> {
@@ -36,20 +37,34 @@ export async function createProgress<K extends Kind>(
       p: StateOf<K>,
     ) => ReturnType<typeof views.UploadProgressView>;
     let last: StateOf<K> | undefined;
-    const element = (s: StateOf<K>) => createElement(view as (p: object) => import('react').ReactElement, s);
+    // A wait before a retry shows as one line of the view, counting down, until it is over.
+    let waiting: RetryWait | undefined;
+    const element = (s: StateOf<K>) => {
+      const now = Date.now();
+      const notice = waiting && waiting.untilMs > now ? formatRetryWait(waiting, now) : undefined;
+      const props: StateOf<K> = { ...s, elapsedMs: now - started, notice };
+      return createElement(view as (p: object) => import('react').ReactElement, props);
+    };
     let instance: ReturnType<typeof render> | undefined;
-    // Redraw the elapsed time even when no request completes for a while.
-    const ticker = setInterval(() => last && instance?.rerender(element({ ...last, elapsedMs: Date.now() - started })), 250);
+    // Redraw the elapsed time (and a wait's countdown) even when no request completes for a while.
+    const ticker = setInterval(() => last && instance?.rerender(element(last)), 250);
+    ctx.onRetryWait((w) => {
+      waiting = w;
+      if (last && instance) instance.rerender(element(last));
+      else ctx.out.note(ctx.out.dim(formatRetryWait(w)));
+    });
     return {
       update(state) {
-        last = { ...state, elapsedMs: Date.now() - started } as StateOf<K>;
+        last = { ...state, elapsedMs: 0 } as StateOf<K>;
         if (!instance)
           instance = render(element(last), { stdout: process.stderr as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: true });
         else instance.rerender(element(last));
       },
       async done() {
         clearInterval(ticker);
-        if (instance && last) instance.rerender(element({ ...last, elapsedMs: Date.now() - started }));
+        ctx.onRetryWait(undefined);
+        waiting = undefined;
+        if (instance && last) instance.rerender(element(last));
         instance?.unmount();
         await instance?.waitUntilExit();
       },

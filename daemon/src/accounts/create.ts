@@ -58,7 +58,10 @@ export async function bootstrap(sql: Sql, opts: { email: string; orgName: string
     if (done.length) return { created: false };
     const org = await insertOrganization(tx, opts.orgName);
     const user = await insertUser(tx, { organizationId: org.id, email: opts.email, name: 'Owner', role: 'owner', isAdmin: true });
-    const issued = await issueKey(tx, { userId: user.id, name: 'bootstrap', isFullAccess: true, now: opts.now });
+    // Self-hosted defaults: the operator's own key is on the Pro tier and the organization on Pro,
+    // whose searches beyond the included ones are billed as overage instead of answering 429.
+    await tx`update organizations set plan = 'pro' where id = ${org.id}`;
+    const issued = await issueKey(tx, { userId: user.id, name: 'bootstrap', isFullAccess: true, tier: 'pro', now: opts.now });
     await tx`insert into instance_settings (key, value) values ('bootstrapped', ${tx.json({ at: opts.now.toISOString(), user_id: user.id })})`;
     return { created: true, user, key: issued.key };
   }) as Promise<BootstrapResult>;

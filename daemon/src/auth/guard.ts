@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import { anonymousLimiter, type AnonymousLimiter } from '../limits/anonymous.js';
 import { countForKey } from '../limits/limiter.js';
 import { clientIp } from '../net/client-ip.js';
-import { decide, rateLimitHeaders, TIER_LIMITS } from '../limits/windows.js';
+import { decide, deniedHeaders, rateLimitHeaders, TIER_LIMITS } from '../limits/windows.js';
 import type { AppDeps, AppEnv, Caller } from '../types.js';
 import { bearerKeyHash, findKeyByHash, type KeyRow } from './keys.js';
 
@@ -52,7 +52,7 @@ export function apiGuard(deps: AppDeps, anonymous = anonymousBudget(deps)): Midd
         'RATE_LIMIT_EXCEEDED',
         `Rate limit exceeded: ${decision.limit} requests per ${decision.window} on the ${caller.tier} tier (shared by all keys of this user). Retry after ${decision.retryAfter} s.`,
         undefined,
-        headers,
+        { ...headers, ...deniedHeaders(caller) },
       );
     }
     await next();

@@ -23,6 +23,7 @@ export function listItemJson(d: DocumentRow) {
     tags: d.tags,
     chunks_count: d.chunks_count,
     original_filename: d.original_filename,
+    content_sha256: d.content_sha256,
     file_size: d.file_size,
     collection_name: d.collection_name,
     collection_slug: d.collection_slug,

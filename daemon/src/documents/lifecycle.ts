@@ -39,7 +39,16 @@ export async function replaceDocument(
       if (!current || current.deleted_at) throw documentNotFound();
       await restartDocuments(tx, deps, {
         document: current,
-        changes: { blobKey: f.blobKey, filename: f.filename, size: f.size, mediaType: f.mediaType, sourceType, title, tags },
+        changes: {
+          blobKey: f.blobKey,
+          filename: f.filename,
+          size: f.size,
+          mediaType: f.mediaType,
+          sourceType,
+          title,
+          tags,
+          contentSha256: f.sha256 ?? null,
+        },
       });
     });
   } catch (err) {

@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { AppError } from '../errors.js';
@@ -15,7 +15,10 @@ export interface ReceivedFile {
   field: string;
   documentId: string;
   blobKey: string;
+  /** The part's file name, a relative path kept as sent (normalized, see documentFilename). */
   filename: string;
+  /** Hex SHA-256 of the bytes, once the part was read whole. */
+  sha256?: string;
   mediaType: string;
   size: number;
   head: Buffer;
@@ -31,6 +34,31 @@ export interface MultipartResult {
 }
 
 const hasNul = (s: string) => s.includes('\u0000');
+
+/** Longest relative path kept; a longer one keeps only its base name. */
+const MAX_FILENAME_LENGTH = 1024;
+
+/**
+ * A part's file name as stored in original_filename. A relative path is kept (`guide/intro.md`):
+ * `docs sync` identifies documents by it. Separators become `/`; empty and `.` segments, a drive
+ * letter and `..` (resolved, never above the top) are dropped, so the name never points outside.
+ */
+export function documentFilename(raw: string): string {
+  const parts: string[] = [];
+  const segments = raw.replace(/\\/g, '/').split('/');
+  if (/^[A-Za-z]:$/.test(segments[0] ?? '')) segments.shift();
+  for (const seg of segments) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') parts.pop();
+    else parts.push(seg);
+  }
+  const name = parts.join('/');
+  if (!name) return 'upload';
+  return name.length > MAX_FILENAME_LENGTH ? parts[parts.length - 1]!.slice(-MAX_FILENAME_LENGTH) : name;
+}
+
+/** The last segment of a stored file name: titles and download names. */
+export const baseFilename = (name: string) => name.slice(name.lastIndexOf('/') + 1);
 
 export function textTooLarge(maxTextBytes: number): AppError {
   return new AppError('VALIDATION_FAILED', `A text document holds at most ${maxTextBytes} bytes of content.`, {
@@ -63,6 +91,8 @@ export function receiveMultipart(
         // reports a limit when a part reaches it, not when it exceeds it.
         limits: { fileSize: maxFileBytes + 1, files: MAX_BATCH_FILES, fields: MAX_FIELDS, fieldSize: maxFieldBytes + 1 },
         defParamCharset: 'utf8',
+        // Relative paths reach documentFilename, which normalizes them.
+        preservePath: true,
       });
     } catch {
       // Not multipart at all (no content type, text/plain, octet-stream…): the request carries no file part (spec: NO_FILE_PROVIDED).
@@ -119,7 +149,7 @@ export function receiveMultipart(
         stream.resume();
         return;
       }
-      const filename = (info.filename ?? '').split(/[\\/]/).pop() || 'upload';
+      const filename = documentFilename(info.filename ?? '');
       if (hasNul(filename) || hasNul(info.mimeType ?? '')) {
         stream.resume();
         return invalid('File names and types must not contain NUL characters.', field);
@@ -144,6 +174,8 @@ export function receiveMultipart(
       sink.on('error', () => {});
       sinks.add(sink);
       stream.on('error', (err) => sink.destroy(err));
+      const hash = createHash('sha256');
+      stream.on('data', (chunk: Buffer) => hash.update(chunk));
       stream.on('limit', () => {
         f.tooLarge = true;
         // A single upload (`file`) is refused outright; a batch (`files`) skips just this file.
@@ -157,6 +189,7 @@ export function receiveMultipart(
             (r) => {
               f.size = r.size;
               f.head = r.head;
+              f.sha256 = hash.digest('hex');
               f.empty = !info.filename && r.size === 0;
             },
             (err) => {

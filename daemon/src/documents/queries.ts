@@ -16,6 +16,8 @@ export interface DocumentRow {
   status: DocumentStatus;
   tags: string[];
   original_filename: string;
+  /** Hex SHA-256 of the file (or a text document's content); null for URL documents and older files. */
+  content_sha256: string | null;
   file_size: number;
   media_type: string;
   blob_key: string | null;
@@ -28,7 +30,7 @@ export interface DocumentRow {
 
 const columns = (tx: Tx) => tx`
   d.id, d.collection_id, c.name as collection_name, c.slug as collection_slug, c.organization_id, c.owner_id,
-  d.title, d.source_type, d.status, d.tags, d.original_filename, d.file_size::int as file_size, d.media_type,
+  d.title, d.source_type, d.status, d.tags, d.original_filename, d.content_sha256, d.file_size::int as file_size, d.media_type,
   d.blob_key, d.source_url, d.chunks_count, d.generation, d.error_message, d.created_at`;
 
 /** A non-deleted document in a collection the caller can read. */

@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import type { AppDeps, Caller } from '../types.js';
 import { createDownloadToken, DOWNLOAD_LINK_TTL_SEC } from './download-links.js';
 import { detailJson } from './json.js';
+import { baseFilename } from './multipart.js';
 import { chunksOfDocument, contentText, listVisibleDocuments, type DocumentRow, type DocumentStatus } from './queries.js';
 import { getVisibleDocument } from './upload.js';
 
@@ -67,7 +68,7 @@ export async function downloadUrl(deps: AppDeps, caller: Caller, id: string, bas
     );
   }
   const presigned = await deps.blobs.presignedUrl(d.blob_key, {
-    filename: d.original_filename || `${d.id}`,
+    filename: baseFilename(d.original_filename) || `${d.id}`,
     contentType: d.media_type,
     expiresInSec: DOWNLOAD_LINK_TTL_SEC,
   });

@@ -14,6 +14,8 @@ export interface RestartChanges {
   sourceType?: string;
   title?: string;
   tags?: string[];
+  /** The new file's SHA-256 (replace); kept when undefined. */
+  contentSha256?: string | null;
 }
 
 export type RestartDeps = { clock: Clock; config: Pick<Config, 'PROCESS_MAX_ATTEMPTS'> };
@@ -46,7 +48,8 @@ export async function restartDocuments(tx: Tx, deps: RestartDeps, target: Restar
         one
           ? tx`blob_key = ${ch.blobKey ?? one.blob_key}, original_filename = ${ch.filename ?? one.original_filename},
                file_size = ${ch.size ?? one.file_size}, media_type = ${ch.mediaType ?? one.media_type},
-               source_type = ${ch.sourceType ?? one.source_type}, title = ${ch.title ?? one.title}, tags = ${ch.tags ?? one.tags},`
+               source_type = ${ch.sourceType ?? one.source_type}, title = ${ch.title ?? one.title}, tags = ${ch.tags ?? one.tags},
+               content_sha256 = ${ch.contentSha256 === undefined ? one.content_sha256 : ch.contentSha256},`
           : tx``
       }
       updated_at = ${now}

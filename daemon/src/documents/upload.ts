@@ -8,8 +8,9 @@ import { isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
 import { enqueueProcessing } from './process-document.js';
+import { createHash } from 'node:crypto';
 import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta } from './checks.js';
-import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
+import { baseFilename, receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
 
 /**
  * What the client hears when the database connection dropped around COMMIT and the outcome could
@@ -51,13 +52,14 @@ async function insertDocument(
     blobKey: string | null;
     sourceUrl: string | null;
     contentText: string;
+    contentSha256: string | null;
   },
 ): Promise<string> {
   const now = deps.clock.now();
   const rows = await tx<{ id: string }[]>`
-    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_text, created_at, updated_at)
+    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_text, content_sha256, created_at, updated_at)
     values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${d.filename}, ${d.size},
-            ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentText}, ${now}, ${now})
+            ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentText}, ${d.contentSha256}, ${now}, ${now})
     returning id`;
   await enqueueProcessing(tx, deps, { documentId: rows[0]!.id, generation: 1 });
   return rows[0]!.id;
@@ -135,7 +137,7 @@ async function storeUpload(
   const row = (f: ReceivedFile, sourceType: string) => ({
     id: f.documentId,
     collectionId,
-    title: meta.title ?? f.filename,
+    title: meta.title ?? baseFilename(f.filename),
     sourceType,
     tags: meta.tags,
     filename: f.filename,
@@ -144,6 +146,7 @@ async function storeUpload(
     blobKey: f.blobKey,
     sourceUrl: null,
     contentText: '',
+    contentSha256: f.sha256 ?? null,
   });
   if (single.length === 1 || !wantsBatch) {
     const f = single[0];
@@ -202,6 +205,7 @@ async function createNonFileDocument(
         blobKey: null,
         sourceUrl: url.toString(),
         contentText: '',
+        contentSha256: null,
       }),
     );
   }
@@ -222,6 +226,7 @@ async function createNonFileDocument(
       blobKey: null,
       sourceUrl: null,
       contentText: content,
+      contentSha256: createHash('sha256').update(content).digest('hex'),
     }),
   );
 }

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 import type { AppDeps, Caller } from '../types.js';
 import type { Sql } from '../db/client.js';
-import { type CounterRow, decide, rateLimitHeaders, TIER_LIMITS, type TierLimits, windowStarts } from './windows.js';
+import { type CounterRow, decide, deniedHeaders, rateLimitHeaders, TIER_LIMITS, type TierLimits, windowStarts } from './windows.js';
 
 /**
  * Counts one request of an already identified caller against the user's rate limit, as the API
@@ -19,7 +19,7 @@ export async function limitCaller(deps: AppDeps, caller: Caller): Promise<Record
       'RATE_LIMIT_EXCEEDED',
       `Rate limit exceeded: ${decision.limit} requests per ${decision.window} on the ${caller.tier} tier (shared by all keys of this user and the web UI). Retry after ${decision.retryAfter} s.`,
       undefined,
-      headers,
+      { ...headers, ...deniedHeaders(caller) },
     );
   }
   return headers;

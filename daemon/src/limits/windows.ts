@@ -82,6 +82,15 @@ export function decide(row: CounterRow, limits: TierLimits, now: Date): LimitDec
   };
 }
 
+/**
+ * What a 429 from the rate limiter adds to the X-RateLimit headers: the tier whose limit was hit,
+ * and, when the caller administers this server, `X-RateLimit-Admin: true` (it can raise the tier
+ * itself with `admin set-tier`; the CLI then names that command instead of "ask an administrator").
+ */
+export function deniedHeaders(caller: { tier: string; isAdmin: boolean }): Record<string, string> {
+  return { 'X-RateLimit-Tier': caller.tier, ...(caller.isAdmin ? { 'X-RateLimit-Admin': 'true' } : {}) };
+}
+
 export function rateLimitHeaders(d: LimitDecision): Record<string, string> {
   const h: Record<string, string> = {
     'X-RateLimit-Limit': String(d.limit),

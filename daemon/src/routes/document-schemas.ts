@@ -9,6 +9,11 @@ export const SUPPORTED_TYPES_TEXT = `Supported file types: ${typeList}. Plus \`t
 
 const sourceType = z.string().openapi({ description: `One of: ${ALL_SOURCE_TYPES.join(', ')}.`, example: 'pdf' });
 const status = z.enum(['pending', 'indexed', 'failed']);
+const originalFilename = z.string().openapi({
+  description:
+    'The file name as uploaded. A relative path sent as the part’s file name is kept (`guide/intro.md`; separators become `/`, empty, `.` and `..` segments and a drive letter are dropped): it is the stable key by which `docsift docs sync` matches files to documents. The title and the download’s file name use its last segment. Empty for text documents; the URL’s last path segment for URL documents.',
+  example: 'guide/intro.md',
+});
 
 export const UploadedDocument = z
   .object({
@@ -16,7 +21,7 @@ export const UploadedDocument = z
     title: z.string(),
     source_type: sourceType,
     status,
-    original_filename: z.string(),
+    original_filename: originalFilename,
     file_size: z.number().int(),
     tags: z.array(z.string()),
     collection_name: z.string(),
@@ -41,7 +46,12 @@ export const DocumentListItem = z
     status,
     tags: z.array(z.string()),
     chunks_count: z.number().int(),
-    original_filename: z.string(),
+    original_filename: originalFilename,
+    content_sha256: z.string().nullable().openapi({
+      description:
+        'Lowercase hex SHA-256 of the stored file’s bytes (of the content, for text documents), computed while the upload streams; replace updates it. Null for URL documents and for files stored before the field existed. A client compares it with a local file’s hash to skip unchanged files (`docsift docs sync`, `docs upload --skip-existing`).',
+      example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    }),
     file_size: z.number().int(),
     collection_name: z.string(),
     collection_slug: z.string(),
@@ -74,7 +84,11 @@ export const multipartUploadBody = {
       schema: {
         type: 'object',
         properties: {
-          file: { ...fileField, description: 'One document (single upload).' },
+          file: {
+            ...fileField,
+            description:
+              'One document (single upload). The part’s file name may be a relative path (`guide/intro.md`), kept as `original_filename`.',
+          },
           files: {
             type: 'array',
             items: fileField,

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { blobTag, verifyDownloadToken } from '../documents/download-links.js';
 import type { AppDeps } from '../types.js';
 import { Readable } from 'node:stream';
+import { baseFilename } from '../documents/multipart.js';
 
 /** Serves a blob behind an HMAC-signed, expiring link (local storage). No bearer auth: the signature is the credential. */
 export function registerFileRoutes(app: App, deps: AppDeps): void {
@@ -19,7 +20,8 @@ export function registerFileRoutes(app: App, deps: AppDeps): void {
     } catch {
       throw new AppError('DOCUMENT_FILE_NOT_FOUND', 'The file is no longer available.');
     }
-    const name = d.original_filename || d.id;
+    // A relative path (docs sync) names the file by its last segment.
+    const name = baseFilename(d.original_filename) || d.id;
     const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
     return c.body(Readable.toWeb(stream) as ReadableStream, 200, {
       'content-type': d.media_type,

@@ -87,6 +87,19 @@ const RETRY_AFTER_HEADER = {
   },
 };
 
+const RATE_LIMITED_HEADERS = {
+  'Retry-After': { description: 'Seconds until the request will pass.', schema: { type: 'integer' as const, minimum: 1 } },
+  'X-RateLimit-Tier': {
+    description: 'On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`).',
+    schema: { type: 'string' as const },
+  },
+  'X-RateLimit-Admin': {
+    description:
+      'On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`.',
+    schema: { type: 'string' as const, enum: ['true'] },
+  },
+};
+
 /**
  * OpenAPI error responses for a route. Codes are grouped by status; 401 and 429 apply to every
  * authenticated route and are added automatically unless `publicRoute` is set; 500 and 503 (a
@@ -116,14 +129,14 @@ export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean
     {
       description: string;
       content: { 'application/json': { schema: typeof ErrorEnvelope } };
-      headers?: typeof RETRY_AFTER_HEADER;
+      headers?: typeof RETRY_AFTER_HEADER | typeof RATE_LIMITED_HEADERS;
     }
   > = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[status] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}: ${list.join(', ')}`,
       content: { 'application/json': { schema: ErrorEnvelope } },
-      ...(status === 503 ? { headers: RETRY_AFTER_HEADER } : {}),
+      ...(status === 503 ? { headers: RETRY_AFTER_HEADER } : status === 429 ? { headers: RATE_LIMITED_HEADERS } : {}),
     };
   }
   return out;

@@ -956,7 +956,16 @@ export interface components {
             status: "pending" | "indexed" | "failed";
             tags: string[];
             chunks_count: number;
+            /**
+             * @description The file name as uploaded. A relative path sent as the part’s file name is kept (`guide/intro.md`; separators become `/`, empty, `.` and `..` segments and a drive letter are dropped): it is the stable key by which `docsift docs sync` matches files to documents. The title and the download’s file name use its last segment. Empty for text documents; the URL’s last path segment for URL documents.
+             * @example guide/intro.md
+             */
             original_filename: string;
+            /**
+             * @description Lowercase hex SHA-256 of the stored file’s bytes (of the content, for text documents), computed while the upload streams; replace updates it. Null for URL documents and for files stored before the field existed. A client compares it with a local file’s hash to skip unchanged files (`docsift docs sync`, `docs upload --skip-existing`).
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            content_sha256: string | null;
             file_size: number;
             collection_name: string;
             collection_slug: string;
@@ -993,6 +1002,10 @@ export interface components {
             source_type: string;
             /** @enum {string} */
             status: "pending" | "indexed" | "failed";
+            /**
+             * @description The file name as uploaded. A relative path sent as the part’s file name is kept (`guide/intro.md`; separators become `/`, empty, `.` and `..` segments and a drive letter are dropped): it is the stable key by which `docsift docs sync` matches files to documents. The title and the download’s file name use its last segment. Empty for text documents; the URL’s last path segment for URL documents.
+             * @example guide/intro.md
+             */
             original_filename: string;
             file_size: number;
             tags: string[];
@@ -1330,6 +1343,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1517,6 +1534,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1641,6 +1662,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1792,6 +1817,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1919,6 +1948,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2105,6 +2138,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2262,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2367,6 +2408,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2550,6 +2595,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2708,6 +2757,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,6 +2891,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +3086,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3150,6 +3211,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3255,6 +3320,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3415,6 +3484,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3535,6 +3608,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3655,6 +3732,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3832,6 +3913,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3960,6 +4045,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4088,6 +4177,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4169,7 +4262,8 @@ export interface operations {
                      *             "2026"
                      *           ],
                      *           "chunks_count": 12,
-                     *           "original_filename": "paper.pdf",
+                     *           "original_filename": "guide/intro.md",
+                     *           "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                      *           "file_size": 482113,
                      *           "collection_name": "Research papers",
                      *           "collection_slug": "research-papers",
@@ -4237,6 +4331,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4323,7 +4421,8 @@ export interface operations {
                      *           "2026"
                      *         ],
                      *         "chunks_count": 12,
-                     *         "original_filename": "paper.pdf",
+                     *         "original_filename": "guide/intro.md",
+                     *         "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                      *         "file_size": 482113,
                      *         "collection_name": "Research papers",
                      *         "collection_slug": "research-papers",
@@ -4375,6 +4474,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4449,7 +4552,8 @@ export interface operations {
                      *         "2026"
                      *       ],
                      *       "chunks_count": 12,
-                     *       "original_filename": "paper.pdf",
+                     *       "original_filename": "guide/intro.md",
+                     *       "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                      *       "file_size": 482113,
                      *       "collection_name": "Research papers",
                      *       "collection_slug": "research-papers",
@@ -4511,6 +4615,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4631,6 +4739,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4737,6 +4849,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4806,7 +4922,7 @@ export interface operations {
                      *       "title": "Contrastive pretraining of text encoders",
                      *       "source_type": "pdf",
                      *       "status": "pending",
-                     *       "original_filename": "paper.pdf",
+                     *       "original_filename": "guide/intro.md",
                      *       "file_size": 482113,
                      *       "tags": [
                      *         "ml",
@@ -4875,6 +4991,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4943,7 +5063,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description One document (single upload).
+                     * @description One document (single upload). The part’s file name may be a relative path (`guide/intro.md`), kept as `original_filename`.
                      */
                     file?: string;
                     /** @description Several documents (batch): repeat the part. Bad files are skipped with a reason. */
@@ -5001,7 +5121,7 @@ export interface operations {
                      *       "title": "Contrastive pretraining of text encoders",
                      *       "source_type": "pdf",
                      *       "status": "pending",
-                     *       "original_filename": "paper.pdf",
+                     *       "original_filename": "guide/intro.md",
                      *       "file_size": 482113,
                      *       "tags": [
                      *         "ml",
@@ -5100,6 +5220,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5189,7 +5313,7 @@ export interface operations {
                      *       "title": "Contrastive pretraining of text encoders",
                      *       "source_type": "pdf",
                      *       "status": "pending",
-                     *       "original_filename": "paper.pdf",
+                     *       "original_filename": "guide/intro.md",
                      *       "file_size": 482113,
                      *       "tags": [
                      *         "ml",
@@ -5273,6 +5397,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5490,6 +5618,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5602,6 +5734,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5777,6 +5913,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5888,6 +6028,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6055,6 +6199,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6183,6 +6331,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6312,6 +6464,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6460,6 +6616,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6598,6 +6758,10 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds until a retry can succeed. */
                     "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

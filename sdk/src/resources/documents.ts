@@ -45,7 +45,7 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
     },
     /** Uploads one file; it starts `pending`. See `waitForIndexed`. */
     async upload(collectionUuid: string, source: UploadSource, opts: UploadOptions = {}): Promise<UploadedDocument> {
-      const file = await toNamedBlob(source, loader, opts.filename);
+      const file = await toNamedBlob(source, loader, opts.filename, opts.title);
       const form = () => uploadForm('file', [file], opts);
       return (await t.postForm('/api/v1/collections/{uuid}/documents/', collectionUuid, form, upload(t, opts))) as UploadedDocument;
     },
@@ -76,7 +76,7 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
     },
     /** Replaces the file, keeping the uuid (and title/tags unless given); processing starts over. */
     async replace(uuid: string, source: UploadSource, opts: UploadOptions = {}): Promise<UploadedDocument> {
-      const file = await toNamedBlob(source, loader, opts.filename);
+      const file = await toNamedBlob(source, loader, opts.filename, opts.title);
       const form = () => uploadForm('file', [file], opts);
       return (await t.postForm('/api/v1/documents/{uuid}/replace/', uuid, form, upload(t, opts))) as UploadedDocument;
     },

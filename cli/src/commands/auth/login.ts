@@ -1,4 +1,4 @@
-import { AuthenticationError } from '@docsift/sdk';
+import { ApiError, AuthenticationError, DocsiftError } from '@docsift/sdk';
 import { defineCommand } from '../../command.js';
 import { readConfig, updateProfile, writeConfig } from '../../config.js';
 import { DEFAULT_URL, type Context } from '../../context.js';
@@ -62,6 +62,18 @@ Examples:
           'Check the key (keys start with svc_) or create one on the API Keys page.',
           err.code,
         );
+      // An HTML page (the web UI at /app/, a proxy's page) instead of the API's JSON: wrong base URL.
+      if (err instanceof DocsiftError && !(err instanceof ApiError) && err.cause instanceof SyntaxError) {
+        const origin = new URL(url).origin;
+        throw new CliError(
+          `${url} is not the docsift API: it answered with something other than JSON (a web page?).`,
+          ExitCode.ERROR,
+          origin !== url
+            ? `Use the server's base URL, not the web UI's: docsift login --url ${origin}`
+            : 'Use the address the daemon printed at start (the API base URL, e.g. http://127.0.0.1:8080), not a web page or proxy.',
+          'NOT_DOCSIFT_API',
+        );
+      }
       throw err;
     }
     const saved = await updateProfile(profileName, { url, api_key: key }, ctx.configFile);

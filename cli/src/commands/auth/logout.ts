@@ -5,6 +5,9 @@ import { CliError } from '../../errors.js';
 export default defineCommand<Record<string, never>>({
   name: 'logout',
   summary: 'Remove a saved profile (the key itself stays valid; revoke it with `docsift keys revoke`)',
+  help: `Examples:
+  docsift logout                      # the default profile
+  docsift logout --profile staging`,
   parse: () => ({}),
   async run(ctx) {
     const config = await readConfig(ctx.configFile);

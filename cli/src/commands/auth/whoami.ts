@@ -10,6 +10,9 @@ export function describeKey(k: Pick<CurrentKey, 'name' | 'prefix' | 'is_full_acc
 export default defineCommand<Record<string, never>>({
   name: 'whoami',
   summary: 'Show the key in use: prefix, type, tier, expiry, organization and user',
+  help: `Examples:
+  docsift whoami
+  docsift whoami --json | jq -r .rate_tier`,
   parse: () => ({}),
   async run(ctx) {
     const creds = await ctx.credentials();

@@ -5,6 +5,9 @@ import { dollars } from './plan.js';
 export default defineCommand<{ limit: number }>({
   name: 'invoices',
   summary: 'Invoices of the organization, newest cycle first (full-access keys)',
+  help: `Examples:
+  docsift billing invoices
+  docsift billing invoices --limit 3 --json`,
   options: (cmd) => cmd.option('-n, --limit <n>', 'show at most this many', '12'),
   parse: (_a, flags) => ({ limit: intFlag(flags.limit, '--limit', { max: 1000 })! }),
   async run(ctx, { limit }) {

@@ -6,6 +6,9 @@ export const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 export default defineCommand<Record<string, never>>({
   name: 'plan',
   summary: 'Plan, current billing cycle, searches used and projected bill (full-access keys)',
+  help: `Examples:
+  docsift billing plan
+  docsift billing plan --json | jq .used_queries`,
   parse: () => ({}),
   async run(ctx) {
     const p = await (await ctx.client()).billing.plan();

@@ -5,6 +5,9 @@ export default defineCommand<{ ref: string; yes: boolean }>({
   name: 'delete <collection>',
   aliases: ['rm'],
   summary: 'Delete a collection and its documents (owner only; asks first unless --yes)',
+  help: `Examples:
+  docsift collections delete research-papers
+  docsift collections delete old-notes --yes   # no question (scripts)`,
   options: (cmd) => cmd.option('-y, --yes', 'do not ask for confirmation'),
   parse: ([ref], flags) => ({ ref: ref!, yes: !!flags.yes }),
   async run(ctx, { ref, yes }) {

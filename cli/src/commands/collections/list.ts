@@ -21,6 +21,9 @@ export default defineCommand<Record<string, never>>({
   name: 'list',
   aliases: ['ls'],
   summary: 'Collections this key can see (owned and subscribed)',
+  help: `Examples:
+  docsift collections list
+  docsift collections list --json | jq -r '.[].slug'`,
   parse: () => ({}),
   async run(ctx) {
     const rows = await (await ctx.client()).collections.list();

@@ -20,6 +20,9 @@ export function showCollection(o: Output, c: Collection): void {
 export default defineCommand<{ ref: string | undefined }>({
   name: 'show [collection]',
   summary: 'Details of one collection (uuid, slug or name)',
+  help: `Examples:
+  docsift collections show research-papers
+  docsift collections show "Research papers" --json`,
   parse: ([ref]) => ({ ref }),
   async run(ctx, { ref }) {
     const c = await resolveCollection(ctx, ref, '<collection>');

@@ -7,6 +7,9 @@ import { showCollection } from './show.js';
 export default defineCommand<{ ref: string; patch: UpdateCollection }>({
   name: 'update <collection>',
   summary: 'Rename a collection, change its description, or make it public/private (owner only)',
+  help: `Examples:
+  docsift collections update research-papers --name "Papers" --description "2026 reading list"
+  docsift collections update handbook --public`,
   options: (cmd) =>
     cmd
       .option('--name <name>', 'new name (the slug stays)')

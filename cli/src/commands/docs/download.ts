@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -23,6 +23,10 @@ export function dispositionName(header: string | null): string | undefined {
 export default defineCommand<{ uuid: string; output: string | undefined; urlOnly: boolean }>({
   name: 'download <uuid>',
   summary: 'Download the original file (or print its signed, 1-hour URL with --url-only)',
+  help: `Examples:
+  docsift docs download 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f -o downloads/
+  docsift docs download 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f -o - | less
+  docsift docs download 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f --url-only`,
   options: (cmd) =>
     cmd
       .option('-o, --output <path>', 'file or directory to write (default: original name in the current directory; - for stdout)')
@@ -48,7 +52,10 @@ export default defineCommand<{ uuid: string; output: string | undefined; urlOnly
           () => false,
         )
       : false;
-    const target = output ? (isDir ? path.join(output, name) : output) : name;
+    // `-o newdir/` (a trailing separator) names a folder even before it exists; missing parents are made.
+    const wantsDir = isDir || (!!output && /[\\/]$/.test(output));
+    const target = output ? (wantsDir ? path.join(output, name) : output) : name;
+    await mkdir(path.dirname(path.resolve(target)), { recursive: true });
     await pipeline(Readable.fromWeb(res.body as never), createWriteStream(target));
     const bytes = (await stat(target)).size;
     ctx.out.result({ uuid, path: path.resolve(target), bytes }, () => ctx.out.line(`Saved ${target} (${formatBytes(bytes)}).`));

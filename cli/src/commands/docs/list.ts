@@ -12,6 +12,9 @@ export default defineCommand<Options>({
   name: 'list',
   aliases: ['ls'],
   summary: 'Documents in visible collections, newest first',
+  help: `Examples:
+  docsift docs list -c research-papers --status failed
+  docsift docs list --tag 2026 --all --json | jq length`,
   options: (cmd) =>
     cmd
       .option('-c, --collection <slug>', 'only this collection (slug)')

@@ -14,6 +14,9 @@ interface Options {
 export default defineCommand<Options>({
   name: 'replace <uuid> <path>',
   summary: "Replace a document's file, keeping its uuid (and title/tags unless given); it is processed again",
+  help: `Examples:
+  docsift docs replace 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f ./report-v2.pdf --wait
+  docsift docs replace 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f notes.md --tags draft,2026`,
   options: (cmd) =>
     cmd
       .option('--title <title>', 'new title')

@@ -4,6 +4,9 @@ import { formatBytes, formatDate, truncate } from '../../output.js';
 export default defineCommand<{ uuid: string; content: boolean; chunks: boolean }>({
   name: 'show <uuid>',
   summary: 'A document: status, error, metadata, and optionally its text or chunks',
+  help: `Examples:
+  docsift docs show 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f
+  docsift docs show 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f --content | less`,
   options: (cmd) => cmd.option('--content', 'print the full extracted text').option('--chunks', 'list the chunks'),
   parse: ([uuid], flags) => ({ uuid: uuid!, content: !!flags.content, chunks: !!flags.chunks }),
   async run(ctx, { uuid, content, chunks }) {

@@ -4,6 +4,7 @@ import { CliError, UsageError } from '../../errors.js';
 import { expandInputs } from '../../files.js';
 import { formatBytes } from '../../output.js';
 import { resolveCollection } from '../../resolve.js';
+import { hashFile } from '../../sync.js';
 import { createProgress } from '../../ui/progress.js';
 import { printWaitSummary, waitJson } from './wait.js';
 
@@ -18,6 +19,7 @@ interface Options {
   timeoutMs: number;
   quiet: boolean;
   strict: boolean;
+  skipExisting: boolean;
 }
 
 export default defineCommand<Options>({
@@ -33,7 +35,9 @@ The exit code is 1 when any file failed to upload (or, with --wait, failed to in
 Examples:
   docsift docs upload ./papers --collection research --tags 2024,papers --wait
   docsift docs upload 'reports/**/*.pdf' -c finance --json > upload.json
-  docsift docs upload notes.md -c research --title "Meeting notes"`,
+  docsift docs upload notes.md -c research --title "Meeting notes"
+  docsift docs upload ./inbox -c research --skip-existing   # only files whose content is not there yet
+To mirror a folder (replace changed files, delete gone ones), use \`docsift docs sync\`.`,
   options: (cmd) =>
     cmd
       .option('-c, --collection <collection>', 'target collection (uuid, slug or name)')
@@ -44,7 +48,8 @@ Examples:
       .option('-w, --wait', 'wait until every uploaded document is indexed or failed')
       .option('--timeout <seconds>', 'with --wait: give up after this long', '600')
       .option('-q, --quiet', 'no progress output')
-      .option('--strict', 'exit 1 when any file was skipped, too'),
+      .option('--strict', 'exit 1 when any file was skipped, too')
+      .option('--skip-existing', 'do not send files whose content (SHA-256) the collection already holds'),
   parse: (args, flags) => {
     const paths = (args[0] as unknown as string[] | undefined) ?? [];
     const title = stringFlag(flags.title);
@@ -60,21 +65,40 @@ Examples:
       timeoutMs: intFlag(flags.timeout, '--timeout', { max: 86_400 })! * 1000,
       quiet: !!flags.quiet,
       strict: !!flags.strict,
+      skipExisting: !!flags.skipExisting,
     };
   },
   async run(ctx, opts) {
     const collection = await resolveCollection(ctx, opts.collection);
     const client = await ctx.client();
-    const { files, missing } = await expandInputs(opts.paths);
-    if (!files.length) {
+    const expanded = await expandInputs(opts.paths);
+    const { missing } = expanded;
+    if (!expanded.files.length) {
       for (const m of missing) ctx.out.note(`  ${m.path}: ${m.reason}`);
       throw new CliError('Nothing to upload.', 1, 'Give files, directories or quoted glob patterns.');
     }
+    // --skip-existing: one listing of the collection, then files whose hash it already holds stay home.
+    const existing: { path: string; uuid: string }[] = [];
+    let files = expanded.files;
+    if (opts.skipExisting) {
+      const held = new Map<string, string>();
+      for await (const d of client.documents.list({ collection: collection.slug, limit: 500 }))
+        if (d.content_sha256 && !held.has(d.content_sha256)) held.set(d.content_sha256, d.uuid);
+      const fresh: string[] = [];
+      for (const f of files) {
+        const uuid = held.size ? held.get(await hashFile(f)) : undefined;
+        if (uuid) existing.push({ path: f, uuid });
+        else fresh.push(f);
+      }
+      files = fresh;
+    }
 
     const progress = await createProgress(ctx, 'upload', { quiet: opts.quiet });
-    let result: UploadManyResult;
+    let result: UploadManyResult = { results: [], uploaded: [], skipped: [], failed: [] };
     try {
-      if (opts.title !== undefined) {
+      if (!files.length) {
+        // Everything is there already (--skip-existing).
+      } else if (opts.title !== undefined) {
         // A title applies to one document, so this is a plain single upload.
         const doc = await client.documents.upload(collection.uuid, files[0]!, { title: opts.title, tags: opts.tags });
         result = {
@@ -131,21 +155,25 @@ Examples:
     const pathByUuid = new Map(uploaded.map((u) => [u.uuid, u.path]));
     const summary = {
       collection: { uuid: collection.uuid, slug: collection.slug, name: collection.name },
-      total_files: files.length,
+      total_files: expanded.files.length,
       total_bytes: totalBytes,
       total_uploaded: uploaded.length,
       total_skipped: skipped.length,
       total_failed: failed.length,
+      ...(opts.skipExisting ? { total_existing: existing.length } : {}),
       uploaded,
       skipped,
       failed,
+      ...(opts.skipExisting ? { existing } : {}),
       ...(settled ? { wait: waitJson(settled, pathByUuid) } : {}),
     };
     ctx.out.result(summary, () => {
       const o = ctx.out;
+      const total = expanded.files.length;
       o.line(
-        `${uploaded.length ? o.green('✓') : o.red('✗')} Uploaded ${uploaded.length} of ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(uploaded.reduce((n, u) => n + u.file_size, 0))}) to ${o.bold(collection.name)} (${collection.slug}).`,
+        `${uploaded.length || existing.length ? o.green('✓') : o.red('✗')} Uploaded ${uploaded.length} of ${total} file${total === 1 ? '' : 's'} (${formatBytes(uploaded.reduce((n, u) => n + u.file_size, 0))}) to ${o.bold(collection.name)} (${collection.slug}).`,
       );
+      if (existing.length) o.line(o.dim(`${existing.length} already in the collection with the same content: not sent.`));
       if (skipped.length) {
         o.line(o.yellow(`Skipped ${skipped.length}:`));
         for (const s of skipped) o.line(`  ${s.path} — ${s.reason}`);

@@ -42,6 +42,9 @@ interface Options {
 export default defineCommand<Options>({
   name: 'wait <uuids...>',
   summary: 'Wait until documents are indexed or failed (exit 1 if any failed or the timeout passed)',
+  help: `Examples:
+  docsift docs wait 3f6c2a9e-0b1d-4c8e-9f27-5a4b3c2d1e0f
+  docsift docs wait $(docsift docs list -c handbook --status pending --json | jq -r '.[].uuid') -c handbook --timeout 300`,
   options: (cmd) =>
     cmd
       .option('--timeout <seconds>', 'give up after this long', '600')

@@ -4,6 +4,9 @@ import { resolveKey } from '../../resolve.js';
 export default defineCommand<{ ref: string; collection: string; permission: 'read' | 'write' }>({
   name: 'grant <key> <collection>',
   summary: 'Give a scoped key read or write access to a collection (slug); changes an existing grant',
+  help: `Examples:
+  docsift keys grant ci-uploader research-papers --permission write
+  docsift keys grant svc_AbCdEfGh handbook`,
   options: (cmd) => cmd.option('--permission <level>', 'read or write', 'read'),
   parse: ([ref, collection], flags) => ({
     ref: ref!,

@@ -4,6 +4,9 @@ import { resolveKey } from '../../resolve.js';
 export default defineCommand<{ ref: string | undefined }>({
   name: 'grants [key]',
   summary: "A scoped key's collection grants",
+  help: `Examples:
+  docsift keys grants ci-uploader
+  docsift keys grants svc_AbCdEfGh --json`,
   parse: ([ref]) => ({ ref }),
   async run(ctx, { ref }) {
     const key = await resolveKey(ctx, ref);

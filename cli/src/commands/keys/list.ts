@@ -6,6 +6,9 @@ export default defineCommand<{ all: boolean }>({
   name: 'list',
   aliases: ['ls'],
   summary: "The user's keys, with grants (secrets are never shown again)",
+  help: `Examples:
+  docsift keys list
+  docsift keys list --all --json`,
   options: (cmd) => cmd.option('-a, --all', 'include revoked and rotated keys'),
   parse: (_a, flags) => ({ all: !!flags.all }),
   async run(ctx, { all }) {

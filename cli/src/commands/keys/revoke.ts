@@ -4,6 +4,9 @@ import { confirmOrYes, resolveKey } from '../../resolve.js';
 export default defineCommand<{ ref: string | undefined; yes: boolean }>({
   name: 'revoke [key]',
   summary: 'Deactivate a key immediately (asks first unless --yes)',
+  help: `Examples:
+  docsift keys revoke ci-uploader
+  docsift keys revoke svc_AbCdEfGh --yes`,
   options: (cmd) => cmd.option('-y, --yes', 'do not ask for confirmation'),
   parse: ([ref], flags) => ({ ref, yes: !!flags.yes }),
   async run(ctx, { ref, yes }) {

@@ -6,7 +6,11 @@ import { printSecret } from './secret.js';
 export default defineCommand<{ ref: string | undefined }>({
   name: 'rotate [key]',
   summary: 'Issue a new secret with the same name and grants; the old one stops working at once',
-  help: 'When the rotated key is the one this profile uses, the profile is updated with the new secret.',
+  help: `When the rotated key is the one this profile uses, the profile is updated with the new secret.
+
+Examples:
+  docsift keys rotate ci-uploader
+  docsift keys rotate svc_AbCdEfGh --json | jq -r .key`,
   parse: ([ref]) => ({ ref }),
   async run(ctx, { ref }) {
     const client = await ctx.client();

@@ -35,7 +35,11 @@ export default defineCommand<{ kind: ClientKind; placeholder: boolean }>({
   summary: 'Print MCP client configuration for this server and key (Claude Desktop, Claude Code, Cursor, VS Code, generic)',
   help: `The endpoint is <server>/mcp (Streamable HTTP) with tools search_documents, list_collections,
 get_document_info and search_by_tag. The output embeds the API key unless --placeholder;
-consider a scoped, read-only key: \`docsift keys create mcp --collection <slug>\`.`,
+consider a scoped, read-only key: \`docsift keys create mcp --collection <slug>\`.
+
+Examples:
+  docsift mcp config --client claude-desktop
+  docsift mcp config --client cursor --placeholder > .cursor/mcp.json`,
   options: (cmd) =>
     cmd.option('--client <kind>', KINDS.join(', '), 'generic').option('--placeholder', 'write <DOCSIFT_API_KEY> instead of the real key'),
   parse: (_a, flags) => ({ kind: choiceFlag<ClientKind>(flags.client, '--client', KINDS)!, placeholder: !!flags.placeholder }),

@@ -5,6 +5,9 @@ export default defineCommand<{ yes: boolean }>({
   name: 'delete',
   aliases: ['rm'],
   summary: 'Delete the webhook: nothing more is delivered (asks first unless --yes)',
+  help: `Examples:
+  docsift webhooks delete
+  docsift webhooks delete --yes`,
   options: (cmd) => cmd.option('-y, --yes', 'do not ask for confirmation'),
   parse: (_a, flags) => ({ yes: !!flags.yes }),
   async run(ctx, { yes }) {

@@ -5,6 +5,9 @@ import { formatDate } from '../../output.js';
 export default defineCommand<{ limit: number; eventId: string | undefined }>({
   name: 'deliveries',
   summary: 'Delivery attempts, newest first: event, attempt, status code, duration, error',
+  help: `Examples:
+  docsift webhooks deliveries
+  docsift webhooks deliveries --limit 50 --json | jq '.[] | select(.success | not)'`,
   options: (cmd) => cmd.option('-n, --limit <n>', 'show at most this many', '20').option('--event <id>', 'only the attempts of this event'),
   parse: (_a, flags) => ({ limit: intFlag(flags.limit, '--limit', { max: 10_000 })!, eventId: stringFlag(flags.event) }),
   async run(ctx, { limit, eventId }) {

@@ -5,6 +5,7 @@ export const toggle = (active: boolean) =>
   defineCommand<Record<string, never>>({
     name: active ? 'enable' : 'disable',
     summary: active ? 'Resume deliveries' : 'Pause deliveries (new events are not queued; test and redeliver still send)',
+    help: `Examples:\n  docsift webhooks ${active ? 'enable' : 'disable'}\n  docsift webhooks ${active ? 'enable' : 'disable'} --json`,
     parse: () => ({}),
     async run(ctx) {
       const w = await (await ctx.client()).webhooks.update({ is_active: active });

@@ -5,6 +5,9 @@ export default defineCommand<Record<string, never>>({
   name: 'get',
   aliases: ['show'],
   summary: "The organization's webhook (URL and whether it is active; never the secret)",
+  help: `Examples:
+  docsift webhooks get
+  docsift webhooks get --json`,
   parse: () => ({}),
   async run(ctx) {
     const w = await (await ctx.client()).webhooks.get();

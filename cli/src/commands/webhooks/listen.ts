@@ -2,7 +2,8 @@ import { defineCommand, intFlag, stringFlag } from '../../command.js';
 import { updateProfile } from '../../config.js';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
-import { startReceiver, type ReceivedEvent } from '../../webhook-receiver.js';
+import { ApiError } from '@docsift/sdk';
+import { startReceiver, type ReceivedEvent, type ReceiverOptions } from '../../webhook-receiver.js';
 
 interface Options {
   port: number;
@@ -17,6 +18,33 @@ interface Options {
 }
 
 const mask = (s: string) => `${s.slice(0, 10)}…`;
+
+type SecretCheck = { result: 'ok' | 'stale' | 'unreached' | 'skipped' } | { result: 'rejected'; reason: string };
+
+/**
+ * Has the service send a signed `webhook.test` event to this receiver and looks at how it fared,
+ * without printing, forwarding or counting it: a signature mismatch means the secret is stale.
+ */
+async function checkSecret(ctx: Context, receiver: ReceiverOptions): Promise<SecretCheck> {
+  let seen: ReceivedEvent | undefined;
+  receiver.intercept = (e) => {
+    if (e.claimed_event !== 'webhook.test') return false;
+    seen ??= e;
+    return true;
+  };
+  try {
+    await (await ctx.client()).webhooks.test();
+  } catch (err) {
+    // The receiver's 400 for a bad signature makes the test itself fail: what it saw says why.
+    if (!(err instanceof ApiError && err.code === 'WEBHOOK_TEST_FAILED')) throw err;
+  } finally {
+    receiver.intercept = undefined;
+  }
+  if (!seen) return { result: 'unreached' };
+  if (seen.verified) return { result: 'ok' };
+  if (seen.reason?.startsWith('signature_mismatch')) return { result: 'stale' };
+  return { result: 'rejected', reason: seen.reason ?? 'rejected' };
+}
 
 function printEvent(ctx: Context, e: ReceivedEvent): void {
   if (ctx.json) return void ctx.out.line(JSON.stringify({ type: 'event', ...e }));
@@ -45,10 +73,17 @@ export default defineCommand<Options>({
   • a remote server: expose the port through a public tunnel (cloudflared, ngrok, …) and
       docsift webhooks listen --port 4242 --register https://<tunnel-host>/
 Signatures are checked with --secret, DOCSIFT_WEBHOOK_SECRET, or the secret saved in the profile
-by \`webhooks set\`/\`rotate-secret\`. If the webhook already exists and its secret is unknown,
---rotate-secret issues a new one (other receivers then need it too). Deliveries that fail
+by \`webhooks set\`/\`rotate-secret\`. With --register the secret is checked at start with a signed
+test delivery (not printed or forwarded); a stale one (rotated elsewhere) stops the listener with
+what to do. If the webhook already exists and its secret is unknown or stale, --rotate-secret
+issues a new one (other receivers then need it too). Deliveries that fail
 verification are answered 400; with --forward-to the app's answer is passed back (502 when it is
-down), so the service's retries behave as in production.`,
+down), so the service's retries behave as in production.
+
+Examples:
+  docsift webhooks listen --register --forward-to http://localhost:3000/hooks
+  docsift webhooks listen --port 4242 --register https://abc.trycloudflare.com/
+  docsift webhooks listen --register --rotate-secret --max-events 1 --json`,
   options: (cmd) =>
     cmd
       .option('--port <port>', 'port to listen on (0: any free port)', '4242')
@@ -81,11 +116,16 @@ down), so the service's retries behave as in production.`,
     }
     const creds = await ctx.credentials();
     let secret = opts.secret ?? (ctx.env.DOCSIFT_WEBHOOK_SECRET || undefined) ?? creds.profile?.webhook_secret;
+    let secretSource = opts.secret
+      ? '--secret'
+      : ctx.env.DOCSIFT_WEBHOOK_SECRET
+        ? 'DOCSIFT_WEBHOOK_SECRET'
+        : `saved in profile "${creds.profileName}"`;
     let seen = 0;
     let finish: () => void = () => {};
     const finished = new Promise<void>((r) => (finish = r));
     const secrets: string[] = [];
-    const receiver = await startReceiver({
+    const receiverOptions: ReceiverOptions = {
       port: opts.port,
       host: opts.host,
       secrets,
@@ -96,7 +136,8 @@ down), so the service's retries behave as in production.`,
         printEvent(ctx, e);
         if (e.verified && opts.maxEvents && ++seen >= opts.maxEvents) finish();
       },
-    });
+    };
+    const receiver = await startReceiver(receiverOptions);
     try {
       const saveSecret = async (s: string) => {
         if (creds.source === 'profile') await updateProfile(creds.profileName, { webhook_secret: s }, ctx.configFile);
@@ -108,13 +149,17 @@ down), so the service's retries behave as in production.`,
         const w = await client.webhooks.set(registered);
         if ('secret' in w) {
           secret = w.secret;
+          secretSource = 'just issued';
           await saveSecret(secret);
         }
       }
-      if (opts.rotateSecret) {
+      const rotate = async () => {
         secret = (await (await ctx.client()).webhooks.rotateSecret()).secret;
+        secretSource = 'just issued';
+        secrets.splice(0, secrets.length, secret);
         await saveSecret(secret);
-      }
+      };
+      if (opts.rotateSecret) await rotate();
       if (!secret && !opts.skipVerify) {
         throw new CliError(
           'No signing secret to verify deliveries with.',
@@ -125,6 +170,32 @@ down), so the service's retries behave as in production.`,
       }
       if (secret) secrets.push(secret);
 
+      // The webhook points here: prove the secret with a signed delivery before promising to verify.
+      let check: SecretCheck = { result: 'skipped' };
+      if (registered && !opts.skipVerify) {
+        check = await checkSecret(ctx, receiverOptions);
+        if (check.result === 'stale' && ctx.interactive) {
+          const { confirm } = await import('@inquirer/prompts');
+          ctx.out.warn(`The signing secret ${secretSource} does not match the webhook's: it was rotated elsewhere.`);
+          if (await confirm({ message: 'Issue a new signing secret now? (receivers using the current one then need the new one)' })) {
+            await rotate();
+            check = await checkSecret(ctx, receiverOptions);
+          }
+        }
+        if (check.result === 'stale')
+          throw new CliError(
+            `The signing secret ${secretSource} does not match the webhook's: it was rotated elsewhere since (a signed test delivery was rejected as signature_mismatch).`,
+            1,
+            'Rerun with --rotate-secret to issue a new secret and save it (receivers that use the current one then need the new one), or pass the current one with --secret whsec_….',
+            'WEBHOOK_SECRET_STALE',
+          );
+        if (check.result === 'unreached')
+          ctx.out.warn(
+            `The signed test delivery did not reach this receiver: the service cannot reach ${registered}. Deliveries will not arrive until it can (a local daemon needs ALLOW_PRIVATE_URLS=true; a remote one a public tunnel).`,
+          );
+        if (check.result === 'rejected') ctx.out.warn(`The signed test delivery was rejected here: ${check.reason}.`);
+      }
+
       if (ctx.json)
         ctx.out.line(
           JSON.stringify({
@@ -133,6 +204,7 @@ down), so the service's retries behave as in production.`,
             registered: registered ?? null,
             forward_to: opts.forwardTo ?? null,
             verifying: !opts.skipVerify,
+            secret_check: check.result,
           }),
         );
       else {
@@ -140,7 +212,10 @@ down), so the service's retries behave as in production.`,
         o.note(
           `Listening on ${o.bold(receiver.url)}${opts.skipVerify ? o.yellow(' without verifying signatures') : ` (verifying with ${mask(secret!)})`}${opts.forwardTo ? `, forwarding to ${opts.forwardTo}` : ''}.`,
         );
-        if (registered) o.note(`Webhook set to ${registered}. Trigger one with \`docsift webhooks test\` or an upload.`);
+        if (registered)
+          o.note(
+            `Webhook set to ${registered}${check.result === 'ok' ? ' (secret checked with a signed test delivery)' : ''}. Trigger one with \`docsift webhooks test\` or an upload.`,
+          );
         else
           o.note(
             o.dim(

@@ -6,7 +6,11 @@ export default defineCommand<{ url: string }>({
   summary: 'Create the webhook (prints its signing secret once) or change its URL',
   help: `Events: document.indexed, document.failed (and webhook.test). Deliveries are signed with
 X-Service-Signature: sha256=HMAC(secret, "{X-Service-Timestamp}.{raw body}").
-The server refuses private and loopback URLs unless it runs with ALLOW_PRIVATE_URLS=true.`,
+The server refuses private and loopback URLs unless it runs with ALLOW_PRIVATE_URLS=true.
+
+Examples:
+  docsift webhooks set https://example.com/hooks/docsift
+  docsift webhooks set https://example.com/hooks/docsift && docsift webhooks test`,
   parse: ([url]) => ({ url: url! }),
   async run(ctx, { url }) {
     const w = await (await ctx.client()).webhooks.set(url);

@@ -3,6 +3,9 @@ import { defineCommand } from '../../command.js';
 export default defineCommand<Record<string, never>>({
   name: 'test',
   summary: "Send a signed webhook.test event now and report the receiver's answer",
+  help: `Examples:
+  docsift webhooks test
+  docsift webhooks test --json | jq .status_code`,
   parse: () => ({}),
   async run(ctx) {
     const client = await ctx.client();
