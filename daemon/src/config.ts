@@ -107,7 +107,9 @@ export const configSchema = z.object({
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
-  S3_ENDPOINT: z.string().optional(),
+  S3_ENDPOINT: unsetIfEmpty(z.string().url()),
+  /** Endpoint download links are signed for, when clients reach the store by another address than S3_ENDPOINT (e.g. inside Docker). */
+  S3_PUBLIC_ENDPOINT: unsetIfEmpty(z.string().url()),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: envBool,

@@ -57,6 +57,9 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
       await migrate(sql, (m) => logger.info(m));
       await migrateWorkerSchema(config.DATABASE_URL, logger);
     }
+    // A store that cannot be written (wrong bucket, refused credentials, unreachable) stops the start
+    // with a message naming the setting, instead of failing every upload later.
+    await deps.blobs.check();
     await assertEmbeddingModel(sql, deps.embedder.model, deps.embedder.configuredDimension);
     await sealPlaintextWebhookSecrets(sql, config.SIGNING_SECRET, logger);
     if (opts.worker) {
@@ -108,6 +111,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
         await recovery?.stop();
         await closeDatabaseAvailability(deps);
         await deps.embedder.close();
+        deps.blobs.close();
         await sql.end({ timeout: 5 });
       })());
     return { url, port, deps, stop };
@@ -116,6 +120,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
     await worker?.stop().catch(() => {});
     await recovery?.stop().catch(() => {});
     await closeDatabaseAvailability(deps);
+    deps.blobs.close();
     await sql.end({ timeout: 1 }).catch(() => {});
     throw err;
   }
