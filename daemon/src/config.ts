@@ -29,6 +29,16 @@ export const configSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** When unset, a private local PostgreSQL cluster is provisioned under DATA_DIR. */
   DATABASE_URL: z.string().optional(),
+  /**
+   * Optional: a pooler in transaction mode (pgbouncer) in front of the primary. The API's request
+   * queries go through it; migrations and the job worker (LISTEN/NOTIFY, session state) always use
+   * DATABASE_URL directly.
+   */
+  DATABASE_POOL_URL: unsetIfEmpty(z.string()),
+  /** Optional: a streaming replica for read-only work (search, lists, usage reports, MCP reads). */
+  DATABASE_READ_URL: unsetIfEmpty(z.string()),
+  /** DATABASE_READ_URL is a pooler in transaction mode too. */
+  DATABASE_READ_POOLED: envBool,
   DATA_DIR: z.string().default(defaultDataDir),
   PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
@@ -160,6 +170,8 @@ export class ConfigError extends Error {}
 /** Settings that only make sense together: reported like field errors. */
 function crossCheck(c: Config): string[] {
   const issues: string[] = [];
+  for (const k of ['DATABASE_POOL_URL', 'DATABASE_READ_URL'] as const)
+    if (c[k] && !c.DATABASE_URL) issues.push(`${k}: needs DATABASE_URL (the primary, connected directly) as well`);
   if (c.EMBEDDING_PROVIDER === 'openai' && !c.OPENAI_API_KEY && new URL(c.OPENAI_BASE_URL).hostname === 'api.openai.com')
     issues.push('OPENAI_API_KEY: required for api.openai.com (only local servers work without a key)');
   if (c.EMBEDDING_PROVIDER !== 'openai')

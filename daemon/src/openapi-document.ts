@@ -1,6 +1,7 @@
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createSql } from './db/client.js';
+import { createReadPool } from './db/read-pool.js';
 import { createLogger } from './logger.js';
 import { systemClock } from './types.js';
 import { createBlobStore } from './storage/index.js';
@@ -20,6 +21,7 @@ export async function renderOpenApiDocument(): Promise<string> {
   const app = createApp({
     config,
     sql,
+    reads: createReadPool(sql, createLogger('silent')),
     logger: createLogger('silent'),
     clock: systemClock(),
     blobs: createBlobStore(config),

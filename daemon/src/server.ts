@@ -15,6 +15,7 @@ import { superviseWorker, type SupervisedWorker } from './worker/supervisor.js';
 import { closeDatabaseAvailability, databaseAvailability } from './db/availability.js';
 import { assertEmbeddingModel } from './search/embedding-model.js';
 import { createBlobStore } from './storage/index.js';
+import { createReadPool } from './db/read-pool.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { closeUsageWriter } from './usage/log-writer.js';
 import { sealPlaintextWebhookSecrets } from './webhooks/secrets.js';
@@ -36,14 +37,17 @@ export interface DaemonOptions {
 
 /** Everything between "we have a database URL" and "serving"; used by main.ts and by the test harness. */
 export async function startDaemon(config: Config & { DATABASE_URL: string }, logger: Logger, opts: DaemonOptions): Promise<Daemon> {
-  const sql: Sql = createSql(config.DATABASE_URL, {
-    max: config.DB_POOL_MAX,
-    hnswEfSearch: config.HNSW_EF_SEARCH,
-    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-  });
+  // Which URL each part uses (README "Deploying and scaling"): API requests go through the pooler
+  // when there is one; migrations and the job worker connect directly; read-only work may go to a replica.
+  const poolUrl = opts.api ? config.DATABASE_POOL_URL : undefined;
+  config = { ...config, DATABASE_POOL_URL: poolUrl };
+  const sqlOptions = { max: config.DB_POOL_MAX, hnswEfSearch: config.HNSW_EF_SEARCH, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS };
+  const sql: Sql = createSql(poolUrl ?? config.DATABASE_URL, { ...sqlOptions, pooled: !!poolUrl });
+  const readUrl = opts.api ? config.DATABASE_READ_URL : undefined;
   const deps: AppDeps = {
     config,
     sql,
+    reads: createReadPool(sql, logger, readUrl ? { url: readUrl, pooled: config.DATABASE_READ_POOLED, sqlOptions } : undefined),
     logger,
     clock: opts.clock ?? systemClock(config.CLOCK_OFFSET_MS),
     blobs: createBlobStore(config),
@@ -54,7 +58,13 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
   let recovery: { stop(): Promise<void> } | undefined;
   try {
     if (opts.migrate !== false) {
-      await migrate(sql, (m) => logger.info(m));
+      // Session state (an advisory lock held across statements): never through a transaction pooler.
+      const direct = poolUrl ? createSql(config.DATABASE_URL, { max: 1, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS }) : sql;
+      try {
+        await migrate(direct, (m) => logger.info(m));
+      } finally {
+        if (direct !== sql) await direct.end({ timeout: 5 });
+      }
       await migrateWorkerSchema(config.DATABASE_URL, logger);
     }
     // A store that cannot be written (wrong bucket, refused credentials, unreachable) stops the start
@@ -112,6 +122,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
         await closeDatabaseAvailability(deps);
         await deps.embedder.close();
         deps.blobs.close();
+        await deps.reads.close();
         await sql.end({ timeout: 5 });
       })());
     return { url, port, deps, stop };
@@ -121,6 +132,7 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
     await recovery?.stop().catch(() => {});
     await closeDatabaseAvailability(deps);
     deps.blobs.close();
+    await deps.reads.close().catch(() => {});
     await sql.end({ timeout: 1 }).catch(() => {});
     throw err;
   }

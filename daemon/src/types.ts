@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import type { Sql } from './db/client.js';
+import type { ReadPool, Sql } from './db/client.js';
 import type { Logger } from './logger.js';
 import type { EmbeddingProvider } from './embeddings/types.js';
 import type { BlobStore } from './storage/types.js';
@@ -29,7 +29,10 @@ export function systemClock(offsetMs = 0): Clock {
 /** Everything the HTTP app needs; built in main.ts (or by tests) and passed in, so importing app.ts does no I/O. */
 export interface AppDeps {
   config: Config;
+  /** The primary: through DATABASE_POOL_URL in an API process that has one, else DATABASE_URL. */
   sql: Sql;
+  /** Read-only work that may trail the primary slightly: a replica when DATABASE_READ_URL is set (db/read-pool.ts). */
+  reads: ReadPool;
   logger: Logger;
   clock: Clock;
   blobs: BlobStore;

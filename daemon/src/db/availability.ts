@@ -60,7 +60,17 @@ export interface AvailabilityOptions {
   probeIntervalMs?: number;
   /** Longest a probe may take before it counts as a failure. */
   probeTimeoutMs?: number;
+  /** The URL is a transaction pooler (see createSql). */
+  pooled?: boolean;
+  /** What is logged when it goes down (once) and comes back; default: the primary's messages. */
+  messages?: { down: string; up: string; level: 'error' | 'warn' };
 }
+
+const PRIMARY_MESSAGES = {
+  down: 'database unreachable: requests answer 503 until it is back',
+  up: 'database reachable again',
+  level: 'error',
+} as const;
 
 /**
  * The process's view of whether PostgreSQL is reachable. Requests that fail because it is not
@@ -79,6 +89,8 @@ export class DatabaseAvailability {
   private closed = false;
   private readonly probeIntervalMs: number;
   private readonly probeTimeoutMs: number;
+  private readonly pooled: boolean;
+  private readonly messages: NonNullable<AvailabilityOptions['messages']>;
 
   constructor(
     private readonly url: string,
@@ -87,6 +99,8 @@ export class DatabaseAvailability {
   ) {
     this.probeIntervalMs = opts.probeIntervalMs ?? 1000;
     this.probeTimeoutMs = opts.probeTimeoutMs ?? 2500;
+    this.pooled = opts.pooled ?? false;
+    this.messages = opts.messages ?? PRIMARY_MESSAGES;
   }
 
   get isDown(): boolean {
@@ -131,7 +145,12 @@ export class DatabaseAvailability {
 
   private async probe(): Promise<boolean> {
     // Its own single connection: the probe must not wait behind requests queued on the main pool.
-    this.probeSql ??= createSql(this.url, { max: 1, applicationName: 'docsift-probe', connectTimeoutMs: this.probeTimeoutMs });
+    this.probeSql ??= createSql(this.url, {
+      max: 1,
+      applicationName: 'docsift-probe',
+      connectTimeoutMs: this.probeTimeoutMs,
+      pooled: this.pooled,
+    });
     let timeout: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -158,7 +177,7 @@ export class DatabaseAvailability {
     this.lastDownAt = Date.now();
     if (this.downSince === undefined) {
       this.downSince = Date.now();
-      this.logger.error({ err }, 'database unreachable: requests answer 503 until it is back');
+      this.logger[this.messages.level]({ err }, this.messages.down);
     }
     if (!this.timer) {
       this.timer = setTimeout(() => {
@@ -171,7 +190,7 @@ export class DatabaseAvailability {
 
   private markUp(): void {
     if (this.downSince === undefined) return;
-    this.logger.info({ downMs: Date.now() - this.downSince }, 'database reachable again');
+    this.logger.info({ downMs: Date.now() - this.downSince }, this.messages.up);
     this.downSince = undefined;
     this.lastUpAt = Date.now();
   }
@@ -183,7 +202,9 @@ const registry = new WeakMap<AppDeps, DatabaseAvailability>();
 export function databaseAvailability(deps: AppDeps): DatabaseAvailability {
   let a = registry.get(deps);
   if (!a) {
-    a = new DatabaseAvailability(deps.config.DATABASE_URL ?? '', deps.logger);
+    // The database this process's requests use: the pooler when the API goes through one.
+    const pool = deps.config.DATABASE_POOL_URL;
+    a = new DatabaseAvailability(pool ?? deps.config.DATABASE_URL ?? '', deps.logger, { pooled: !!pool });
     registry.set(deps, a);
   }
   return a;
