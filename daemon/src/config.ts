@@ -40,6 +40,8 @@ export const configSchema = z.object({
   /** DATABASE_READ_URL is a pooler in transaction mode too. */
   DATABASE_READ_POOLED: envBool,
   DATA_DIR: z.string().default(defaultDataDir),
+  /** `worker` only: serve GET /healthz and /readyz on this port (127.0.0.1 unless HOST says otherwise), for container health checks. */
+  HEALTH_PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535)),
   PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** A connection attempt failing after this long (an unreachable database) makes API requests answer 503 instead of hanging. */

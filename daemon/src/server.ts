@@ -11,7 +11,7 @@ import type { Logger } from './logger.js';
 import { systemClock, type AppDeps, type Clock } from './types.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
-import { superviseWorker, type SupervisedWorker } from './worker/supervisor.js';
+import { superviseWorker, type SupervisedWorker, type WorkerStatus } from './worker/supervisor.js';
 import { closeDatabaseAvailability, databaseAvailability } from './db/availability.js';
 import { assertEmbeddingModel } from './search/embedding-model.js';
 import { createBlobStore } from './storage/index.js';
@@ -24,6 +24,8 @@ export interface Daemon {
   url: string;
   port: number;
   deps: AppDeps;
+  /** This process's job worker, when it runs one (for /readyz and the worker's health endpoint). */
+  workerStatus?: () => WorkerStatus;
   /** Graceful: stop accepting, finish in-flight requests and jobs, close the pool. */
   stop(): Promise<void>;
 }
@@ -125,7 +127,8 @@ export async function startDaemon(config: Config & { DATABASE_URL: string }, log
         await deps.reads.close();
         await sql.end({ timeout: 5 });
       })());
-    return { url, port, deps, stop };
+    const w = worker;
+    return { url, port, deps, stop, ...(w ? { workerStatus: () => w.status() } : {}) };
   } catch (err) {
     server?.close();
     await worker?.stop().catch(() => {});
