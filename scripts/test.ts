@@ -7,6 +7,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { dropStaleDatabases, migrateDatabase, repoRoot as root, testClusterAdminUrl } from '../test/helpers/cluster.js';
 import { withDatabase } from '../test/helpers/pg.js';
+import { findPgbouncer } from '../test/helpers/pgbouncer.js';
 import { patchPostgres } from './patch-postgres.mjs';
 
 async function main(): Promise<number> {
@@ -48,6 +49,13 @@ async function main(): Promise<number> {
     process.stderr.write('[test] no test files found\n');
     return 1;
   }
+  // Debian servers the tests start for real: installed here when possible (root with apt-get), else
+  // the tests that need them fail saying how to install them; never skipped.
+  if (files.some((f) => /pgbouncer|many-processes/.test(f))) {
+    const code = await ensurePgbouncer();
+    if (code !== 0)
+      process.stderr.write('[test] pgbouncer could not be installed; its tests will fail (see scripts/install-test-deps.sh)\n');
+  }
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-reporter=spec', ...files],
@@ -88,6 +96,17 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
     await admin.end();
   }
   return name;
+}
+
+async function ensurePgbouncer(): Promise<number> {
+  try {
+    findPgbouncer();
+    return 0;
+  } catch {
+    if (process.getuid?.() !== 0) return 1;
+    process.stderr.write('[test] pgbouncer is missing: running scripts/install-test-deps.sh\n');
+    return run('bash', [path.join(root, 'scripts/install-test-deps.sh')]);
+  }
 }
 
 function run(cmd: string, args: readonly string[]): Promise<number> {

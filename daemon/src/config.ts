@@ -29,7 +29,19 @@ export const configSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** When unset, a private local PostgreSQL cluster is provisioned under DATA_DIR. */
   DATABASE_URL: z.string().optional(),
+  /**
+   * Optional: a pooler in transaction mode (pgbouncer) in front of the primary. The API's request
+   * queries go through it; migrations and the job worker (LISTEN/NOTIFY, session state) always use
+   * DATABASE_URL directly.
+   */
+  DATABASE_POOL_URL: unsetIfEmpty(z.string()),
+  /** Optional: a streaming replica for read-only work (search, lists, usage reports, MCP reads). */
+  DATABASE_READ_URL: unsetIfEmpty(z.string()),
+  /** DATABASE_READ_URL is a pooler in transaction mode too. */
+  DATABASE_READ_POOLED: envBool,
   DATA_DIR: z.string().default(defaultDataDir),
+  /** `worker` only: serve GET /healthz and /readyz on this port (127.0.0.1 unless HOST says otherwise), for container health checks. */
+  HEALTH_PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535)),
   PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** A connection attempt failing after this long (an unreachable database) makes API requests answer 503 instead of hanging. */
@@ -115,7 +127,9 @@ export const configSchema = z.object({
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
-  S3_ENDPOINT: z.string().optional(),
+  S3_ENDPOINT: unsetIfEmpty(z.string().url()),
+  /** Endpoint download links are signed for, when clients reach the store by another address than S3_ENDPOINT (e.g. inside Docker). */
+  S3_PUBLIC_ENDPOINT: unsetIfEmpty(z.string().url()),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: envBool,
@@ -180,6 +194,8 @@ export class ConfigError extends Error {}
 /** Settings that only make sense together: reported like field errors. */
 function crossCheck(c: Config): string[] {
   const issues: string[] = [];
+  for (const k of ['DATABASE_POOL_URL', 'DATABASE_READ_URL'] as const)
+    if (c[k] && !c.DATABASE_URL) issues.push(`${k}: needs DATABASE_URL (the primary, connected directly) as well`);
   if (c.EMBEDDING_PROVIDER === 'openai' && !c.OPENAI_API_KEY && new URL(c.OPENAI_BASE_URL).hostname === 'api.openai.com')
     issues.push('OPENAI_API_KEY: required for api.openai.com (only local servers work without a key)');
   if (c.EMBEDDING_PROVIDER !== 'openai')

@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from './config.js';
 import { DatabaseAvailability } from './db/availability.js';
 import { createSql } from './db/client.js';
+import { createReadPool } from './db/read-pool.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { ExtractionPool } from './ingest/extract-pool.js';
 import type { Logger } from './logger.js';
@@ -17,23 +18,27 @@ const QUERY_CACHE_ENTRIES = 2000;
  * Builds everything a daemon holds. Nothing here does I/O: the pool connects, the embedding model
  * loads, extraction threads start and the availability probe runs only on first use.
  */
-export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock?: Clock } = {}): AppDeps {
-  const sql = createSql(config.DATABASE_URL, {
-    max: config.DB_POOL_MAX,
-    hnswEfSearch: config.HNSW_EF_SEARCH,
-    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-  });
+export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock?: Clock; api?: boolean } = {}): AppDeps {
+  // Which URL each part uses (README "Deploying and scaling"): API requests go through the pooler
+  // when there is one; migrations and the job worker connect directly; read-only work may go to a replica.
+  const poolUrl = opts.api ? config.DATABASE_POOL_URL : undefined;
+  config = { ...config, DATABASE_POOL_URL: poolUrl };
+  const sqlOptions = { max: config.DB_POOL_MAX, hnswEfSearch: config.HNSW_EF_SEARCH, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS };
+  const sql = createSql(poolUrl ?? config.DATABASE_URL, { ...sqlOptions, pooled: !!poolUrl });
+  const readUrl = opts.api ? config.DATABASE_READ_URL : undefined;
   const embedder = createEmbeddingProvider(embeddingConfigFrom(config, logger));
   return {
     config,
     sql,
+    reads: createReadPool(sql, logger, readUrl ? { url: readUrl, pooled: config.DATABASE_READ_POOLED, sqlOptions } : undefined),
     logger,
     clock: opts.clock ?? systemClock(config.CLOCK_OFFSET_MS),
     blobs: createBlobStore(config),
     embedder,
     usageLog: new UsageLogWriter(sql, logger, { flushMs: config.USAGE_FLUSH_MS, flushRows: config.USAGE_FLUSH_ROWS }),
     queryCache: new QueryEmbeddingCache(QUERY_CACHE_ENTRIES),
-    availability: new DatabaseAvailability(config.DATABASE_URL, logger),
+    // The database this process's requests use: the pooler when the API goes through one.
+    availability: new DatabaseAvailability(poolUrl ?? config.DATABASE_URL, logger, { pooled: !!poolUrl }),
     // A thread per concurrent job, so one slow document never delays another; idle threads exit.
     extraction: new ExtractionPool({
       threads: config.WORKER_CONCURRENCY,
@@ -53,5 +58,7 @@ export async function closeDeps(deps: AppDeps, opts: { timeoutSec?: number } = {
   await deps.availability.close();
   await deps.extraction.close();
   await deps.embedder.close();
+  deps.blobs.close();
+  await deps.reads.close().catch(() => {});
   await deps.sql.end({ timeout: opts.timeoutSec ?? 5 });
 }

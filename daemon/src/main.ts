@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig, type Config, type ResolvedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startDaemon } from './server.js';
+import { startWorkerHealth } from './worker/health.js';
 import { bootstrap } from './accounts/create.js';
 import { adminHelp, runAdmin } from './admin.js';
 import { ensureLocalPostgres } from './local-pg/provision.js';
@@ -115,8 +116,16 @@ async function serveCommand(config: Config, logger: Logger, args: string[]): Pro
 
 async function workerCommand(config: Config, logger: Logger): Promise<void> {
   const daemon = await startDaemon(await resolveConfig(config, logger), logger, { api: false, worker: true });
+  let health: { url: string; close(): Promise<void> } | undefined;
+  if (config.HEALTH_PORT !== undefined) {
+    health = await startWorkerHealth(daemon, config.HOST, config.HEALTH_PORT);
+    logger.info({ url: health.url }, 'worker health endpoint listening (GET /healthz, /readyz)');
+  }
   logger.info('worker running');
-  stopDaemon = daemon.stop;
+  stopDaemon = async () => {
+    await health?.close();
+    await daemon.stop();
+  };
 }
 
 async function migrateCommand(config: Config, logger: Logger): Promise<void> {

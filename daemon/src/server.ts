@@ -12,14 +12,17 @@ import type { Logger } from './logger.js';
 import type { AppDeps, Clock } from './types.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
-import { superviseWorker, type SupervisedWorker } from './worker/supervisor.js';
+import { superviseWorker, type SupervisedWorker, type WorkerStatus } from './worker/supervisor.js';
 import { assertEmbeddingModel } from './search/embedding-model.js';
+import { createSql } from './db/client.js';
 import { sealPlaintextWebhookSecrets } from './webhooks/secrets.js';
 
 export interface Daemon {
   url: string;
   port: number;
   deps: AppDeps;
+  /** This process's job worker, when it runs one (for /readyz and the worker's health endpoint). */
+  workerStatus?: () => WorkerStatus;
   /** Graceful: stop accepting, finish in-flight requests and jobs, close the pool. */
   stop(): Promise<void>;
 }
@@ -33,16 +36,26 @@ export interface DaemonOptions {
 
 /** Everything between "we have a database URL" and "serving"; used by main.ts and by the test harness. */
 export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: DaemonOptions): Promise<Daemon> {
-  const deps = createDeps(config, logger, opts.clock ? { clock: opts.clock } : {});
+  const deps = createDeps(config, logger, { ...(opts.clock ? { clock: opts.clock } : {}), api: opts.api });
   const { sql } = deps;
+  const poolUrl = deps.config.DATABASE_POOL_URL;
   let server: ServerType | undefined;
   let worker: SupervisedWorker | undefined;
   let recovery: { stop(): Promise<void> } | undefined;
   try {
     if (opts.migrate !== false) {
-      await migrate(sql, (m) => logger.info(m));
+      // Session state (an advisory lock held across statements): never through a transaction pooler.
+      const direct = poolUrl ? createSql(config.DATABASE_URL, { max: 1, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS }) : sql;
+      try {
+        await migrate(direct, (m) => logger.info(m));
+      } finally {
+        if (direct !== sql) await direct.end({ timeout: 5 });
+      }
       await migrateWorkerSchema(config.DATABASE_URL, logger);
     }
+    // A store that cannot be written (wrong bucket, refused credentials, unreachable) stops the start
+    // with a message naming the setting, instead of failing every upload later.
+    await deps.blobs.check();
     await assertEmbeddingModel(sql, deps.embedder.model, deps.embedder.configuredDimension);
     await warnIfIndexOrderDiffers(sql, { k1: config.BM25_K1, b: config.BM25_B }, logger);
     await sealPlaintextWebhookSecrets(sql, config.SIGNING_SECRET, logger);
@@ -95,7 +108,8 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
         await recovery?.stop();
         await closeDeps(deps);
       })());
-    return { url, port, deps, stop };
+    const w = worker;
+    return { url, port, deps, stop, ...(w ? { workerStatus: () => w.status() } : {}) };
   } catch (err) {
     server?.close();
     await worker?.stop().catch(() => {});

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from './config.js';
 import type { DatabaseAvailability } from './db/availability.js';
-import type { Sql } from './db/client.js';
+import type { ReadPool, Sql } from './db/client.js';
 import type { EmbeddingProvider } from './embeddings/types.js';
 import type { ExtractionPool } from './ingest/extract-pool.js';
 import type { Logger } from './logger.js';
@@ -36,7 +36,10 @@ export function systemClock(offsetMs = 0): Clock {
  */
 export interface AppDeps {
   config: ResolvedConfig;
+  /** The primary: through DATABASE_POOL_URL in an API process that has one, else DATABASE_URL. */
   sql: Sql;
+  /** Read-only work that may trail the primary slightly: a replica when DATABASE_READ_URL is set (db/read-pool.ts). */
+  reads: ReadPool;
   logger: Logger;
   clock: Clock;
   blobs: BlobStore;

@@ -3,7 +3,7 @@
 // 1,000,000; the identical SQL run directly as the floor, HNSW recall against exact search,
 // database bytes per chunk (total and per relation), and the targets. See test/bench/search/README.md.
 //
-//   npm run bench:search [-- --million] [--chunks 100000] [--growth 10000] [--requests 400] [--keep]   (all options: README)
+//   npm run bench:search [-- --million] [--chunks 100000] [--growth 10000] [--requests 400] [--keep] [--database-read-url URL]   (all options: README)
 import { statfsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
@@ -38,10 +38,21 @@ const { values: args } = parseArgs({
     ef: { type: 'string', default: '40,64,100,200' },
     'skip-extras': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    // A streaming replica of the benchmark's cluster (its database name is replaced by the run's):
+    // the daemon under test then sends searches to it (DATABASE_READ_URL), as a scaled deployment does.
+    'database-read-url': { type: 'string' },
   },
 });
 const FULL = Number(args.chunks);
 const MILLION = Number(args['million-chunks']);
+
+/** --database-read-url, pointed at this run's database. */
+function readUrlFor(primaryUrl: string): string | undefined {
+  if (!args['database-read-url']) return undefined;
+  const u = new URL(args['database-read-url']);
+  u.pathname = new URL(primaryUrl).pathname;
+  return u.toString();
+}
 const log = (line: string) => process.stdout.write(line + '\n');
 
 /** The plan prefix holding `chunks` chunks, starting after `from` documents. */
@@ -98,7 +109,7 @@ async function main(): Promise<number> {
     standIn = await startEmbedStandIn(mixture, BENCH_MODEL);
     const tenant = await createTenant(sql, plannedTotal);
     const loader = new CorpusLoader(sql);
-    const base = { databaseUrl: db.url, dataDir: tmp.dir, key: tenant.key };
+    const base = { databaseUrl: db.url, dataDir: tmp.dir, key: tenant.key, readUrl: readUrlFor(db.url) };
     const backendCpu = cpuProbe(sql, FLOOR_APP);
     let loadedDocs = 0;
     let buildSoFarS = 0;

@@ -25,6 +25,8 @@ export async function startTestDaemon(
     api?: boolean;
     clock?: Clock /** Reuse a database (e.g. to restart on the same data); close() then leaves it alone. */;
     db?: TestDatabase;
+    /** Where the daemon's JSON log lines go (set LOG_LEVEL in `env`); default stdout at TEST_LOG_LEVEL. */
+    logTo?: NodeJS.WritableStream;
   } = {},
 ): Promise<TestDaemon> {
   const ownDb = !opts.db;
@@ -43,7 +45,7 @@ export async function startTestDaemon(
     RATE_LIMITS_ENABLED: 'false',
     ...opts.env,
   });
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, opts.logTo);
   let daemon: Daemon;
   try {
     daemon = await startDaemon(resolvedConfig(config), logger, {

@@ -38,7 +38,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-function pgCtl(binDir: string, args: string[]): Promise<void> {
+export function pgCtl(binDir: string, args: string[]): Promise<void> {
   const cmd = path.join(binDir, 'pg_ctl');
   // PostgreSQL refuses to run as root; provisioning made the postgres user own the cluster then.
   const [file, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];

@@ -145,7 +145,7 @@ export async function deleteCollection(deps: AppDeps, caller: Caller, id: string
 }
 
 export async function listCollections(deps: AppDeps, caller: Caller) {
-  return (await queryVisibleCollections(deps.sql, caller)).map(collectionToJson);
+  return (await deps.reads.run((sql) => queryVisibleCollections(sql, caller))).map(collectionToJson);
 }
 
 export async function subscribe(deps: AppDeps, caller: Caller, slug: string) {

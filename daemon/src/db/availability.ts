@@ -59,7 +59,17 @@ export interface AvailabilityOptions {
   probeIntervalMs?: number;
   /** Longest a probe may take before it counts as a failure. */
   probeTimeoutMs?: number;
+  /** The URL is a transaction pooler (see createSql). */
+  pooled?: boolean;
+  /** What is logged when it goes down (once) and comes back; default: the primary's messages. */
+  messages?: { down: string; up: string; level: 'error' | 'warn' };
 }
+
+const PRIMARY_MESSAGES = {
+  down: 'database unreachable: requests answer 503 until it is back',
+  up: 'database reachable again',
+  level: 'error',
+} as const;
 
 /**
  * The process's view of whether PostgreSQL is reachable. Requests that fail because it is not
@@ -78,6 +88,8 @@ export class DatabaseAvailability {
   private closed = false;
   private readonly probeIntervalMs: number;
   private readonly probeTimeoutMs: number;
+  private readonly pooled: boolean;
+  private readonly messages: NonNullable<AvailabilityOptions['messages']>;
 
   constructor(
     private readonly url: string,
@@ -86,6 +98,8 @@ export class DatabaseAvailability {
   ) {
     this.probeIntervalMs = opts.probeIntervalMs ?? 1000;
     this.probeTimeoutMs = opts.probeTimeoutMs ?? 2500;
+    this.pooled = opts.pooled ?? false;
+    this.messages = opts.messages ?? PRIMARY_MESSAGES;
   }
 
   get isDown(): boolean {
@@ -130,7 +144,12 @@ export class DatabaseAvailability {
 
   private async probe(): Promise<boolean> {
     // Its own single connection: the probe must not wait behind requests queued on the main pool.
-    this.probeSql ??= createSql(this.url, { max: 1, applicationName: 'docsift-probe', connectTimeoutMs: this.probeTimeoutMs });
+    this.probeSql ??= createSql(this.url, {
+      max: 1,
+      applicationName: 'docsift-probe',
+      connectTimeoutMs: this.probeTimeoutMs,
+      pooled: this.pooled,
+    });
     let timeout: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -157,7 +176,7 @@ export class DatabaseAvailability {
     this.lastDownAt = Date.now();
     if (this.downSince === undefined) {
       this.downSince = Date.now();
-      this.logger.error({ err }, 'database unreachable: requests answer 503 until it is back');
+      this.logger[this.messages.level]({ err }, this.messages.down);
     }
     if (!this.timer) {
       this.timer = setTimeout(() => {
@@ -170,7 +189,7 @@ export class DatabaseAvailability {
 
   private markUp(): void {
     if (this.downSince === undefined) return;
-    this.logger.info({ downMs: Date.now() - this.downSince }, 'database reachable again');
+    this.logger.info({ downMs: Date.now() - this.downSince }, this.messages.up);
     this.downSince = undefined;
     this.lastUpAt = Date.now();
   }

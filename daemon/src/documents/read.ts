@@ -35,13 +35,11 @@ export async function listDocuments(
   caller: Caller,
   q: { tag?: string; collection?: string; status?: DocumentStatus; limit: number; cursor?: string },
 ) {
-  const rows = await listVisibleDocuments(deps.sql, caller, {
-    tag: q.tag,
-    collection: q.collection,
-    status: q.status,
-    limit: q.limit + 1,
-    cursor: q.cursor ? decodeCursor(q.cursor) : undefined,
-  });
+  const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
+  // Lists may trail the primary by the replica's replay lag (README "Deploying and scaling").
+  const rows = await deps.reads.run((sql) =>
+    listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, limit: q.limit + 1, cursor }),
+  );
   const page = rows.slice(0, q.limit);
   return { page, next: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null };
 }
@@ -55,7 +53,9 @@ export async function* allDocuments(
   caller: Caller,
   q: { tag?: string; collection?: string; status?: DocumentStatus },
 ): AsyncGenerator<DocumentRow[]> {
-  yield* listVisibleDocuments(deps.sql, caller, { tag: q.tag, collection: q.collection, status: q.status }).cursor(500);
+  yield* deps.reads.stream((sql) =>
+    listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status }).cursor(500),
+  );
 }
 
 /** Where GET /download/ redirects: a presigned store URL, or a daemon URL signed with HMAC, valid one hour. */

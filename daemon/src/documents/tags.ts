@@ -1,5 +1,6 @@
 import { documentsByTag } from './queries.js';
 import { AppError } from '../errors.js';
+import type { Tx } from '../db/client.js';
 import type { AppDeps, Caller } from '../types.js';
 import { getVisibleCollectionId } from '../collections/service.js';
 import { listItemJson } from './json.js';
@@ -10,10 +11,15 @@ export const TAG_RESULTS_MAX = 500;
 export async function searchByTag(deps: AppDeps, caller: Caller, tag: string, opts: { collection?: string; limit?: number } = {}) {
   const t = tag.trim();
   if (!t) throw new AppError('VALIDATION_FAILED', 'Tag must not be empty.', { tag: ['Required.'] });
-  if (opts.collection) await getVisibleCollectionId(deps.sql, caller, { slug: opts.collection });
-  const rows = await documentsByTag(deps.sql, caller, t, {
-    collection: opts.collection,
-    limit: Math.min(opts.limit ?? TAG_RESULTS_MAX, TAG_RESULTS_MAX),
+  const lookup = async (sql: Tx) => {
+    if (opts.collection) await getVisibleCollectionId(sql, caller, { slug: opts.collection });
+    return documentsByTag(sql, caller, t, { collection: opts.collection, limit: Math.min(opts.limit ?? TAG_RESULTS_MAX, TAG_RESULTS_MAX) });
+  };
+  // A list like any other (replica when there is one); a collection it does not know yet is confirmed on the primary.
+  const rows = await deps.reads.run(lookup).catch((err: unknown) => {
+    if (opts.collection && deps.reads.usingReplica && err instanceof AppError && err.code === 'COLLECTION_NOT_FOUND')
+      return lookup(deps.sql);
+    throw err;
   });
   return { tag: t, count: rows.length, documents: rows.map(listItemJson) };
 }

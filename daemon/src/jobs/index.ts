@@ -28,11 +28,14 @@ export function buildTaskList(deps: AppDeps): TaskList {
  * Recurring jobs (graphile-worker crontab syntax): BM25 statistics folded every minute; blob purge and the sweep of unreferenced
  * blobs hourly; request-log retention daily;
  * billing cycles closed hourly (a cycle is invoiced within about an hour of its end).
+ * `fill`: a run missed while no worker was up (a deploy, an outage) is made when one starts, within
+ * that window. However many workers run, graphile-worker schedules each period once
+ * (_private_known_crontabs); test/scale.many-processes.test.ts checks it with two worker processes.
  */
 export const CRONTAB = [
   `* * * * * ${foldTextStatsJob.identifier} ?max=1`,
-  `17 * * * * ${purgeBlobsJob.identifier} ?max=3`,
-  `37 * * * * ${sweepOrphanBlobsJob.identifier} ?max=3`,
-  `41 3 * * * ${rollupUsageJob.identifier} ?max=3`,
-  `7 * * * * ${closeInvoicesJob.identifier} ?max=3`,
+  `17 * * * * ${purgeBlobsJob.identifier} ?max=3&fill=2h`,
+  `37 * * * * ${sweepOrphanBlobsJob.identifier} ?max=3&fill=2h`,
+  `41 3 * * * ${rollupUsageJob.identifier} ?max=3&fill=1d`,
+  `7 * * * * ${closeInvoicesJob.identifier} ?max=3&fill=2h`,
 ].join('\n');

@@ -2,6 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { AppError, ERROR_CODES, ERROR_STATUS, errorBody, fieldsFromIssues, type ErrorCode } from '../errors.js';
+import { StorageUnavailableError } from '../storage/types.js';
 import type { AppEnv } from '../types.js';
 
 // What every route file needs and nothing more: the router type, the error mapping and the OpenAPI
@@ -47,6 +48,10 @@ export function toAppError(err: unknown): AppError {
   const pgCode = (err as { code?: string } | null)?.code;
   if ((err as Error | null)?.name === 'PostgresError' && (pgCode === '22021' || pgCode === '22P05' || pgCode === '22P02')) {
     return new AppError('VALIDATION_FAILED', 'The request contains characters or values that cannot be stored (for example NUL bytes).');
+  }
+  // The file store (S3) is down or refusing: the request did nothing and can be repeated.
+  if (err instanceof StorageUnavailableError) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The file store is unreachable; retry shortly.', undefined, { 'Retry-After': '5' });
   }
   if (err && typeof err === 'object' && 'name' in err && (err as Error).name === 'ZodError') {
     return new AppError(

@@ -146,13 +146,16 @@ async function keyScope(deps: AppDeps, caller: Caller, keyId: string): Promise<U
 
 export function registerUsageRoutes(app: App, deps: AppDeps): void {
   const report = async (caller: Caller, scope: UsageScope, q: z.infer<typeof UsageQuery>) =>
-    usageReport(deps.sql, scope, {
-      days: q.days ?? 30,
-      now: deps.clock.now(),
-      recentLimit: q.recent_limit ?? 20,
-      cursor: q.cursor,
-      viewer: await logViewer(deps.sql, caller.userId),
-    });
+    // Reports read the replica when there is one (they may trail the primary slightly).
+    deps.reads.run(async (sql) =>
+      usageReport(sql, scope, {
+        days: q.days ?? 30,
+        now: deps.clock.now(),
+        recentLimit: q.recent_limit ?? 20,
+        cursor: q.cursor,
+        viewer: await logViewer(sql, caller.userId),
+      }),
+    );
   app.openapi(routes.usage, async (c) => {
     const caller = c.get('caller');
     const scope: UsageScope = caller.isFullAccess ? { kind: 'org', id: caller.orgId } : { kind: 'user', id: caller.userId };

@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { isUuid } from '../ids.js';
 import { getVisibleCollectionId } from '../collections/service.js';
+import { withSearchSettings, type Tx } from '../db/client.js';
 import type { AppDeps, Caller } from '../types.js';
 import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod, type ModelDefaults } from './fusion-defaults.js';
@@ -81,9 +82,14 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
 async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   // `collection` is a slug; the legacy `collection_id` alias may also carry a uuid.
   const ref = req.collection;
-  const collectionIds = ref
-    ? [await getVisibleCollectionId(deps.sql, caller, isUuid(ref) ? { id: ref } : { slug: ref })]
-    : await visibleCollectionIds(deps.sql, caller);
+  const scope = async (sql: Tx) =>
+    ref ? [await getVisibleCollectionId(sql, caller, isUuid(ref) ? { id: ref } : { slug: ref })] : visibleCollectionIds(sql, caller);
+  // Read-only work runs on the replica when there is one. A collection the replica does not know may
+  // have been created a moment ago: the primary has the last word before answering 404.
+  const collectionIds = await deps.reads.run(scope).catch((err: unknown) => {
+    if (ref && deps.reads.usingReplica && err instanceof AppError && err.code === 'COLLECTION_NOT_FOUND') return scope(deps.sql);
+    throw err;
+  });
   const defaults = modelDefaults(deps.embedder.model);
   const method = req.fusion ?? defaults.fusion.method;
   const ratio = req.semanticRatio ?? defaults.fusion.semanticRatio;
@@ -134,10 +140,12 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   let text: Candidate[] = [];
   let vector: Candidate[] = [];
   try {
-    [text, vector] = await Promise.all([
-      req.mode === 'vector' ? [] : textCandidates(deps.sql, textSettings(deps.config), req.query, filter, limitWithSlack),
-      queryVector ? vectorCandidates(deps.sql, queryVector, filter, limitWithSlack) : [],
-    ]);
+    [text, vector] = await deps.reads.run((sql) =>
+      Promise.all([
+        req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, filter, limitWithSlack),
+        queryVector ? withSearchSettings(sql, (tx) => vectorCandidates(tx, queryVector, filter, limitWithSlack)) : [],
+      ]),
+    );
   } catch (err) {
     // The database being unreachable is an outage the API answers with 503 (and logs once), not a search fault.
     if (isDatabaseUnavailable(err)) throw err;
@@ -153,7 +161,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
           ? rrf(text, vector)
           : weighted(text, vector, ratio);
   const { kept: fused, dropped } = keepRelevant(all, floor.value);
-  const rows = await hydrate(deps.sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit));
+  const rows = await deps.reads.run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit)));
   const results = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
   return {
     query: req.query,

@@ -5,6 +5,7 @@ import { S3BlobStore } from './s3.js';
 import type { BlobStore } from './types.js';
 
 export type { BlobStore } from './types.js';
+export { StorageConfigError, StorageUnavailableError } from './types.js';
 
 export function createBlobStore(config: Config): BlobStore {
   if (config.STORAGE === 's3') {
@@ -13,6 +14,7 @@ export function createBlobStore(config: Config): BlobStore {
       bucket: config.S3_BUCKET,
       region: config.S3_REGION,
       endpoint: config.S3_ENDPOINT,
+      publicEndpoint: config.S3_PUBLIC_ENDPOINT,
       accessKeyId: config.S3_ACCESS_KEY_ID,
       secretAccessKey: config.S3_SECRET_ACCESS_KEY,
       forcePathStyle: config.S3_FORCE_PATH_STYLE,

@@ -1,10 +1,10 @@
 import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
-import { sizeLimiter, type BlobStore, type PutResult, type StoredBlob } from './types.js';
+import { sizeLimiter, StorageConfigError, type BlobStore, type PutResult, type StoredBlob } from './types.js';
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]{0,200}$/i;
 
@@ -90,4 +90,15 @@ export class LocalBlobStore implements BlobStore {
   async presignedUrl(): Promise<string | null> {
     return null;
   }
+
+  async check(): Promise<void> {
+    try {
+      await mkdir(this.root, { recursive: true });
+      await access(this.root, constants.W_OK);
+    } catch (err) {
+      throw new StorageConfigError(`Cannot write stored files under ${this.root} (${(err as Error).message}): check DATA_DIR.`);
+    }
+  }
+
+  close(): void {}
 }

@@ -6,6 +6,26 @@ export class BlobTooLargeError extends Error {
   }
 }
 
+/** The store is misconfigured or unreachable at start-up: the daemon refuses to start, saying which setting to fix. */
+export class StorageConfigError extends Error {
+  override readonly name = 'StorageConfigError';
+}
+
+/**
+ * The store failed an operation (unreachable, refused): uploads answer UPLOAD_FAILED, downloads 503.
+ * The driver's error is kept as `storageCause`, not `cause`, so that nothing mistakes a refused
+ * store connection for the database being down.
+ */
+export class StorageUnavailableError extends Error {
+  override readonly name = 'StorageUnavailableError';
+  constructor(
+    message: string,
+    readonly storageCause?: unknown,
+  ) {
+    super(message);
+  }
+}
+
 export interface PutResult {
   size: number;
   /** The first bytes of the blob, for magic-byte checks without a second read. */
@@ -30,6 +50,9 @@ export interface BlobStore {
   list(prefix: string): AsyncIterable<StoredBlob>;
   /** A presigned URL valid for `expiresInSec`, or null when the daemon must sign and serve the download itself. */
   presignedUrl(key: string, opts: { filename: string; contentType: string; expiresInSec: number }): Promise<string | null>;
+  /** Start-up check that the store can be written: throws StorageConfigError naming the setting to fix. */
+  check(): Promise<void>;
+  close(): void;
 }
 
 /**

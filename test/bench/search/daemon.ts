@@ -11,6 +11,8 @@ export interface DaemonSetup {
   /** production middleware (per-user rate limits, request log, plan quota); off by default */
   metering?: boolean;
   label: string;
+  /** DATABASE_READ_URL: searches go to this replica. */
+  readUrl?: string;
 }
 
 export function startSearchDaemon(s: DaemonSetup): Promise<DaemonProcess> {
@@ -28,6 +30,7 @@ export function startSearchDaemon(s: DaemonSetup): Promise<DaemonProcess> {
     RATE_LIMITS_ENABLED: s.metering ? 'true' : 'false',
     METERING_ENABLED: s.metering ? 'true' : 'false',
   };
+  if (s.readUrl) env.DATABASE_READ_URL = s.readUrl;
   if (s.provider.kind === 'ollama') Object.assign(env, { OLLAMA_HOST: s.provider.host, OLLAMA_MODEL: s.provider.model });
   return startDaemonProcess({
     env,
