@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig, type Config } from '../daemon/src/config.js';
+import { loadConfig, resolvedConfig } from '../daemon/src/config.js';
 import { createSql, withSearchSettings } from '../daemon/src/db/client.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { startDaemon } from '../daemon/src/server.js';
@@ -129,7 +129,7 @@ describe('pgbouncer in transaction pooling mode (DATABASE_POOL_URL)', () => {
         EMBEDDING_PROVIDER: 'ollama',
         OLLAMA_HOST: ollama.url,
       });
-      const daemon = await startDaemon(config as Config & { DATABASE_URL: string }, createLogger('silent'), { api: true, worker: false });
+      const daemon = await startDaemon(resolvedConfig(config), createLogger('silent'), { api: true, worker: false });
       try {
         const ready = await fetch(`${daemon.url}/readyz`);
         assert.equal(ready.status, 200, await ready.text());

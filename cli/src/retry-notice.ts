@@ -20,7 +20,11 @@ export function retryWait(error: DocsiftError, delayMs: number, now = Date.now()
     if (quota) return { reason: 'search quota used up', detail: `${quota[1]} plan, ${quota[2]} searches per cycle`, untilMs };
     return { reason: 'rate limited', untilMs };
   }
-  if (error instanceof ApiError && error.status === 503) return { reason: 'server unavailable', untilMs };
+  if (error instanceof ApiError && error.status === 503) {
+    // The server's first sentence says what is down ("The database is unreachable"), which is what an operator needs.
+    const said = /^[^.;]+/.exec(error.message)?.[0]?.trim();
+    return { reason: 'server unavailable', ...(said ? { detail: said.charAt(0).toLowerCase() + said.slice(1) } : {}), untilMs };
+  }
   if (error instanceof ApiError) return { reason: `server error ${error.status}`, untilMs };
   if (error instanceof TimeoutError) return { reason: 'request timed out', untilMs };
   if (error instanceof ConnectionError) return { reason: 'connection failed', untilMs };

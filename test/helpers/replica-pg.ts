@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { appendFile, chmod, chown, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
-import { findPgBinDir } from '../../daemon/src/db/provision.js';
+import { findPgBinDir } from '../../daemon/src/local-pg/binaries.js';
 import { freePort, pgCtl, type PrivatePostgres } from './private-pg.js';
 
 export interface StreamingReplica {
