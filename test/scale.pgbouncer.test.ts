@@ -58,7 +58,12 @@ describe('pgbouncer in transaction pooling mode (DATABASE_POOL_URL)', () => {
     }
   });
 
-  it('the API works through it: collections, uploads, indexing, search in every mode, under concurrency', async () => {
+  it('the API works through it: collections, uploads, indexing, search in every mode, under concurrency', async (ctx) => {
+    // A failure here says what pgbouncer saw (login retries, wait timeouts) besides the assertion.
+    let finished = false;
+    ctx.after(() => {
+      if (!finished) process.stderr.write(`[pgbouncer log]\n${bouncer.log.slice(-30).join('\n')}\n`);
+    });
     const before = await bouncer.transactions(db.name);
     const col = await makeCollection(req, t.key, 'Pooled');
     const docs = await Promise.all(
@@ -98,6 +103,7 @@ describe('pgbouncer in transaction pooling mode (DATABASE_POOL_URL)', () => {
       [],
     );
     assert.ok((await bouncer.transactions(db.name)) - before > 50, 'the requests went through pgbouncer');
+    finished = true;
   });
 
   it('search settings apply per transaction behind the pooler, and never leak to other clients', async () => {

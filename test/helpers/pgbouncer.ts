@@ -79,7 +79,6 @@ export async function startPgbouncer(
         `pool_mode = ${opts.poolMode ?? 'transaction'}`,
         `default_pool_size = ${opts.poolSize ?? 10}`,
         'max_client_conn = 500',
-        'server_connect_timeout = 5',
         // The admin console (database "pgbouncer") lets tests read SHOW STATS.
         `admin_users = ${user}`,
         '',
