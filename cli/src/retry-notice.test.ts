@@ -30,9 +30,10 @@ describe('retry notices', () => {
     );
     assert.equal(formatRetryWait(retryWait(new ConnectionError('refused'), 2_000, 0), 0), 'connection failed — resuming in 2 s');
     assert.equal(
-      formatRetryWait(retryWait(apiError(503, 'SERVICE_UNAVAILABLE', 'down'), 1_000, 0), 0),
-      'server unavailable — resuming in 1 s',
+      formatRetryWait(retryWait(apiError(503, 'SERVICE_UNAVAILABLE', 'The database is unreachable; retry shortly.'), 1_000, 0), 0),
+      'server unavailable — resuming in 1 s (the database is unreachable)',
     );
+    assert.equal(formatRetryWait(retryWait(apiError(503, 'SERVICE_UNAVAILABLE', ''), 1_000, 0), 0), 'server unavailable — resuming in 1 s');
   });
 
   it('requests that hit the same limit together describe one wait', () => {
