@@ -220,7 +220,7 @@ describe('docsift docs sync', () => {
     const before = await remote();
     const r = await cli(['docs', 'sync', dir, '-c', 'handbook', '--delete'], { DOCSIFT_API_KEY: k.body.key });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /WRITE_ACCESS_REQUIRED/);
+    assert.match(r.stderr, /WRITE_ACCESS_REQUIRED/, `the refusal is named on stderr (stdout: ${r.stdout})`);
     assert.deepEqual(await remote(), before);
     const missing = await cli(['docs', 'sync', path.join(dir, 'nope'), '-c', 'handbook']);
     assert.equal(missing.code, 2);
