@@ -5,6 +5,7 @@
 import type { AppDeps, Caller } from '../../../daemon/src/types.js';
 import { search } from '../../../daemon/src/search/service.js';
 import type { ApiCall } from '../lib/http.js';
+import { rng } from '../lib/prose.js';
 import { printTable } from '../lib/report.js';
 import type { TestQuery } from './dataset.js';
 import { ndcgAt, scoreRun } from './metrics.js';
@@ -17,25 +18,13 @@ export const NONSENSE_COUNT = 50;
 /** Results asked per nonsense query (twice the API's default page). */
 export const NONSENSE_LIMIT = 10;
 
-/** mulberry32: a small deterministic generator, so every run asks the same nonsense. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * `n` queries with nothing to find, always the same: half pronounceable pseudo-words ("blorvent
  * quaxil"), half consonant clusters like the issue's "zzqx", 1–3 words each. The text channel's
  * count shows whether any of them matched a real term by accident.
  */
 export function nonsenseQueries(n = NONSENSE_COUNT, seed = 14): string[] {
-  const rand = prng(seed);
+  const rand = rng(seed); // seeded: every run asks the same nonsense
   const pick = (s: string) => s[Math.floor(rand() * s.length)]!;
   const syllable = () => pick('bdfgklmnprstvzqxj') + pick('aeiouy') + (rand() < 0.5 ? pick('rnlxvz') : '');
   const pseudo = () => Array.from({ length: 2 + Math.floor(rand() * 2) }, syllable).join('');

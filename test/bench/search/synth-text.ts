@@ -4,18 +4,11 @@
 // (topic coherence), then borrow sentences from others; 5% of words are resampled from a Zipf(1.0)
 // law over the SciFact vocabulary and 0.3% become novel tokens, so the vocabulary keeps growing
 // with corpus size (Heaps' law) instead of saturating at SciFact's 40k lexemes.
+import { rng } from '../lib/prose.js';
 import { loadCorpus } from '../quality/dataset.js';
 
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The benchmarks' one seeded generator (mulberry32), re-exported for the corpus and vector builders. */
+export { rng };
 
 function zipfSampler(n: number, s: number, rand: () => number): () => number {
   const cdf = new Float64Array(n);
