@@ -15,6 +15,21 @@ export interface ModelDefaults {
   floor: { value: number | null; basis: Basis; note: string };
 }
 
+/** Both text-embedding-3 sizes share a similarity scale, so one assumed row serves them. */
+const TEXT_EMBEDDING_3: Omit<ModelDefaults, 'row'> = {
+  fusion: {
+    method: 'weighted',
+    semanticRatio: 0.5,
+    basis: 'assumed',
+    note: 'no access to the OpenAI API here; a dense retriever at least as strong as BM25 on BEIR gets an even split, like nomic-embed-text',
+  },
+  floor: {
+    value: 0.25,
+    basis: 'assumed',
+    note: 'not measured here; text-embedding-3 models score unrelated texts about 0.0–0.2 and relevant passages above 0.3',
+  },
+};
+
 /**
  * Defaults per embedding model. Similarity scales differ a lot between models (unrelated texts score
  * about 0.1 with text-embedding-3-*, about 0.7 with ada-002), so a floor only means something per
@@ -49,32 +64,8 @@ const TABLE: Record<string, Omit<ModelDefaults, 'row'>> = {
       note: 'not measured here; without task prefixes unrelated texts typically score 0.3–0.45 with nomic-embed-text, close paraphrases above 0.55',
     },
   },
-  'text-embedding-3-small': {
-    fusion: {
-      method: 'weighted',
-      semanticRatio: 0.5,
-      basis: 'assumed',
-      note: 'no access to the OpenAI API here; a dense retriever at least as strong as BM25 on BEIR gets an even split, like nomic-embed-text',
-    },
-    floor: {
-      value: 0.25,
-      basis: 'assumed',
-      note: 'not measured here; text-embedding-3 models score unrelated texts about 0.0–0.2 and relevant passages above 0.3',
-    },
-  },
-  'text-embedding-3-large': {
-    fusion: {
-      method: 'weighted',
-      semanticRatio: 0.5,
-      basis: 'assumed',
-      note: 'no access to the OpenAI API here; a dense retriever at least as strong as BM25 on BEIR gets an even split, like nomic-embed-text',
-    },
-    floor: {
-      value: 0.25,
-      basis: 'assumed',
-      note: 'not measured here; text-embedding-3 models score unrelated texts about 0.0–0.2 and relevant passages above 0.3',
-    },
-  },
+  'text-embedding-3-small': TEXT_EMBEDDING_3,
+  'text-embedding-3-large': TEXT_EMBEDDING_3,
   'text-embedding-ada-002': {
     fusion: {
       method: 'weighted',
