@@ -1,6 +1,6 @@
 import type { KeyRow } from '../auth/keys.js';
 import type { Sql } from '../db/client.js';
-import { TIER_LIMITS, windowStarts, type CounterRow } from './windows.js';
+import { TIER_LIMITS, windowStarts, type CounterRow, type TierLimits } from './windows.js';
 
 // The statement below spells the counting rule out in full: a flat template is prepared once and
 // reused by postgres.js, where composed fragments would be rebuilt on every request (measured at
@@ -74,6 +74,30 @@ export async function countForKey(sql: Sql, keyHash: Buffer, now: Date): Promise
       admitted,
     },
   };
+}
+
+/**
+ * The same counting rule for a caller already identified without a key (a web UI session): one
+ * upsert on the user's row. Written out flat like countForKey, for the same reason.
+ */
+export async function countForUser(sql: Sql, userId: string, limits: TierLimits, now: Date): Promise<CounterRow> {
+  const w = windowStarts(now);
+  const rows = await sql<CounterRow[]>`
+    insert into rate_limit_counters as c
+      (user_id, minute_start, minute_count, day_start, day_count, month_start, month_count, admitted)
+    values (${userId}, ${w.minute}, 1, ${w.day}, 1, ${w.month}, 1, true)
+    on conflict (user_id) do update set
+      (minute_start, minute_count, day_start, day_count, month_start, month_count, admitted) = (
+        select greatest(c.minute_start, excluded.minute_start), cur.m + cur.ok,
+               greatest(c.day_start, excluded.day_start), cur.d + cur.ok,
+               greatest(c.month_start, excluded.month_start), cur.mo + cur.ok,
+               cur.ok = 1
+          from (select n.m, n.d, n.mo, (n.m < ${limits.minute}::int and n.d < ${limits.day}::int and n.mo < ${limits.month}::int)::int as ok
+                  from (select case when c.minute_start >= excluded.minute_start then c.minute_count else 0 end as m,
+                               case when c.day_start >= excluded.day_start then c.day_count else 0 end as d,
+                               case when c.month_start >= excluded.month_start then c.month_count else 0 end as mo) n) cur)
+    returning minute_start, minute_count, day_start, day_count, month_start, month_count, admitted`;
+  return rows[0]!;
 }
 
 /** Drops counters whose month has ended: their user has been idle for a whole month. */
