@@ -1,6 +1,7 @@
 // Collects a daemon's pino JSON lines in memory (startTestDaemon's `logTo`), for assertions on what
 // was logged and for waiting on a log line as an observable event.
 import { Writable } from 'node:stream';
+import { arrivals } from './arrivals.js';
 
 export interface CapturedLine {
   level: number;
@@ -19,7 +20,7 @@ export const WARN = 40;
 
 export function captureLogs(): LogCapture {
   const lines: CapturedLine[] = [];
-  const waiters = new Set<() => void>();
+  const arrived = arrivals();
   let buf = '';
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -32,28 +33,13 @@ export function captureLogs(): LogCapture {
           /* not a JSON line */
         }
       }
-      for (const w of waiters) w();
+      arrived.notify();
       cb();
     },
   });
   return {
     stream,
     lines,
-    waitFor: (match, timeoutMs, what) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const l = lines.find(match);
-          if (!l) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(l);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      }),
+    waitFor: (match, timeoutMs, what) => arrived.waitFor(() => lines.find(match), timeoutMs, what),
   };
 }

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
+import { arrivals } from './arrivals.js';
 
 export const S3RVER_KEY = 'S3RVER';
 
@@ -53,7 +54,7 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<Tes
   const bucket = opts.bucket ?? 'docsift-test';
   const directory = await mkdtemp(path.join(os.tmpdir(), 'docsift-s3-'));
   const requests: S3Request[] = [];
-  const waiters = new Set<() => void>();
+  const arrived = arrivals();
   let server: S3rver | undefined;
   let port = 0;
 
@@ -68,7 +69,7 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<Tes
     requests.push(r);
     res.on('finish', () => {
       r.status = res.statusCode;
-      for (const w of waiters) w();
+      arrived.notify();
     });
   };
 
@@ -121,21 +122,7 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<Tes
       ...overrides,
     }),
     waitForRequest: (match, timeoutMs, what) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const r = requests.find((x) => x.status !== undefined && match(x));
-          if (!r) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(r);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      }),
+      arrived.waitFor(() => requests.find((x) => x.status !== undefined && match(x)), timeoutMs, what),
     async objects(prefix = '') {
       const out: StoredObject[] = [];
       let token: string | undefined;
