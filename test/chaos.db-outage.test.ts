@@ -2,27 +2,22 @@
 // a document being processed at the moment it stops. The daemon (`serve`: API and worker in one
 // real child process) runs against a private cluster, so the shared test cluster is never touched.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cliEntry, cliEnv, runCli } from '../cli/testing/run-cli.js';
-import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { ApiError, createClient } from '../sdk/src/index.js';
 import {
   assertNothingLost,
   assertOnlySuccessOr503,
-  chaosDaemonEnv,
   setUpTenant,
+  startChaosBed,
   startLoad,
   testSql,
   until,
   upload,
+  type ChaosBed,
   type ChaosTenant,
 } from './helpers/chaos-db.js';
 import { spawnDaemon, type DaemonProcess } from './helpers/daemon-process.js';
-import { startPrivatePostgres, type PrivatePostgres } from './helpers/private-pg.js';
-import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 // The issue's reproduction stopped the database for 70 s, a length chosen to be sure of covering a
 // cron tick (graphile-worker schedules on wall-clock minute boundaries; fold_text_stats runs every
@@ -40,28 +35,19 @@ const CLIENT_HEAD_START_MS = 5_000;
 const FAIL_FAST_MS = 3_000;
 
 describe('chaos: PostgreSQL stopped across a cron tick', () => {
-  let pg: PrivatePostgres;
-  let ollama: FakeOllama;
-  let rx: WebhookReceiver;
+  let bed: ChaosBed;
   let serve: DaemonProcess;
   let t: ChaosTenant;
-  let dataDir: string;
 
   before(async () => {
-    pg = await startPrivatePostgres('chaos-outage');
-    ollama = await startFakeOllama({ dimension: 64 });
-    rx = await startWebhookReceiver();
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'docsift-chaos-outage-data-'));
-    serve = await spawnDaemon(['serve'], chaosDaemonEnv(pg.url, dataDir, ollama.url));
-    t = await setUpTenant(pg.url, serve.url, rx);
+    bed = await startChaosBed('chaos-outage', { dimension: 64 });
+    serve = await spawnDaemon(['serve'], bed.env);
+    t = await setUpTenant(bed.pg.url, serve.url, bed.rx);
     await cliEntry(); // built now, so the CLI starts at once during the outage
   });
   after(async () => {
     await serve?.stop();
-    await pg?.destroy();
-    await ollama?.close();
-    await rx?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await bed?.close();
   });
 
   it('keeps the process alive, answers 503 with Retry-After at once, and loses nothing', async (ctx) => {
@@ -70,16 +56,16 @@ describe('chaos: PostgreSQL stopped across a cron tick', () => {
     await until(async () => load.samples.filter((s) => s.status === 201).length >= 4 || undefined, 30_000, 'uploads under load');
 
     // A document in the middle of processing when the database goes: the embedder holds it.
-    ollama.setDelay(1500);
-    const embedsBefore = ollama.requests;
+    bed.ollama.setDelay(1500);
+    const embedsBefore = bed.ollama.requests;
     assert.equal((await upload(serve.url, t)).status, 201);
-    await until(async () => ollama.requests > embedsBefore || undefined, 30_000, 'a document being embedded');
+    await until(async () => bed.ollama.requests > embedsBefore || undefined, 30_000, 'a document being embedded');
 
     const outageMs = Math.max(OUTAGE_MIN_MS, 60_000 - (Date.now() % 60_000) + CRON_MARGIN_MS);
     const stopAt = Date.now();
-    await pg.stop();
+    await bed.pg.stop();
     const tDown = Date.now();
-    ollama.setDelay(0);
+    bed.ollama.setDelay(0);
     const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
     // Shortly before the database returns, the SDK and the CLI start a call: they must wait out
     // the 503s as Retry-After says, and succeed once it is back.
@@ -96,7 +82,7 @@ describe('chaos: PostgreSQL stopped across a cron tick', () => {
       timeoutMs: 90_000,
     });
     await sleepUntil(stopAt + outageMs);
-    await pg.start();
+    await bed.pg.start();
     const tUp = Date.now();
 
     const readiness: { at: number; status: number; body: string }[] = [];
@@ -162,10 +148,14 @@ describe('chaos: PostgreSQL stopped across a cron tick', () => {
     assert.match(cli.stderr, /server unavailable — resuming in \d+ s \(the database is unreachable\)/);
     assert.match(cli.stdout, /Chaos/);
 
-    const sql = testSql(pg.url);
+    const sql = testSql(bed.pg.url);
     try {
       const acknowledged = load.samples.flatMap((s) => (s.uuid ? [s.uuid] : []));
-      const result = await assertNothingLost(sql, t, acknowledged, rx, { liveWorkers: 2, maxConnections: 5 + 4 + 1, timeoutMs: 60_000 });
+      const result = await assertNothingLost(sql, t, acknowledged, bed.rx, {
+        liveWorkers: 2,
+        maxConnections: 5 + 4 + 1,
+        timeoutMs: 60_000,
+      });
       const answers = during.map((s) => s.end - s.start).sort((a, b) => a - b);
       ctx.diagnostic(
         `outage ${tUp - tDown} ms across a cron tick; ${during.length} requests during it, all 503: median ${answers[answers.length >> 1]} ms, slowest ${slowest} ms; ` +

@@ -1,56 +1,41 @@
 // Chaos: `pg_ctl restart` ten times in a row under upload and search load, against the split
 // deployment (`serve --api-only` and `worker` as two real child processes) on a private cluster.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import {
   assertNothingLost,
   assertOnlySuccessOr503,
-  chaosDaemonEnv,
   setUpTenant,
+  startChaosBed,
   startLoad,
   testSql,
   until,
+  type ChaosBed,
   type ChaosTenant,
 } from './helpers/chaos-db.js';
 import { spawnDaemon, type DaemonProcess } from './helpers/daemon-process.js';
-import { startPrivatePostgres, type PrivatePostgres } from './helpers/private-pg.js';
-import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const RESTARTS = 10;
 /** No request may take longer than this, even one caught by a restart (the issue saw 19 s). */
 const MAX_ANSWER_MS = 6_000;
 
 describe('chaos: pg_ctl restart under load', () => {
-  let pg: PrivatePostgres;
-  let ollama: FakeOllama;
-  let rx: WebhookReceiver;
+  let bed: ChaosBed;
   let api: DaemonProcess;
   let worker: DaemonProcess;
   let t: ChaosTenant;
-  let dataDir: string;
 
   before(async () => {
-    pg = await startPrivatePostgres('chaos-restart');
     // Each embedding takes a moment, so restarts catch documents in the middle of processing.
-    ollama = await startFakeOllama({ dimension: 64, delayMs: 150 });
-    rx = await startWebhookReceiver();
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'docsift-chaos-restart-data-'));
-    const env = chaosDaemonEnv(pg.url, dataDir, ollama.url);
-    api = await spawnDaemon(['serve', '--api-only'], env);
-    worker = await spawnDaemon(['worker'], { ...env, LOG_LEVEL: process.env.CHAOS_DEBUG ? 'debug' : 'info' });
-    t = await setUpTenant(pg.url, api.url, rx);
+    bed = await startChaosBed('chaos-restart', { dimension: 64, delayMs: 150 });
+    api = await spawnDaemon(['serve', '--api-only'], bed.env);
+    worker = await spawnDaemon(['worker'], { ...bed.env, LOG_LEVEL: process.env.CHAOS_DEBUG ? 'debug' : 'info' });
+    t = await setUpTenant(bed.pg.url, api.url, bed.rx);
   });
   after(async () => {
     await api?.stop();
     await worker?.stop();
-    await pg?.destroy();
-    await ollama?.close();
-    await rx?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await bed?.close();
   });
 
   it(`survives ${RESTARTS} restarts: no 500, no hang, nothing lost or duplicated`, async (ctx) => {
@@ -71,7 +56,7 @@ describe('chaos: pg_ctl restart under load', () => {
         alive,
       );
       const t0 = Date.now();
-      await pg.restart();
+      await bed.pg.restart();
       restartMs.push(Date.now() - t0);
     }
     const seen = load.samples.length;
@@ -93,7 +78,7 @@ describe('chaos: pg_ctl restart under load', () => {
       'the restarts were felt by clients (else this test proves nothing)',
     );
 
-    const sql = testSql(pg.url);
+    const sql = testSql(bed.pg.url);
     const logsOnFailure = (err: Error) => {
       if (process.env.CHAOS_DEBUG) for (const l of worker.logs) process.stderr.write(`worker ${l.time} ${l.msg}\n`);
       throw err;
@@ -101,7 +86,7 @@ describe('chaos: pg_ctl restart under load', () => {
     try {
       const acknowledged = load.samples.flatMap((s) => (s.uuid ? [s.uuid] : []));
       // API: pool 5 + probe 1; worker: pool 5 + graphile-worker 2 + 2 + probe 1.
-      const r = await assertNothingLost(sql, t, acknowledged, rx, { liveWorkers: 2, maxConnections: 6 + 10, timeoutMs: 90_000 }).catch(
+      const r = await assertNothingLost(sql, t, acknowledged, bed.rx, { liveWorkers: 2, maxConnections: 6 + 10, timeoutMs: 90_000 }).catch(
         logsOnFailure,
       );
       ctx.diagnostic(

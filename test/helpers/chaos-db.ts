@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
 import { createUserWithKey } from '../../daemon/src/accounts/create.js';
-import type { WebhookReceiver } from './webhook-receiver.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startFakeOllama, type FakeOllama, type FakeOllamaOptions } from './fake-ollama-server.js';
+import { startPrivatePostgres, type PrivatePostgres } from './private-pg.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 export interface Sample {
   kind: 'upload' | 'search';
@@ -243,7 +248,7 @@ export function testSql(url: string): Sql {
 }
 
 /** The environment of a daemon under database chaos: fast heartbeats and webhook retries, a small pool, no rate limits. */
-export function chaosDaemonEnv(databaseUrl: string, dataDir: string, ollamaUrl: string): Record<string, string> {
+function chaosDaemonEnv(databaseUrl: string, dataDir: string, ollamaUrl: string): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
@@ -260,5 +265,36 @@ export function chaosDaemonEnv(databaseUrl: string, dataDir: string, ollamaUrl: 
     WORKER_CONCURRENCY: '2',
     DB_POOL_MAX: '5',
     RATE_LIMITS_ENABLED: 'false',
+  };
+}
+
+/** What a database-chaos test runs its daemons against: a private cluster, an embedding stand-in, a webhook receiver and a data folder. */
+export interface ChaosBed {
+  pg: PrivatePostgres;
+  ollama: FakeOllama;
+  rx: WebhookReceiver;
+  dataDir: string;
+  /** chaosDaemonEnv for this bed. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startChaosBed(label: string, ollamaOptions: FakeOllamaOptions): Promise<ChaosBed> {
+  const pg = await startPrivatePostgres(label);
+  const ollama = await startFakeOllama(ollamaOptions);
+  const rx = await startWebhookReceiver();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `docsift-${label}-data-`));
+  return {
+    pg,
+    ollama,
+    rx,
+    dataDir,
+    env: chaosDaemonEnv(pg.url, dataDir, ollama.url),
+    async close() {
+      await pg.destroy();
+      await ollama.close();
+      await rx.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
   };
 }
