@@ -10,7 +10,7 @@ import type { AppDeps } from '../types.js';
 import { field, page, type WebContext, type WebEnv } from './context.js';
 import { count, dateTime } from './format.js';
 import { ErrorSummary, type FormErrors } from './forms.js';
-import { Badge, Csrf, Layout, Notice, PageHead } from './layout.js';
+import { Badge, Csrf, FieldError, Layout, Notice, PageHead } from './layout.js';
 
 const tierLabel = (u: AdminUserRow) => (u.tiers.length === 0 ? 'no keys' : u.tiers.join(' + '));
 
@@ -100,11 +100,7 @@ const UsersPage: FC<{ session: Session; users: AdminUserRow[]; errors: FormError
                     <button type="submit" class="btn small">
                       Set<span class="visually-hidden"> tier for {u.email}</span>
                     </button>
-                    {errors[id] ? (
-                      <span class="field-error" id={`${id}-error`}>
-                        {errors[id]}
-                      </span>
-                    ) : null}
+                    <FieldError id={`${id}-error`} message={errors[id]} />
                   </form>
                 </td>
                 <td data-label="Active keys" class="num">

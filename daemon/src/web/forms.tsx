@@ -2,6 +2,7 @@
 // them, and the summary of all errors at the top of the page (linked to each field).
 import type { Child, FC } from 'hono/jsx';
 import type { FieldErrors } from '../errors.js';
+import { FieldError } from './layout.js';
 
 /** Errors of one form, keyed by the id of the input they belong to; `_form` for the form as a whole. */
 export type FormErrors = Record<string, string>;
@@ -62,9 +63,25 @@ interface InputProps {
   list?: string;
 }
 
+/** The ids of a field's hint and error, for its aria-describedby. */
+const describedByOf = (id: string, hint: Child | undefined, err: string | undefined) =>
+  [hint ? `${id}-hint` : '', err ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+
+/** A field's hint and its error, each with the id that describedByOf names. */
+const FieldNotes: FC<{ id: string; hint?: Child; error?: string }> = ({ id, hint, error }) => (
+  <>
+    {hint ? (
+      <span class="hint" id={`${id}-hint`}>
+        {hint}
+      </span>
+    ) : null}
+    <FieldError id={`${id}-error`} message={error} />
+  </>
+);
+
 export const TextField: FC<InputProps> = (p) => {
   const err = p.errors[p.id];
-  const describedBy = [p.hint ? `${p.id}-hint` : '', err ? `${p.id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = describedByOf(p.id, p.hint, err);
   return (
     <div class="field">
       <label for={p.id}>{p.label}</label>
@@ -81,23 +98,14 @@ export const TextField: FC<InputProps> = (p) => {
         aria-invalid={err ? 'true' : undefined}
         aria-describedby={describedBy}
       />
-      {p.hint ? (
-        <span class="hint" id={`${p.id}-hint`}>
-          {p.hint}
-        </span>
-      ) : null}
-      {err ? (
-        <span class="field-error" id={`${p.id}-error`}>
-          {err}
-        </span>
-      ) : null}
+      <FieldNotes id={p.id} hint={p.hint} error={err} />
     </div>
   );
 };
 
 export const TextArea: FC<Omit<InputProps, 'type' | 'list' | 'autocomplete'> & { rows?: number }> = (p) => {
   const err = p.errors[p.id];
-  const describedBy = [p.hint ? `${p.id}-hint` : '', err ? `${p.id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = describedByOf(p.id, p.hint, err);
   return (
     <div class="field">
       <label for={p.id}>{p.label}</label>
@@ -113,16 +121,7 @@ export const TextArea: FC<Omit<InputProps, 'type' | 'list' | 'autocomplete'> & {
       >
         {p.value ?? ''}
       </textarea>
-      {p.hint ? (
-        <span class="hint" id={`${p.id}-hint`}>
-          {p.hint}
-        </span>
-      ) : null}
-      {err ? (
-        <span class="field-error" id={`${p.id}-error`}>
-          {err}
-        </span>
-      ) : null}
+      <FieldNotes id={p.id} hint={p.hint} error={err} />
     </div>
   );
 };

@@ -10,7 +10,7 @@ import { page, type WebEnv } from './context.js';
 import { qs, Tags } from './documents-table.js';
 import { ErrorSummary, errorsFromFields, hasErrors, type FormErrors } from './forms.js';
 import { highlightPassages, type Segment } from './highlight.js';
-import { Layout, Notice, PageHead } from './layout.js';
+import { FieldError, Layout, Notice, PageHead } from './layout.js';
 import { meteredSearch, type SearchOutcome } from './metering.js';
 import { visibleTags } from './queries.js';
 
@@ -58,11 +58,7 @@ export const SearchForm: FC<{
           aria-invalid={errors.q ? 'true' : undefined}
           aria-describedby={errors.q ? 'q-error' : undefined}
         />
-        {errors.q ? (
-          <span class="field-error" id="q-error">
-            {errors.q}
-          </span>
-        ) : null}
+        <FieldError id="q-error" message={errors.q} />
       </div>
       <div class="field">
         <label for="search-collection">In collection</label>
@@ -79,11 +75,7 @@ export const SearchForm: FC<{
             </option>
           ))}
         </select>
-        {errors['search-collection'] ? (
-          <span class="field-error" id="search-collection-error">
-            {errors['search-collection']}
-          </span>
-        ) : null}
+        <FieldError id="search-collection-error" message={errors['search-collection']} />
       </div>
       {compact ? null : (
         <div class="field">
