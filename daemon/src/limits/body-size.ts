@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import type { AppEnv } from '../types.js';
 
 // The two multipart routes stream their bodies into storage under their own limits (50 MiB per
 // file, 100 files, 50 fields); every other body is capped here.
@@ -48,22 +49,58 @@ export function requestBodyLimit(config: Config): MiddlewareHandler {
 }
 
 const LINGER_MS = 2000;
+/** A refused body up to this size is read to its end before the answer goes out (Go's net/http drains 256 KiB). */
+const DRAIN_MAX_BYTES = 256 * 1024;
 
 /**
- * A response sent before the request body was read to its end (413, FILE_TOO_LARGE, a refused
- * multipart field) says `Connection: close`, so the client never reuses a socket the server is
- * about to close. The close lingers (RFC 9112 §9.6): the server half-closes after the response and
- * discards what the client still sends until it stops or 2 s pass, because closing outright would
- * answer those bytes with a reset that can wipe the unread response from the client's buffer.
+ * A response decided before the request body was read to its end (401, 403, 429, 503, 413,
+ * FILE_TOO_LARGE, a refused multipart field) must not meet a client that is still sending.
+ *
+ * A small body nobody has touched (declared Content-Length up to 256 KiB) is read and discarded
+ * first, and only then answered, on a connection that stays open: the client has finished sending
+ * when the answer arrives, so nothing between them (a reverse proxy that closes outright when told
+ * `Connection: close`, as Node's http server does) can reset the connection under it. Answering
+ * first lost the answer: a CLI uploading through such a proxy saw EPIPE instead of its 403.
+ *
+ * A larger or already-started body, or one that does not arrive within 2 s, is answered with
+ * `Connection: close`, so the client never reuses a socket the server is about to close. The close
+ * lingers (RFC 9112 §9.6): the server half-closes after the response and discards what the client
+ * still sends until it stops or 2 s pass, because closing outright would answer those bytes with a
+ * reset that can wipe the unread response from the client's buffer.
  */
-export function closeUnreadBodies(): MiddlewareHandler {
+export function closeUnreadBodies(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (!incoming || incoming.complete) return;
+    const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
+    if (!incoming.readableDidRead && declared <= DRAIN_MAX_BYTES) {
+      c.get('logger')?.debug({ bytes: declared }, 'reading the unread request body before answering');
+      if (await drained(incoming, LINGER_MS)) return;
+    }
     c.res.headers.set('Connection', 'close');
     lingerOnClose(incoming);
   };
+}
+
+/** Reads and discards the rest of a request body; false if it did not end within `ms`. */
+function drained(incoming: IncomingMessage, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      incoming.off('end', onEnd);
+      incoming.off('close', onClose);
+      incoming.off('error', onClose);
+      resolve(ok);
+    };
+    const onEnd = () => finish(true);
+    const onClose = () => finish(incoming.complete);
+    const timer = setTimeout(() => finish(false), ms);
+    incoming.on('end', onEnd);
+    incoming.on('close', onClose);
+    incoming.on('error', onClose);
+    incoming.resume();
+  });
 }
 
 /** Node closes a `Connection: close` socket with destroySoon(); this one half-closes and lingers instead. */
