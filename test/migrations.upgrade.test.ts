@@ -3,6 +3,7 @@
 // index (020: text_blocks; 021: halfvec), in place, and searching it through the API.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { toSql } from 'pgvector';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { migrate } from '../daemon/src/db/migrate.js';
 import { fakeEmbedding, startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
@@ -60,7 +61,7 @@ async function oldDocuments(sql: Sql, collectionId: string, from: number, count:
         values (${collectionId}, ${`Doc ${i}`}, 'text', 'indexed', 1, now()) returning id`;
       await tx`
         insert into chunks (document_id, collection_id, generation, chunk_index, content, token_count, embedding, embedding_model, tsv)
-        values (${doc!.id}, ${collectionId}, 1, 0, ${text(i)}, 10, ${JSON.stringify(fakeEmbedding(text(i), DIM))}::vector, ${MODEL},
+        values (${doc!.id}, ${collectionId}, 1, 0, ${text(i)}, 10, ${toSql(fakeEmbedding(text(i), DIM))}::vector, ${MODEL},
                 to_tsvector('english', ${`Doc ${i}`} || ' ' || ${text(i)}))`;
       docIds.push(doc!.id);
     });

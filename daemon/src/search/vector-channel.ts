@@ -1,3 +1,4 @@
+import { toSql } from 'pgvector';
 import type { Tx } from '../db/client.js';
 import type { Candidate } from './fusion.js';
 import { tagCondition, type SearchFilter } from './filters.js';
@@ -12,11 +13,14 @@ import { tagCondition, type SearchFilter } from './filters.js';
  * at 100k chunks (npm run bench:search): a 358-chunk collection took 153 ms CPU through HNSW with
  * short lists, 3 ms exactly; the costs cross near n² = 2·k·N. The choice is made inside the one
  * statement (one-time filters), so prepared generic plans stay valid for every scope.
+ *
+ * The query vector travels as one parameter in pgvector's text form (its `toSql`; halfvec shares
+ * vector's text form) and is cast in the SQL, so every query of a dimension shares one prepared statement.
  */
 export async function vectorCandidates(tx: Tx, vector: number[], f: SearchFilter, k: number): Promise<Candidate[]> {
   const dim = vector.length;
   if (!Number.isInteger(dim) || dim < 1 || dim > 4000) throw new Error(`invalid query vector dimension ${dim}`);
-  const vec = JSON.stringify(vector);
+  const vec = toSql(vector);
   const typed = tx.unsafe(`::halfvec(${dim})`);
   const rows = await tx<{ id: string; sim: number }[]>`
     with g as materialized (

@@ -1,5 +1,6 @@
 // Reads the indexed chunks back out of PostgreSQL, with the vectors the worker stored, so the
 // peers index exactly the texts and embeddings docsift searches.
+import { fromSql } from 'pgvector';
 import type postgres from 'postgres';
 import { beirIdFromTags } from './dataset.js';
 
@@ -23,6 +24,6 @@ export async function exportChunks(sql: postgres.Sql, collectionId: string): Pro
   return rows.map((r) => {
     const doc = beirIdFromTags(r.tags);
     if (!doc) throw new Error(`chunk ${r.id} belongs to a document without a beir: tag`);
-    return { chunkId: r.id, doc, title: r.title, content: r.content, vector: JSON.parse(r.embedding) as number[] };
+    return { chunkId: r.id, doc, title: r.title, content: r.content, vector: fromSql(r.embedding) as number[] };
   });
 }

@@ -8,6 +8,7 @@
 // Chunks take their cluster from their topic (the SciFact abstract they follow), so text and
 // vector neighbours agree roughly, as they do with a real model. Queries are drawn from the same
 // mixture, deterministically from their text, so the Ollama stand-in and the SQL floor agree.
+import { toSql } from 'pgvector';
 import { rng } from './synth-text.js';
 
 export const BENCH_MODEL = 'bench-512';
@@ -98,7 +99,7 @@ export function queryVector(m: Mixture, text: string): number[] {
   return sampleVector(m, hashText(text) % m.centroids.length, rng(hashText(text, 0x9747b28c)));
 }
 
-/** pgvector text input with 6 decimals (≈ float4 precision for unit vectors, half the bytes). */
+/** pgvector's text form (`toSql`) of the vector rounded to 6 decimals (≈ float4 precision for unit vectors, half the bytes). */
 export function vectorLiteral(v: number[]): string {
-  return `[${v.map((x) => x.toFixed(6)).join(',')}]`;
+  return toSql(v.map((x) => Number(x.toFixed(6)))) as string;
 }
