@@ -1,5 +1,6 @@
 import { createClient, type DocsiftClient } from '@docsift/sdk/node';
 import type { Command } from 'commander';
+import { Agent } from 'undici';
 import { configPath, readConfig, type ConfigFile, type Profile } from './config.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
 import { Output } from './output.js';
@@ -36,6 +37,12 @@ export class Context {
   program: Command | undefined;
   private config: ConfigFile | undefined;
   private clientInstance: DocsiftClient | undefined;
+  /**
+   * One connection pool for every request of this run (a sync or bulk upload makes hundreds):
+   * connections are kept alive between requests and shared by the concurrent uploads. Idle ones do
+   * not keep the process alive (undici unrefs them), so the CLI still exits when its work is done.
+   */
+  private agent: Agent | undefined;
   /** A live progress view on screen takes retry notices into its frame (a line beside it would break it). */
   private waitListener: ((w: RetryWait) => void) | undefined;
   private lastWait: RetryWait | undefined;
@@ -110,9 +117,11 @@ export class Context {
   }
 
   makeClient(url: string, apiKey: string): DocsiftClient {
+    this.agent ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
     return createClient({
       baseUrl: url,
       apiKey,
+      dispatcher: this.agent,
       headers: { 'User-Agent': `docsift-cli/${VERSION}` },
       maxRetries: Number(this.env.DOCSIFT_MAX_RETRIES ?? 3),
       onRetry: ({ delayMs, error }) => this.retrying(retryWait(error, delayMs)),

@@ -1,5 +1,6 @@
-// Node-only additions: uploads by file path and directory walking. Kept out of the core entry so
-// browser bundles never see `node:` imports.
+// Node-only additions: uploads by file path, directory walking and an undici dispatcher. Kept out
+// of the core entry so browser bundles never see `node:` imports; undici itself is the caller's
+// (the SDK does not depend on it: Node's own fetch understands a dispatcher).
 import { openAsBlob } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -36,7 +37,29 @@ export async function filesInDirectory(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Same as the core `createClient`, plus uploads by file path (`documents.upload(uuid, './report.pdf')`). */
-export function createClient(opts: ClientOptions): DocsiftClient {
-  return buildClient(opts, fileFromPath);
+/** What the `undici` package's `Agent`, `Pool` or any other `Dispatcher` has; typed here so the SDK needs no undici. */
+export interface FetchDispatcher {
+  dispatch(options: never, handler: never): boolean;
+}
+
+export interface NodeClientOptions extends ClientOptions {
+  /**
+   * An undici dispatcher for every request, e.g. `new Agent({ keepAliveTimeout: 30_000, connections: 8 })`
+   * from the `undici` package: its connection pool, keep-alive and connection limits instead of
+   * Node's global ones. Given to fetch as its `dispatcher` option (Node's fetch is undici's).
+   */
+  dispatcher?: FetchDispatcher;
+}
+
+/**
+ * Same as the core `createClient`, plus uploads by file path (`documents.upload(uuid, './report.pdf')`)
+ * and an optional undici `dispatcher`.
+ */
+export function createClient(opts: NodeClientOptions): DocsiftClient {
+  const { dispatcher, ...rest } = opts;
+  if (!dispatcher) return buildClient(rest, fileFromPath);
+  const base = rest.fetch;
+  // Resolved per call like the core's default, so a fetch patched after createClient is still used.
+  const fetchWith: typeof fetch = (input, init) => (base ?? globalThis.fetch)(input, { ...init, dispatcher } as RequestInit);
+  return buildClient({ ...rest, fetch: fetchWith }, fileFromPath);
 }
