@@ -62,7 +62,8 @@ const DRAIN_MAX_BYTES = 256 * 1024;
  * `Connection: close`, as Node's http server does) can reset the connection under it. Answering
  * first lost the answer: a CLI uploading through such a proxy saw EPIPE instead of its 403.
  *
- * A larger or already-started body, or one that does not arrive within 2 s, is answered with
+ * A 413 (the body is refused for its size, so none of it is read), a larger or already-started
+ * body, or one that does not arrive within 2 s, is answered with
  * `Connection: close`, so the client never reuses a socket the server is about to close. The close
  * lingers (RFC 9112 §9.6): the server half-closes after the response and discards what the client
  * still sends until it stops or 2 s pass, because closing outright would answer those bytes with a
@@ -74,7 +75,8 @@ export function closeUnreadBodies(): MiddlewareHandler<AppEnv> {
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (!incoming || incoming.complete) return;
     const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
-    if (!incoming.readableDidRead && declared <= DRAIN_MAX_BYTES) {
+    // 413 refuses the body for its size: it is never read, whatever the size.
+    if (c.res.status !== 413 && !incoming.readableDidRead && declared <= DRAIN_MAX_BYTES) {
       c.get('logger')?.debug({ bytes: declared }, 'reading the unread request body before answering');
       if (await drained(incoming, LINGER_MS)) return;
     }
