@@ -24,4 +24,27 @@ describe('toNamedBlob', () => {
       return true;
     });
   });
+
+  it('a {name, data} source without data is refused, not sent as an empty file', async () => {
+    // Plain JavaScript callers get no type check: `{ name, blob }` (a typo for `data`) once uploaded
+    // a file with no content and reported success.
+    for (const bad of [
+      { name: 'a.txt', blob: new Blob(['x']) },
+      { name: 'a.txt', data: undefined },
+      { name: 'a.txt', data: 42 },
+    ]) {
+      await assert.rejects(toNamedBlob(bad as never, undefined), (err: unknown) => {
+        assert.ok(err instanceof DocsiftError);
+        assert.match(err.message, /data/);
+        return true;
+      });
+    }
+  });
+
+  it('a {name, data} source accepts text, bytes, an ArrayBuffer and a Blob', async () => {
+    for (const data of ['hi', new Uint8Array([104, 105]), new Uint8Array([104, 105]).buffer, new Blob(['hi'])]) {
+      const f = await toNamedBlob({ name: 'a.txt', data }, undefined);
+      assert.equal(await f.blob.text(), 'hi');
+    }
+  });
 });

@@ -53,7 +53,13 @@ export async function toNamedBlob(
       );
     return { name, blob: source };
   }
-  const data = source.data;
+  const data = (source as { data?: unknown }).data;
+  // Plain JavaScript gets no type check, and new Blob([undefined]) would quietly send a wrong file.
+  if (!(data instanceof Blob || typeof data === 'string' || data instanceof ArrayBuffer || ArrayBuffer.isView(data))) {
+    throw new DocsiftError(
+      `An upload source { name, data } needs data: a string, Uint8Array, ArrayBuffer or Blob (got ${data === undefined ? 'no data' : typeof data}).`,
+    );
+  }
   const blob = data instanceof Blob ? data : new Blob([data as BlobPart], { type: source.type ?? '' });
   return { name: filename ?? source.name, blob };
 }
