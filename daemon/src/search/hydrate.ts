@@ -12,7 +12,12 @@ export interface Hit extends Fused {
   page: number | null;
 }
 
-/** Loads display fields for fused hits, keeping order; re-checks that each document is live and indexed. */
+/**
+ * Loads display fields for fused hits, keeping order; re-checks that each document is live and indexed.
+ * The ids are joined from unnest() rather than matched with `c.id = any(...)`: PostgreSQL then keeps
+ * the prepared statement's generic plan, where `= any` made it plan every call again (0.6 ms of
+ * planning per search at 100k chunks, more than the statement itself; pg_stat_statements).
+ */
 export async function hydrate(tx: Tx, fused: Fused[]): Promise<Hit[]> {
   if (!fused.length) return [];
   const rows = await tx<
@@ -29,10 +34,10 @@ export async function hydrate(tx: Tx, fused: Fused[]): Promise<Hit[]> {
     }[]
   >`
     select c.id, c.document_id, c.content, c.chunk_index, c.page, d.title, d.tags, col.name as collection_name, col.slug as collection_slug
-      from chunks c
+      from unnest(${fused.map((f) => f.chunkId)}::uuid[]) as f(id)
+      join chunks c on c.id = f.id
       join documents d on d.id = c.document_id and d.deleted_at is null and d.status = 'indexed' and d.generation = c.generation
-      join collections col on col.id = c.collection_id and col.deleted_at is null
-     where c.id = any(${fused.map((f) => f.chunkId)}::uuid[])`;
+      join collections col on col.id = c.collection_id and col.deleted_at is null`;
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: Hit[] = [];
   for (const f of fused) {
