@@ -22,36 +22,39 @@ export async function vectorCandidates(tx: Tx, vector: number[], f: SearchFilter
   if (!Number.isInteger(dim) || dim < 1 || dim > 4000) throw new Error(`invalid query vector dimension ${dim}`);
   const vec = toSql(vector);
   const typed = tx.unsafe(`::halfvec(${dim})`);
+  // The vector (~10 KB of text at 512-d) and the collection ids are bound once and read through
+  // one-row CTEs: HNSW still orders by the InitPlan's value, and each search sends a quarter of the bytes.
   const rows = await tx<{ id: string; sim: number }[]>`
-    with g as materialized (
+    with p as materialized (select ${vec}${typed} as v, ${f.collectionIds}::uuid[] as ids),
+    g as materialized (
       select s.n * s.n <= 2 * ${k}::float8 * greatest(s.n, (select reltuples from pg_class where oid = 'chunks'::regclass)) as exact
         from (
           select coalesce(sum(n_chunks), 0)::float8 as n from (
-            select n_chunks from collection_text_stats where collection_id = any(${f.collectionIds}::uuid[])
+            select n_chunks from collection_text_stats where collection_id = any((select ids from p)::uuid[])
             union all
-            select n_chunks from collection_text_stats_delta where collection_id = any(${f.collectionIds}::uuid[])
+            select n_chunks from collection_text_stats_delta where collection_id = any((select ids from p)::uuid[])
           ) x
         ) s
     ),
     ann as materialized (
-      select c.id, c.embedding${typed} <=> ${vec}${typed} as dist
+      select c.id, c.embedding${typed} <=> (select v from p) as dist
         from chunks c
-       where c.collection_id = any(${f.collectionIds}::uuid[])
+       where c.collection_id = any((select ids from p)::uuid[])
          and vector_dims(c.embedding) = ${tx.unsafe(String(dim))}
          and not (select exact from g)
          ${tagCondition(tx, f)}
-       order by c.embedding${typed} <=> ${vec}${typed}
+       order by c.embedding${typed} <=> (select v from p)
        limit ${k}
     ),
     exact as materialized (
       -- "+ 0": an expression the HNSW index does not match, so this branch never walks the graph.
-      select c.id, c.embedding${typed} <=> ${vec}${typed} as dist
+      select c.id, c.embedding${typed} <=> (select v from p) as dist
         from chunks c
-       where c.collection_id = any(${f.collectionIds}::uuid[])
+       where c.collection_id = any((select ids from p)::uuid[])
          and vector_dims(c.embedding) = ${tx.unsafe(String(dim))}
          and (select exact from g)
          ${tagCondition(tx, f)}
-       order by (c.embedding${typed} <=> ${vec}${typed}) + 0
+       order by (c.embedding${typed} <=> (select v from p)) + 0
        limit ${k}
     )
     select id, 1 - dist as sim from (select * from ann union all select * from exact) nn order by dist, id`;
