@@ -104,6 +104,16 @@ describe('rate limits', () => {
     assert.equal(r.headers.get('x-ratelimit-remaining'), '9');
   });
 
+  it('a user whose counter row is gone (crash-emptied or pruned) is counted from zero again, exactly, on 2 daemons', async () => {
+    const t = await createTenant(d, 'row-gone');
+    assert.equal((await list(req, t.key)).status, 200);
+    await d.deps.sql`delete from rate_limit_counters where user_id = ${t.userId}`;
+    const rs = await Promise.all(Array.from({ length: 14 }, (_, i) => list(i % 2 ? req : req2, t.key)));
+    assert.deepEqual(counts(rs), { ok: 10, limited: 4 });
+    const [row] = await d.deps.sql`select minute_count, day_count from rate_limit_counters where user_id = ${t.userId}`;
+    assert.deepEqual({ ...row }, { minute_count: 10, day_count: 10 });
+  });
+
   it('limits follow the calling key’s tier; counters stay per user', async () => {
     const t = await createTenant(d, 'tiers');
     const basic = await extraKey(t, 'basic');

@@ -45,6 +45,8 @@ interface Mode {
   burstRps: number[];
   /** CPU time (daemon process + every PostgreSQL backend of the database) spent during its bursts. */
   cpuMs: number;
+  /** The daemon process's share of cpuMs (the rest is its PostgreSQL backends). */
+  daemonCpuMs: number;
   answered: number;
   refused: number;
   errors: number;
@@ -65,6 +67,7 @@ const modes: Mode[] = [
   concWallMs: 0,
   burstRps: [],
   cpuMs: 0,
+  daemonCpuMs: 0,
   answered: 0,
   refused: 0,
   errors: 0,
@@ -149,7 +152,10 @@ async function concurrent(m: Mode, n: number, sql: Sql): Promise<void> {
   const before = await cpuSnapshot(sql, m);
   await burst(m, n);
   const after = await cpuSnapshot(sql, m);
-  for (const [pid, ms] of after) m.cpuMs += ms - (before.get(pid) ?? 0);
+  for (const [pid, ms] of after) {
+    m.cpuMs += ms - (before.get(pid) ?? 0);
+    if (pid === m.daemon!.pid) m.daemonCpuMs += ms - (before.get(pid) ?? 0);
+  }
 }
 
 async function burst(m: Mode, n: number): Promise<void> {
@@ -247,6 +253,8 @@ async function main(): Promise<void> {
         rps_vs_off_pct: round((median(m.burstRps.map((x, i) => x / base.burstRps[i]!)) - 1) * 100, 1),
         cpu_ms_per_req: round(m.cpuMs / m.conc.length, 3),
         added_cpu_ms: round(m.cpuMs / m.conc.length - base.cpuMs / base.conc.length, 3),
+        daemon_cpu_ms_per_req: round(m.daemonCpuMs / m.conc.length, 3),
+        db_cpu_ms_per_req: round((m.cpuMs - m.daemonCpuMs) / m.conc.length, 3),
         refused: m.refused,
         errors: m.errors,
         answered: m.answered,
@@ -263,6 +271,8 @@ async function main(): Promise<void> {
         'vs off %',
         'CPU ms/req',
         '+CPU ms',
+        'daemon CPU',
+        'db CPU',
         'p50 seq ms',
         'p99 seq ms',
         '+ms seq (paired p50)',
@@ -280,6 +290,8 @@ async function main(): Promise<void> {
         r.rps_vs_off_pct,
         r.cpu_ms_per_req,
         r.added_cpu_ms,
+        r.daemon_cpu_ms_per_req,
+        r.db_cpu_ms_per_req,
         r.seq_p50,
         r.seq_p99,
         r.added_seq_p50,

@@ -10,19 +10,8 @@ import { field, page, type FormFields, type WebContext, type WebEnv } from './co
 import { dateTime, EXPIRY_LABELS } from './format.js';
 import { ErrorSummary } from './forms.js';
 import { Csrf, FieldError, Layout, PageHead } from './layout.js';
-import {
-  ConfirmPage,
-  emptyKeyForm,
-  ExpirySelect,
-  GrantPicker,
-  Grants,
-  keyStatus,
-  KeysPage,
-  SecretPage,
-  type GrantChoice,
-  type KeyFormState,
-  type KeyView,
-} from './keys-views.js';
+import { emptyKeyForm, ExpirySelect, GrantPicker, type GrantChoice, type KeyFormState } from './keys-form.js';
+import { ConfirmPage, Grants, keyStatus, KeysPage, SecretPage, type KeyView } from './keys-views.js';
 
 const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[]; now: Date; error?: string; nameError?: string }> = ({
   session,
