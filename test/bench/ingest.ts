@@ -96,6 +96,24 @@ async function waitForWorker(sql: Sql, worker: DaemonProcess): Promise<void> {
   throw new Error(`worker did not register within 60 s:\n${await worker.logTail()}`);
 }
 
+const p0chunks = (rows: { n: number }[]) => rows[0]?.n ?? 0;
+
+/**
+ * BENCH_PG_STATEMENTS=1 (needs pg_stat_statements in shared_preload_libraries of the test cluster):
+ * the statements that took the most time during ingestion, per 1,000 chunks.
+ */
+async function printTopStatements(sql: Sql, chunks: number): Promise<void> {
+  const rows = await sql<{ calls: number; ms: number; query: string }[]>`
+    select calls::int, round(total_exec_time)::float8 as ms, regexp_replace(left(query, 110), '\s+', ' ', 'g') as query
+      from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+     order by total_exec_time desc limit 25`;
+  process.stderr.write(`\nTop statements (database time during ingestion, ${chunks} chunks):\n`);
+  for (const r of rows)
+    process.stderr.write(
+      `${String(r.ms).padStart(8)} ms ${String(r.calls).padStart(7)} calls ${((r.ms / Math.max(1, chunks)) * 1000).toFixed(0).padStart(6)} ms/1k chunks  ${r.query}\n`,
+    );
+}
+
 async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
   const instant = id === 'B';
   const embedder = instant ? `ollama stand-in (instant, ${FAKE_DIMENSION}-d)` : 'builtin (use-lite-512, in-process)';
@@ -157,6 +175,8 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     log(`run ${id}: idle latency for ${IDLE_MS / 1000} s`);
     const idleBefore = await measureLatency(probes(api), IDLE_MS);
     log(`run ${id}: uploading ${corpus.length} documents`);
+    if (process.env.BENCH_PG_STATEMENTS)
+      await sql`create extension if not exists pg_stat_statements`.then(() => sql`select pg_stat_statements_reset()`);
     const [pm] = await sql<{ pid: number }[]>`select split_part(pg_read_file('postmaster.pid'), E'\n', 1)::int as pid`;
     const cpuNow = () => ({
       worker: treeCpuMs(workerProc.pid),
@@ -186,6 +206,7 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
         ),
     });
     const cpu1 = cpuNow();
+    if (process.env.BENCH_PG_STATEMENTS) await printTopStatements(sql, p0chunks(await sql`select count(*)::int as n from chunks`));
     const during = await probe.stop();
     log(`run ${id}: ${waited.timedOut ? 'TIMED OUT' : 'all processed'}; idle latency on the full index`);
     const idleAfter = await measureLatency(probes(api), IDLE_MS);
