@@ -10,7 +10,8 @@
 // Rate limits and metering are off in both: they would refuse (or bill) this load.
 // Knobs (env): BENCH_SMALL_DOCS (1000), BENCH_LARGE_KB (300,230,160), BENCH_RUNS (A,B),
 // BENCH_WORKER_CONCURRENCY (2), BENCH_TIMEOUT_S per run (1200), BENCH_IDLE_S (10),
-// BENCH_LOG_LEVEL (warn) and BENCH_KEEP=1 (keep the daemons' logs and data dir).
+// BENCH_LOG_LEVEL (warn), BENCH_WORKER_PROF=dir (a CPU profile of the worker) and BENCH_KEEP=1 (keep the daemons' logs and data dir).
+import os from 'node:os';
 import path from 'node:path';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
 import { startFakeOllama } from '../helpers/fake-ollama-server.js';
@@ -19,7 +20,7 @@ import { buildCorpus, type CorpusFile } from './lib/corpus.js';
 import { benchDatabase, benchTempDir, startDaemonProcess, type DaemonProcess } from './lib/env.js';
 import { apiClient, expectStatus, type ApiCall } from './lib/http.js';
 import { measureLatency, startLatencyProbe, type Probe, type ProbeStats } from './lib/latency.js';
-import { round, rssMb, sampleRss, type RssTrace } from './lib/metrics.js';
+import { round, rssMb, sampleRss, treeCpuMs, type RssTrace } from './lib/metrics.js';
 import { codeVersion, printTable, machineInfo, writeResults, type Cell } from './lib/report.js';
 import { failedDocuments, uploadCorpus, waitForIndexed, type IndexProgress } from './lib/upload.js';
 
@@ -68,6 +69,8 @@ interface RunResult {
   memory_mb: { api: Omit<RssTrace, 'samples'>; worker: Omit<RssTrace, 'samples'> };
   rss_samples: { api: RssTrace['samples']; worker: RssTrace['samples'] };
   database_size_mb: number;
+  /** CPU seconds from the first upload to the end of indexing, and per 1,000 chunks indexed */
+  cpu: { worker_s: number; api_s: number; postgres_s: number; worker_pg_s_per_1k_chunks: number; load1_start: number; load1_end: number };
   failures: { title: string; error_message: string }[];
 }
 
@@ -91,6 +94,24 @@ async function waitForWorker(sql: Sql, worker: DaemonProcess): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`worker did not register within 60 s:\n${await worker.logTail()}`);
+}
+
+const p0chunks = (rows: { n: number }[]) => rows[0]?.n ?? 0;
+
+/**
+ * BENCH_PG_STATEMENTS=1 (needs pg_stat_statements in shared_preload_libraries of the test cluster):
+ * the statements that took the most time during ingestion, per 1,000 chunks.
+ */
+async function printTopStatements(sql: Sql, chunks: number): Promise<void> {
+  const rows = await sql<{ calls: number; ms: number; query: string }[]>`
+    select calls::int, round(total_exec_time)::float8 as ms, regexp_replace(left(query, 110), '\s+', ' ', 'g') as query
+      from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+     order by total_exec_time desc limit 25`;
+  process.stderr.write(`\nTop statements (database time during ingestion, ${chunks} chunks):\n`);
+  for (const r of rows)
+    process.stderr.write(
+      `${String(r.ms).padStart(8)} ms ${String(r.calls).padStart(7)} calls ${((r.ms / Math.max(1, chunks)) * 1000).toFixed(0).padStart(6)} ms/1k chunks  ${r.query}\n`,
+    );
 }
 
 async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
@@ -132,7 +153,14 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     });
     const apiProc = await startDaemonProcess({ env, args: ['serve', '--api-only'], logFile: path.join(tmp.dir, 'api.log') });
     defer(() => apiProc.stop());
-    const workerProc = await startDaemonProcess({ env, args: ['worker'], logFile: path.join(tmp.dir, 'worker.log') });
+    // BENCH_WORKER_PROF=dir: the worker writes a V8 CPU profile there when it stops.
+    const prof = process.env.BENCH_WORKER_PROF;
+    const workerProc = await startDaemonProcess({
+      env,
+      nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
+      args: ['worker'],
+      logFile: path.join(tmp.dir, 'worker.log'),
+    });
     defer(() => workerProc.stop());
     await waitForWorker(sql, workerProc);
     const apiRss = sampleRss(apiProc.pid);
@@ -147,6 +175,16 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     log(`run ${id}: idle latency for ${IDLE_MS / 1000} s`);
     const idleBefore = await measureLatency(probes(api), IDLE_MS);
     log(`run ${id}: uploading ${corpus.length} documents`);
+    if (process.env.BENCH_PG_STATEMENTS)
+      await sql`create extension if not exists pg_stat_statements`.then(() => sql`select pg_stat_statements_reset()`);
+    const [pm] = await sql<{ pid: number }[]>`select split_part(pg_read_file('postmaster.pid'), E'\n', 1)::int as pid`;
+    const cpuNow = () => ({
+      worker: treeCpuMs(workerProc.pid),
+      api: treeCpuMs(apiProc.pid),
+      pg: treeCpuMs(pm!.pid),
+      load1: os.loadavg()[0]!,
+    });
+    const cpu0 = cpuNow();
     const probe = startLatencyProbe(probes(api));
     const upload = await uploadCorpus(api, coll.body.uuid, corpus, {
       batchSize: BATCH_SIZE,
@@ -167,6 +205,8 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
           `run ${id}: +${Math.round(ms / 1000)} s indexed ${p.indexed}, failed ${p.failed}, pending ${p.pending}, chunks ${p.chunks}; RSS api ${Math.round(rssMb(apiProc.pid) ?? 0)} MB, worker ${Math.round(rssMb(workerProc.pid) ?? 0)} MB`,
         ),
     });
+    const cpu1 = cpuNow();
+    if (process.env.BENCH_PG_STATEMENTS) await printTopStatements(sql, p0chunks(await sql`select count(*)::int as n from chunks`));
     const during = await probe.stop();
     log(`run ${id}: ${waited.timedOut ? 'TIMED OUT' : 'all processed'}; idle latency on the full index`);
     const idleAfter = await measureLatency(probes(api), IDLE_MS);
@@ -220,6 +260,15 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
       memory_mb: { api: apiMem, worker: workerMem },
       rss_samples: { api: apiSamples, worker: workerSamples },
       database_size_mb: extra!.mb,
+      cpu: {
+        worker_s: round((cpu1.worker - cpu0.worker) / 1000, 1),
+        api_s: round((cpu1.api - cpu0.api) / 1000, 1),
+        postgres_s: round((cpu1.pg - cpu0.pg) / 1000, 1),
+        // ms per chunk = s per 1,000 chunks
+        worker_pg_s_per_1k_chunks: p.chunks ? round((cpu1.worker - cpu0.worker + cpu1.pg - cpu0.pg) / p.chunks, 2) : 0,
+        load1_start: round(cpu0.load1, 1),
+        load1_end: round(cpu1.load1, 1),
+      },
       failures,
     };
   } finally {
@@ -272,6 +321,19 @@ function report(results: RunResult[], corpus: CorpusFile[], code: ReturnType<typ
       r.indexing.docs_per_s_from_first,
       r.indexing.chunks_per_s_from_first,
       r.indexing.timed_out ? 'YES' : 'no',
+    ]),
+  );
+  printTable(
+    'CPU seconds from the first upload to the last document indexed (worker, API, the whole PostgreSQL cluster incl. the latency probe), per 1,000 chunks (worker + PostgreSQL), load average at start/end',
+    ['run', 'worker s', 'api s', 'postgres s', '(worker+pg) s / 1k chunks', 'load1 start', 'load1 end'],
+    results.map((r) => [
+      r.run,
+      r.cpu.worker_s,
+      r.cpu.api_s,
+      r.cpu.postgres_s,
+      r.cpu.worker_pg_s_per_1k_chunks,
+      r.cpu.load1_start,
+      r.cpu.load1_end,
     ]),
   );
   printTable(

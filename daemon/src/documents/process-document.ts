@@ -3,13 +3,15 @@ import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import { isPermanent, PermanentError } from '../errors.js';
 import { defineJob } from '../jobs/queue.js';
-import { getDocumentById } from './queries.js';
-import { chunkText } from '../ingest/chunk.js';
+import { getDocumentById, getDocumentsByIds } from './queries.js';
+import { chunkText, type Chunk } from '../ingest/chunk.js';
 import { emitEvent, type DocumentEventData } from '../webhooks/events.js';
 import { claimEmbeddingModel, ensureVectorIndex } from '../search/embedding-model.js';
-import { replaceDocumentChunks } from '../index/write-chunks.js';
+import { replaceDocumentsChunks } from '../index/write-chunks.js';
+import type { Logger } from '../logger.js';
+import { batchable, BATCH_DOCUMENTS, claimBatchJobs, completeBatchJobs, releaseBatchJobs } from './batch-claim.js';
 import type { AppDeps } from '../types.js';
-import { loadText } from './load-text.js';
+import { loadText, type LoadedText } from './load-text.js';
 import { processingPriority } from './processing-queue.js';
 
 type Doc = NonNullable<Awaited<ReturnType<typeof getDocumentById>>>;
@@ -60,10 +62,154 @@ async function markFailed(deps: AppDeps, id: string, generation: number, message
   });
 }
 
+type Outcome =
+  | { kind: 'indexed'; loaded: LoadedText; chunks: Chunk[]; vectors: number[][] }
+  | { kind: 'failed'; message: string }
+  /** a claimed document that met a transient error: its job is given back and runs alone */
+  | { kind: 'release'; err: unknown };
+
+interface Item {
+  doc: Doc;
+  generation: number;
+  attempts: number;
+  /** a job claimed by the batch (absent: the job running) */
+  jobId?: string;
+}
+
+/** extract → chunk; a permanent error is the document's outcome, a transient one its job's error. */
+async function prepare(deps: AppDeps, d: Doc): Promise<Outcome> {
+  try {
+    const loaded = await loadText(deps, d);
+    if (!loaded.text.trim()) throw new PermanentError('No text could be extracted from the document.');
+    const chunks = chunkText(loaded.text, {
+      targetTokens: deps.config.CHUNK_TOKENS,
+      overlapRatio: deps.config.CHUNK_OVERLAP,
+      pages: loaded.pages,
+    });
+    return { kind: 'indexed', loaded, chunks, vectors: [] };
+  } catch (err) {
+    if (isPermanent(err)) return { kind: 'failed', message: (err as Error).message };
+    return { kind: 'release', err };
+  }
+}
+
+/** Embeds every chunk of the batch, EMBED_SLICE texts per call. */
+async function embedAll(deps: AppDeps, outcomes: Outcome[]): Promise<void> {
+  const targets = outcomes.flatMap((o) => (o.kind === 'indexed' ? o.chunks.map((c) => ({ vectors: o.vectors, c })) : []));
+  for (let i = 0; i < targets.length; i += EMBED_SLICE) {
+    const slice = targets.slice(i, i + EMBED_SLICE);
+    const vectors = await deps.embedder.embed(slice.map((t) => t.c.content));
+    for (const [k, t] of slice.entries()) t.vectors.push(vectors[k]!);
+  }
+}
+
 /**
- * extract → chunk → embed → index. Idempotent: chunks are replaced wholesale inside one transaction
- * that first re-checks the document's generation, so a retried job never duplicates chunks and an
- * older job can never overwrite a newer file's results.
+ * Indexes the batch's documents in one transaction that first re-checks each document's
+ * generation, so a retried job never duplicates chunks and an older job can never overwrite a newer
+ * file's results. Returns the claimed jobs it could not finish (given back by the caller).
+ */
+async function processBatch(deps: AppDeps, items: Item[], workerId: string, log: Logger): Promise<string[]> {
+  const live = items.filter((i) => isCurrent(i.doc, i.generation));
+  await deps.sql`
+    update documents d set attempts = t.attempts
+      from unnest(${live.map((i) => i.doc.id)}::uuid[], ${live.map((i) => i.generation)}::int[], ${live.map((i) => i.attempts)}::int[])
+           as t(id, generation, attempts)
+     where d.id = t.id and d.generation = t.generation`;
+  const outcomes = await Promise.all(live.map((i) => prepare(deps, i.doc)));
+  const own = outcomes[live.findIndex((i) => !i.jobId)];
+  if (own?.kind === 'release') throw own.err;
+  await embedAll(deps, outcomes);
+  const release = live.flatMap((i, k) => (outcomes[k]!.kind === 'release' && i.jobId ? [i.jobId] : []));
+  const done: { item: Item; outcome: Exclude<Outcome, { kind: 'release' }>; d: Doc }[] = [];
+  await deps.sql.begin(async (tx) => {
+    const now = deps.clock.now();
+    const locked = new Map(
+      (
+        await getDocumentsByIds(
+          tx,
+          live.map((i) => i.doc.id),
+          { forUpdate: true },
+        )
+      ).map((d) => [d.id, d]),
+    );
+    live.forEach((item, k) => {
+      const d = locked.get(item.doc.id);
+      const outcome = outcomes[k]!;
+      if (outcome.kind !== 'release' && isCurrent(d, item.generation)) done.push({ item, outcome, d });
+    });
+    const indexed = done.flatMap((x) => (x.outcome.kind === 'indexed' ? [{ ...x, outcome: x.outcome }] : []));
+    const failed = done.flatMap((x) => (x.outcome.kind === 'failed' ? [{ ...x, outcome: x.outcome }] : []));
+    if (indexed.length) {
+      const dimension = indexed[0]!.outcome.vectors[0]?.length ?? (await deps.embedder.dimension());
+      if (!(await claimEmbeddingModel(tx, deps.embedder.model, dimension))) {
+        // Transient by design: an operator fixes the configuration (or runs reembed) and the retry succeeds.
+        throw new Error(
+          `embedding model ${deps.embedder.model}/${dimension} does not match the model this database uses; run \`docsift-daemon reembed\``,
+        );
+      }
+      await ensureVectorIndex(tx, dimension);
+    }
+    // Failed documents are written with no chunks: their old ones go.
+    await replaceDocumentsChunks(
+      tx,
+      done.map(({ d, item, outcome }) => ({
+        documentId: d.id,
+        collectionId: d.collection_id,
+        generation: item.generation,
+        title: d.title,
+        chunks: outcome.kind === 'indexed' ? outcome.chunks : [],
+        vectors: outcome.kind === 'indexed' ? outcome.vectors : [],
+      })),
+      { model: deps.embedder.model, textConfig: deps.config.TEXT_SEARCH_CONFIG, now },
+    );
+    if (indexed.length)
+      await tx`
+        update documents d
+           set status = 'indexed', chunks_count = t.n, content_text = t.text, error_message = '',
+               file_size = case when d.source_type = 'url' then t.fetched else d.file_size end,
+               indexed_at = ${now}, updated_at = ${now}
+          from unnest(${indexed.map((x) => x.d.id)}::uuid[], ${indexed.map((x) => x.outcome.chunks.length)}::int[],
+                      ${indexed.map((x) => x.outcome.loaded.text)}::text[], ${indexed.map((x) => x.outcome.loaded.fetchedBytes ?? 0)}::int8[])
+               as t(id, n, text, fetched)
+         where d.id = t.id`;
+    if (failed.length)
+      await tx`
+        update documents d set status = 'failed', error_message = t.message, chunks_count = 0, updated_at = ${now}
+          from unnest(${failed.map((x) => x.d.id)}::uuid[], ${failed.map((x) => x.outcome.message)}::text[]) as t(id, message)
+         where d.id = t.id`;
+    // Issued together (postgres.js pipelines them on the transaction's connection), in batch order.
+    await Promise.all(
+      done.map(({ d, outcome }) =>
+        outcome.kind === 'indexed'
+          ? emitEvent(
+              tx,
+              d.organization_id,
+              'document.indexed',
+              eventData(
+                { ...d, file_size: d.source_type === 'url' ? (outcome.loaded.fetchedBytes ?? 0) : d.file_size },
+                outcome.chunks.length,
+                null,
+                'indexed',
+              ),
+              now,
+            )
+          : emitEvent(tx, d.organization_id, 'document.failed', eventData(d, 0, outcome.message, 'failed'), now),
+      ),
+    );
+    // Claimed jobs finished here: written, or stale (deleted or superseded meanwhile), as a stale job ends.
+    const finished = items.flatMap((i) => (i.jobId && !release.includes(i.jobId) ? [i.jobId] : []));
+    await completeBatchJobs(tx, workerId, finished);
+  });
+  for (const { d, outcome } of done) {
+    if (outcome.kind === 'indexed') log.info({ documentId: d.id, chunks: outcome.chunks.length }, 'document indexed');
+    else log.warn({ documentId: d.id, reason: outcome.message }, 'document failed');
+  }
+  return release;
+}
+
+/**
+ * extract → chunk → embed → index, for the job's document and, when it is small, for the next
+ * small documents in the queue (batch-claim.ts), in one transaction. Idempotent (processBatch).
  */
 export function processDocumentTask(deps: AppDeps) {
   return async (payload: ProcessDocumentPayload, helpers: JobHelpers): Promise<void> => {
@@ -74,62 +220,29 @@ export function processDocumentTask(deps: AppDeps) {
       log.debug('stale job: skipped');
       return;
     }
-    await deps.sql`update documents set attempts = ${helpers.job.attempts} where id = ${documentId} and generation = ${generation}`;
+    const workerId = helpers.job.locked_by ?? '';
+    const claimed = workerId && batchable(doc) ? await claimBatchJobs(deps.sql, workerId, helpers.job.id, BATCH_DOCUMENTS - 1) : [];
+    const others = claimed.length
+      ? await getDocumentsByIds(
+          deps.sql,
+          claimed.map((c) => c.documentId),
+        )
+      : [];
+    const items: Item[] = [
+      { doc, generation, attempts: helpers.job.attempts },
+      ...claimed.flatMap((c) => {
+        const d = others.find((o) => o.id === c.documentId);
+        return d ? [{ doc: d, generation: c.generation, attempts: c.attempts, jobId: c.jobId }] : [];
+      }),
+    ];
+    // Claimed jobs whose document is gone altogether end with the batch (as a stale job does).
+    const gone = claimed.filter((c) => !others.some((o) => o.id === c.documentId)).map((c) => c.jobId);
+    let release: string[] = [];
     try {
-      const loaded = await loadText(deps, doc);
-      if (!loaded.text.trim()) throw new PermanentError('No text could be extracted from the document.');
-      const chunks = chunkText(loaded.text, {
-        targetTokens: deps.config.CHUNK_TOKENS,
-        overlapRatio: deps.config.CHUNK_OVERLAP,
-        pages: loaded.pages,
-      });
-      const vectors: number[][] = [];
-      for (let i = 0; i < chunks.length; i += EMBED_SLICE) {
-        vectors.push(...(await deps.embedder.embed(chunks.slice(i, i + EMBED_SLICE).map((c) => c.content))));
-      }
-      await deps.sql.begin(async (tx) => {
-        const d = await lockCurrent(tx, documentId, generation);
-        if (!d) return;
-        const now = deps.clock.now();
-        const dimension = vectors[0]?.length ?? (await deps.embedder.dimension());
-        if (!(await claimEmbeddingModel(tx, deps.embedder.model, dimension))) {
-          // Transient by design: an operator fixes the configuration (or runs reembed) and the retry succeeds.
-          throw new Error(
-            `embedding model ${deps.embedder.model}/${dimension} does not match the model this database uses; run \`docsift-daemon reembed\``,
-          );
-        }
-        await ensureVectorIndex(tx, dimension);
-        await replaceDocumentChunks(tx, {
-          documentId,
-          collectionId: d.collection_id,
-          generation,
-          title: d.title,
-          model: deps.embedder.model,
-          textConfig: deps.config.TEXT_SEARCH_CONFIG,
-          now,
-          chunks,
-          vectors,
-        });
-        await tx`
-          update documents set status = 'indexed', chunks_count = ${chunks.length}, content_text = ${loaded.text}, error_message = '',
-                 file_size = case when source_type = 'url' then ${loaded.fetchedBytes ?? 0} else file_size end,
-                 indexed_at = ${now}, updated_at = ${now}
-           where id = ${documentId}`;
-        await emitEvent(
-          tx,
-          d.organization_id,
-          'document.indexed',
-          eventData(
-            { ...d, file_size: d.source_type === 'url' ? (loaded.fetchedBytes ?? 0) : d.file_size },
-            chunks.length,
-            null,
-            'indexed',
-          ),
-          now,
-        );
-      });
-      log.info({ chunks: chunks.length }, 'document indexed');
+      release = await processBatch(deps, items, workerId, log);
+      if (gone.length) await deps.sql.begin((tx) => completeBatchJobs(tx, workerId, gone));
     } catch (err) {
+      release = claimed.map((c) => c.jobId);
       const final = helpers.job.attempts >= helpers.job.max_attempts;
       if (isPermanent(err) || final) {
         const message = isPermanent(err)
@@ -141,6 +254,8 @@ export function processDocumentTask(deps: AppDeps) {
       }
       log.warn({ err }, 'transient failure: will retry');
       throw err;
+    } finally {
+      await releaseBatchJobs(deps.sql, workerId, release).catch((err: unknown) => log.warn({ err }, 'could not give back claimed jobs'));
     }
   };
 }

@@ -61,6 +61,20 @@ export async function getDocumentById(
   return rows[0];
 }
 
+/** Several documents by id (any state), locked in id order when `forUpdate` (no deadlock between two such locks). */
+export async function getDocumentsByIds(
+  tx: Tx,
+  ids: string[],
+  opts: { forUpdate?: boolean } = {},
+): Promise<(DocumentRow & { deleted_at: Date | null; content_text: string })[]> {
+  return tx<(DocumentRow & { deleted_at: Date | null; content_text: string })[]>`
+    select ${columns(tx)}, d.deleted_at, d.content_text
+      from documents d join collections c on c.id = d.collection_id
+     where d.id = any(${ids}::uuid[])
+     order by d.id
+     ${opts.forUpdate ? tx`for update of d` : tx``}`;
+}
+
 export interface ListFilter {
   tag?: string;
   collection?: string;

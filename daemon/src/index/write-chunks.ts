@@ -8,25 +8,37 @@ export interface DocumentChunks {
   generation: number;
   /** prefixed to every chunk's text for full-text indexing */
   title: string;
-  model: string;
-  textConfig: string;
-  now: Date;
   chunks: Chunk[];
   vectors: number[][];
 }
 
+/** An embedding as the text the chunk insert casts to halfvec (one place, so its format can change alone). */
+export function vectorText(v: number[]): string {
+  return toSql(v);
+}
+
 /**
- * Replaces a document's chunks in one statement each: the old ones are deleted, the new ones
- * inserted with their halfvec embeddings and tsvectors. The statement triggers on chunks write the
- * BM25 postings (text_blocks) and statistics in the same transaction. Vectors go as one text[]
- * parameter of pgvector's text form (`toSql`) and are cast per row, so the statement stays prepared.
+ * Replaces the chunks of many documents in two statements, whatever their number: the old ones are
+ * deleted, the new ones inserted with their halfvec embeddings and tsvectors. The statement
+ * triggers on chunks write the BM25 postings (text_fresh, one row per collection and lexeme for the
+ * whole statement) and statistics in the same transaction. Vectors go as one text[] parameter of
+ * pgvector's text form (`toSql`) and are cast per row, so the statement stays prepared.
  */
-export async function replaceDocumentChunks(tx: Tx, d: DocumentChunks): Promise<void> {
-  await tx`delete from chunks where document_id = ${d.documentId}`;
+export async function replaceDocumentsChunks(
+  tx: Tx,
+  docs: DocumentChunks[],
+  opts: { model: string; textConfig: string; now: Date },
+): Promise<void> {
+  if (!docs.length) return;
+  await tx`delete from chunks where document_id = any(${docs.map((d) => d.documentId)}::uuid[])`;
+  const rows = docs.flatMap((d) => d.chunks.map((c, i) => ({ d, c, v: d.vectors[i]! })));
+  if (!rows.length) return;
   await tx`
     insert into chunks (document_id, collection_id, generation, chunk_index, page, content, token_count, embedding, embedding_model, tsv, created_at)
-    select ${d.documentId}, ${d.collectionId}, ${d.generation}, t.idx, t.page, t.content, t.tokens, t.emb::halfvec, ${d.model},
-           to_tsvector(${d.textConfig}::regconfig, ${d.title} || ' ' || t.content), ${d.now}
-      from unnest(${d.chunks.map((c) => c.chunkIndex)}::int[], ${d.chunks.map((c) => c.page)}::int[], ${d.chunks.map((c) => c.content)}::text[],
-                  ${d.chunks.map((c) => c.tokenCount)}::int[], ${d.vectors.map((v) => toSql(v))}::text[]) as t(idx, page, content, tokens, emb)`;
+    select t.doc, t.coll, t.gen, t.idx, t.page, t.content, t.tokens, t.emb::halfvec, ${opts.model},
+           to_tsvector(${opts.textConfig}::regconfig, t.title || ' ' || t.content), ${opts.now}
+      from unnest(${rows.map((r) => r.d.documentId)}::uuid[], ${rows.map((r) => r.d.collectionId)}::uuid[], ${rows.map((r) => r.d.generation)}::int[],
+                  ${rows.map((r) => r.d.title)}::text[], ${rows.map((r) => r.c.chunkIndex)}::int[], ${rows.map((r) => r.c.page)}::int[],
+                  ${rows.map((r) => r.c.content)}::text[], ${rows.map((r) => r.c.tokenCount)}::int[], ${rows.map((r) => vectorText(r.v))}::text[])
+           as t(doc, coll, gen, title, idx, page, content, tokens, emb)`;
 }

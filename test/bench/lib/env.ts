@@ -90,6 +90,8 @@ export interface StartDaemonOptions {
   args: string[];
   /** Where the process log goes. */
   logFile: string;
+  /** Extra node options before the script, e.g. ['--cpu-prof']. */
+  nodeArgs?: string[];
   /** How long to wait for the banner (serve) or for the process to stay up (others). */
   readyTimeoutMs?: number;
 }
@@ -97,7 +99,7 @@ export interface StartDaemonOptions {
 /** Spawns `node --import tsx daemon/src/main.ts <args>`; for `serve`, waits for the banner URL. */
 export async function startDaemonProcess(opts: StartDaemonOptions): Promise<DaemonProcess> {
   const log = createWriteStream(opts.logFile, { flags: 'a' });
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'daemon/src/main.ts', ...opts.args], {
+  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'daemon/src/main.ts', ...opts.args], {
     cwd: repoRoot,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

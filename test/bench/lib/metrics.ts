@@ -1,5 +1,5 @@
 // Measurements shared by benchmarks: process memory from /proc and latency percentiles.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 function statusField(pid: number, field: string): number | undefined {
   try {
@@ -77,4 +77,33 @@ export function percentiles(values: number[]): Percentiles {
 export function round(x: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
+}
+
+/** utime, stime, cutime and cstime of one process in ms (cutime/cstime: its children already reaped). */
+function procCpuMs(pid: number): { self: number; reaped: number; ppid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Clock ticks are 100/s on every usual Linux kernel.
+    return { self: (Number(f[11]) + Number(f[12])) * 10, reaped: (Number(f[13]) + Number(f[14])) * 10, ppid: Number(f[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU in ms used so far by a process tree: the process, its children that exited (reaped) and
+ * those alive. For the PostgreSQL postmaster this is the whole cluster: every backend, including
+ * the ones that have exited, and the background workers.
+ */
+export function treeCpuMs(rootPid: number): number {
+  const root = procCpuMs(rootPid);
+  if (!root) return 0;
+  let total = root.self + root.reaped;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const p = procCpuMs(Number(entry));
+    if (p && p.ppid === rootPid) total += p.self + p.reaped;
+  }
+  return total;
 }

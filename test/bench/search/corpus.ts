@@ -1,14 +1,23 @@
 // The synthetic search corpus, written straight into the tables (no upload, no worker): accounts
 // through the real admin service, then collections, indexed documents and their chunks with text,
-// tsvector and a synthetic embedding. The BM25 postings and statistics are built by the same
-// triggers on `chunks` that serve production; the HNSW index is built once after the bulk load.
+// tsvector and a synthetic embedding, by the pipeline's own chunk writer (replaceDocumentsChunks).
+// By default the BM25 postings are queued by the same triggers on `chunks` that serve production
+// and merged by the worker's fold (foldTextIndex), so the tables are the pipeline's own. With
+// --index-by reindex the insert trigger is off during the load and the index is built as
+// `docsift-daemon reindex` builds it (reindexText, every list from chunks.tsv in one pass): the
+// tables of the pipeline followed by a reindex. test/search.bench-corpus.test.ts checks both. The
+// HNSW index is built once after the bulk load.
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '../../../daemon/src/db/client.js';
+import { loadConfig } from '../../../daemon/src/config.js';
+import { reindexText } from '../../../daemon/src/index/reindex.js';
 import { foldTextIndex } from '../../../daemon/src/index/fold.js';
 import { ensureVectorIndex, vectorIndexName } from '../../../daemon/src/search/embedding-model.js';
 import { createUserWithKey } from '../../../daemon/src/accounts/create.js';
 import { collectionSizes, makeGenerator, rng } from './synth-text.js';
-import { BENCH_DIMENSION, clusterOf, sampleVector, vectorLiteral, type Mixture } from './vectors.js';
+import { BENCH_DIMENSION, clusterOf, sampleVector, type Mixture } from './vectors.js';
+import { replaceDocumentsChunks, type DocumentChunks } from '../../../daemon/src/index/write-chunks.js';
+import type { Chunk } from '../../../daemon/src/ingest/chunk.js';
 
 export interface BenchCollection {
   id: string;
@@ -89,8 +98,16 @@ export interface LoadOptions {
    * as the job would during a long load; the last fold is finishLoad's.
    */
   foldEvery?: number;
+  /**
+   * 'folds' (default): the trigger queues fresh postings and folds merge them, as the worker does
+   * while documents arrive; 'reindex': the insert trigger is off during the load and finishLoad
+   * rebuilds the BM25 index in one pass.
+   */
+  indexBy?: IndexBy;
   log?: (line: string) => void;
 }
+
+export type IndexBy = 'reindex' | 'folds';
 
 export interface LoadStats {
   ms: number;
@@ -128,52 +145,60 @@ export class CorpusLoader {
     let done = 0;
     const total = o.docs.reduce((s, d) => s + d.chunks, 0);
     let reported = 0;
-    await Promise.all(
-      Array.from({ length: o.workers ?? 2 }, async () => {
-        for (let b = batches[next++]; b; b = batches[next++]) {
-          // Generated synchronously before the await, so plan order fixes every text and vector.
-          const rows = this.generate(b, o);
-          await folding;
-          await this.insert(rows);
-          done += rows.chunks.length;
-          if (o.foldEvery && (sinceFold += rows.chunks.length) >= o.foldEvery) {
-            sinceFold = 0;
-            // Inserts pause during the fold, as on a busy worker the fold job competes for the cores.
-            folding = (async () => {
-              const t = performance.now();
-              await foldTextIndex(this.sql);
-              foldMs += performance.now() - t;
-              o.log?.(`  folded at ${done} chunks in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-            })();
+    const folds = o.indexBy !== 'reindex';
+    // A table-level switch, for this bulk load only (the bench is the database's only writer).
+    if (!folds) await this.sql`alter table chunks disable trigger chunks_text_index_ins`;
+    try {
+      await Promise.all(
+        Array.from({ length: o.workers ?? 2 }, async () => {
+          for (let b = batches[next++]; b; b = batches[next++]) {
+            // Generated synchronously before the await, so plan order fixes every text and vector.
+            const rows = this.generate(b, o);
             await folding;
+            await this.insert(rows);
+            done += rows.chunkCount;
+            if (folds && o.foldEvery && (sinceFold += rows.chunkCount) >= o.foldEvery) {
+              sinceFold = 0;
+              // Inserts pause during the fold, as on a busy worker the fold job competes for the cores.
+              folding = (async () => {
+                const t = performance.now();
+                await foldTextIndex(this.sql);
+                foldMs += performance.now() - t;
+                o.log?.(`  folded at ${done} chunks in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+              })();
+              await folding;
+            }
+            if (o.log && done - reported >= 10_000) {
+              reported = done;
+              o.log(`  loaded ${done}/${total} chunks, ${Math.round(done / ((performance.now() - started) / 1000))} chunks/s`);
+            }
           }
-          if (o.log && done - reported >= 10_000) {
-            reported = done;
-            o.log(`  loaded ${done}/${total} chunks, ${Math.round(done / ((performance.now() - started) / 1000))} chunks/s`);
-          }
-        }
-      }),
-    );
+        }),
+      );
+    } finally {
+      if (!folds) await this.sql`alter table chunks enable trigger chunks_text_index_ins`;
+    }
     this.loadedChunks += done;
     return { ms: performance.now() - started, chunks: done, foldMs };
   }
 
   private generate(batch: PlannedDoc[], o: LoadOptions) {
-    const docs: { id: string; collectionId: string; title: string; chunks: number }[] = [];
-    const chunks: { docId: string; collectionId: string; idx: number; title: string; content: string; tokens: number; emb: string }[] = [];
+    const docs: (DocumentChunks & { chunks: Chunk[] })[] = [];
+    let chunkCount = 0;
     for (const d of batch) {
       const collectionId = o.tenant.collections[d.collection]!.id;
-      const id = randomUUID();
-      let title = '';
+      const doc: DocumentChunks = { documentId: randomUUID(), collectionId, generation: 1, title: '', chunks: [], vectors: [] };
       for (let idx = 0; idx < d.chunks; idx++) {
         const c = this.gen();
-        if (idx === 0) title = c.title || 'Untitled';
-        const emb = vectorLiteral(sampleVector(o.mixture, clusterOf(o.mixture, c.title), this.vecRand));
-        chunks.push({ docId: id, collectionId, idx, title, content: c.content, tokens: c.content.split(' ').length, emb });
+        if (idx === 0) doc.title = c.title || 'Untitled';
+        doc.vectors.push(roundedVector(sampleVector(o.mixture, clusterOf(o.mixture, c.title), this.vecRand)));
+        const tokenCount = c.content.split(' ').length;
+        doc.chunks.push({ content: c.content, chunkIndex: idx, page: null, tokenCount, start: 0, end: c.content.length });
       }
-      docs.push({ id, collectionId, title, chunks: d.chunks });
+      chunkCount += d.chunks;
+      docs.push(doc);
     }
-    return { docs, chunks, model: o.model, userId: o.tenant.userId };
+    return { docs, chunkCount, model: o.model, userId: o.tenant.userId };
   }
 
   private async insert(r: ReturnType<CorpusLoader['generate']>): Promise<void> {
@@ -181,33 +206,47 @@ export class CorpusLoader {
       await tx`
         insert into documents (id, collection_id, uploaded_by, title, source_type, status, original_filename, media_type, chunks_count, indexed_at)
         select t.id, t.coll, ${r.userId}, t.title, 'text', 'indexed', t.title || '.txt', 'text/plain', t.n, now()
-          from unnest(${r.docs.map((d) => d.id)}::uuid[], ${r.docs.map((d) => d.collectionId)}::uuid[],
-                      ${r.docs.map((d) => d.title)}::text[], ${r.docs.map((d) => d.chunks)}::int[]) as t(id, coll, title, n)`;
-      // The same insert as documents/process-document.ts (tsv = title || ' ' || content).
-      await tx`
-        insert into chunks (document_id, collection_id, generation, chunk_index, content, token_count, embedding, embedding_model, tsv)
-        select t.doc, t.coll, 1, t.idx, t.content, t.tokens, t.emb::halfvec, ${r.model},
-               to_tsvector('english'::regconfig, t.title || ' ' || t.content)
-          from unnest(${r.chunks.map((c) => c.docId)}::uuid[], ${r.chunks.map((c) => c.collectionId)}::uuid[], ${r.chunks.map((c) => c.idx)}::int[],
-                      ${r.chunks.map((c) => c.title)}::text[], ${r.chunks.map((c) => c.content)}::text[], ${r.chunks.map((c) => c.tokens)}::int[],
-                      ${r.chunks.map((c) => c.emb)}::text[]) as t(doc, coll, idx, title, content, tokens, emb)`;
+          from unnest(${r.docs.map((d) => d.documentId)}::uuid[], ${r.docs.map((d) => d.collectionId)}::uuid[],
+                      ${r.docs.map((d) => d.title)}::text[], ${r.docs.map((d) => d.chunks.length)}::int[]) as t(id, coll, title, n)`;
+      // The pipeline's own chunk writer (documents/process-document.ts), with the default text configuration.
+      await replaceDocumentsChunks(tx, r.docs, { model: r.model, textConfig: 'english', now: new Date() });
     });
   }
 }
 
+/** Six decimals, as the vector text always had here: halfvec keeps about three significant digits. */
+function roundedVector(v: number[]): number[] {
+  return v.map((x) => Math.round(x * 1e6) / 1e6);
+}
+
 export interface FinishTimings {
+  /** the final fold, or the reindex */
   foldMs: number;
   vacuumMs: number;
   hnswMs: number;
 }
 
 /**
- * After a bulk load: fold the statistic deltas, refresh planner stats and the visibility map
- * (the BM25 query is index-only), then build the HNSW index in one pass.
+ * After a bulk load: build the BM25 index (`docsift-daemon reindex`, with the configured defaults
+ * k1 and b) or fold what the trigger queued, refresh planner stats and the visibility map (the
+ * BM25 query is index-only), then build the HNSW index in one pass.
  */
-export async function finishLoad(sql: Sql, model: string, dimension = BENCH_DIMENSION, hnswMemory = '1GB'): Promise<FinishTimings> {
+export async function finishLoad(
+  sql: Sql,
+  model: string,
+  opts: { dimension?: number; hnswMemory?: string; indexBy?: IndexBy } = {},
+): Promise<FinishTimings> {
+  const dimension = opts.dimension ?? BENCH_DIMENSION;
   let t = performance.now();
-  await foldTextIndex(sql);
+  if (opts.indexBy !== 'reindex') await foldTextIndex(sql);
+  else {
+    const { BM25_K1, BM25_B } = loadConfig({});
+    // The reference length of the impacts comes from the collection statistics, which the trigger
+    // kept: the first pass rebuilds them, the second orders the lists at the corpus's mean length,
+    // as a reindex of a database the pipeline built does (test/search.bench-corpus.test.ts).
+    await reindexText(sql, { k1: BM25_K1, b: BM25_B });
+    await reindexText(sql, { k1: BM25_K1, b: BM25_B });
+  }
   const foldMs = performance.now() - t;
   t = performance.now();
   await sql`vacuum analyze`;
@@ -215,7 +254,7 @@ export async function finishLoad(sql: Sql, model: string, dimension = BENCH_DIME
   t = performance.now();
   await sql.begin(async (tx) => {
     // A graph that fits in memory builds several times faster; session-local, not a server setting.
-    await tx`select set_config('maintenance_work_mem', ${hnswMemory}, true)`;
+    await tx`select set_config('maintenance_work_mem', ${opts.hnswMemory ?? '1GB'}, true)`;
     await ensureVectorIndex(tx, dimension);
   });
   const hnswMs = performance.now() - t;
