@@ -109,7 +109,10 @@ describe('worker killed mid-job', () => {
     const req = http(d.url);
     const col = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Crash batch' } })).body;
     const ids: string[] = [];
-    for (let n = 0; n < 6; n++) {
+    // Small documents are indexed in batches of up to 32 per transaction (documents/batch-claim.ts), and
+    // one embedding call serves a batch of these one-chunk documents: 40 make two batches, one per
+    // worker slot, so one can be written while the other is stuck, claimed jobs locked, when the worker dies.
+    for (let n = 0; n < 40; n++) {
       const text = Array.from({ length: 12 }, (_, i) => `Batch document ${n}, paragraph ${i}: workers die, documents do not.`).join('\n\n');
       const up = await req('POST', `/api/v1/collections/${col.uuid}/documents/`, {
         key: t.key,
@@ -119,10 +122,10 @@ describe('worker killed mid-job', () => {
       ids.push(up.body.uuid);
     }
     const env = { ...workerEnv(), WORKER_CONCURRENCY: '2' };
-    // The first worker gets three embedding answers, then every later request hangs: it stalls in the middle of the batch
-    // whatever its speed (switching the delay on after seeing documents indexed raced a fast worker to the end of the batch).
+    // The first worker gets one embedding answer (one batch), then every later request hangs: it stalls in the middle of
+    // the upload whatever its speed (switching the delay on after seeing documents indexed raced a fast worker to the end).
     ollama.setDelay(0);
-    ollama.stallAfter(3, 60_000);
+    ollama.stallAfter(1, 60_000);
     const first = startWorkerProcess(env);
     children.push(first);
     await until(
