@@ -4,7 +4,7 @@ import type { listInvoices } from '../billing/invoices.js';
 import type { planSummary } from '../billing/summary.js';
 import type { usageReport } from '../usage/queries.js';
 import { count, date, dateTime, money, ms, percent, ratePerQuery, truncate } from './format.js';
-import { Badge } from './layout.js';
+import { Badge, ColumnHeads } from './layout.js';
 import { SESSION_KEY_ID, WEB_SEARCH_ENDPOINT } from './metering.js';
 
 export type Report = Awaited<ReturnType<typeof usageReport>>;
@@ -73,23 +73,7 @@ export const PerKey: FC<{ report: Report; total: number }> = ({ report, total })
     <h2 id="per-key-title">By key</h2>
     <div class="table-wrap section">
       <table class="stack">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col" class="num">
-              Requests
-            </th>
-            <th scope="col" class="num">
-              Share
-            </th>
-            <th scope="col" class="num">
-              Errors
-            </th>
-            <th scope="col" class="num">
-              Avg time
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads cols={['Key', ['Requests', 'num'], ['Share', 'num'], ['Errors', 'num'], ['Avg time', 'num']]} />
         <tbody>
           {report.per_key.length === 0 ? (
             <tr>
@@ -131,23 +115,7 @@ export const RecentLog: FC<{ report: Report; days: number; cursor?: string }> = 
     </div>
     <div class="table-wrap">
       <table class="stack">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Key</th>
-            <th scope="col">Request</th>
-            <th scope="col">Query</th>
-            <th scope="col" class="num">
-              Results
-            </th>
-            <th scope="col" class="num">
-              Time
-            </th>
-            <th scope="col" class="num">
-              Status
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads cols={['Time', 'Key', 'Request', 'Query', ['Results', 'num'], ['Time', 'num'], ['Status', 'num']]} />
         <tbody>
           {report.recent.items.length === 0 ? (
             <tr>
@@ -212,22 +180,7 @@ export const Invoices: FC<{ invoices: Invoice[] }> = ({ invoices }) => (
     </div>
     <div class="table-wrap">
       <table class="stack">
-        <thead>
-          <tr>
-            <th scope="col">Period</th>
-            <th scope="col">Plan</th>
-            <th scope="col" class="num">
-              Searches
-            </th>
-            <th scope="col" class="num">
-              Overage
-            </th>
-            <th scope="col" class="num">
-              Total
-            </th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
+        <ColumnHeads cols={['Period', 'Plan', ['Searches', 'num'], ['Overage', 'num'], ['Total', 'num'], 'Status']} />
         <tbody>
           {invoices.length === 0 ? (
             <tr>
