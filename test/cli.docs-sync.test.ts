@@ -6,55 +6,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cliEnv, runCli, type CliEnv } from '../cli/testing/run-cli.js';
 import { SYNC_EXTENSIONS } from '../cli/src/file-types.js';
 import { SUPPORTED_TYPES } from '../daemon/src/ingest/file-types.js';
+import { countingProxy } from './helpers/counting-proxy.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-
-interface Seen {
-  method: string;
-  path: string;
-  bytes: number;
-}
-
-/** A loopback HTTP proxy to the daemon that records each request; `loseReply` drops an answer after the daemon acted. */
-async function countingProxy(target: string) {
-  const seen: Seen[] = [];
-  let loseReply: ((s: Seen) => boolean) | undefined;
-  const server: Server = createServer((req, res) => {
-    const entry: Seen = { method: req.method ?? '', path: req.url ?? '', bytes: 0 };
-    seen.push(entry);
-    req.on('data', (b: Buffer) => (entry.bytes += b.length));
-    const t = new URL(target);
-    const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
-      if (loseReply?.(entry)) {
-        // The daemon has done the work; the client never hears of it.
-        upRes.resume();
-        upRes.on('end', () => req.socket.destroy());
-        return;
-      }
-      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-      upRes.pipe(res);
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    reset: () => seen.splice(0),
-    setLoseReply: (f: typeof loseReply) => (loseReply = f),
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 describe('docsift docs sync', () => {
   let d: TestDaemon;

@@ -7,10 +7,10 @@
 // half only once the daemon has either answered or said it is reading the body first, so the
 // interleaving that failed by chance happens every time.
 import assert from 'node:assert/strict';
-import { createServer, request as httpRequest } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { arrivals } from './helpers/arrivals.js';
+import { countingProxy } from './helpers/counting-proxy.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { captureLogs, type LogCapture } from './helpers/log-capture.js';
 
@@ -77,24 +77,6 @@ async function rawConnection(url: string) {
   };
 }
 
-/** A plain Node reverse proxy, like the CLI tests' counting proxy: it passes `Connection: close` on and then closes outright. */
-async function plainProxy(target: string) {
-  const t = new URL(target);
-  const server = createServer((req, res) => {
-    const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-      upRes.pipe(res);
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 describe('limits: a request refused before its body was read', () => {
   let d: TestDaemon;
   let t: Tenant;
@@ -150,7 +132,7 @@ describe('limits: a request refused before its body was read', () => {
   });
 
   it('through a proxy that closes outright on Connection: close, the client gets its 403, not a reset', async () => {
-    const proxy = await plainProxy(d.url);
+    const proxy = await countingProxy(d.url);
     try {
       const conn = await refusedUpload(proxy.url, 'refused-proxy-0001');
       const r = await conn.response('the refusal through the proxy');
