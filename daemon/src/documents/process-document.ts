@@ -222,21 +222,23 @@ export function processDocumentTask(deps: AppDeps) {
     }
     const workerId = helpers.job.locked_by ?? '';
     const claimed = workerId && batchable(doc) ? await claimBatchJobs(deps.sql, workerId, helpers.job.id, BATCH_DOCUMENTS - 1) : [];
-    const others = claimed.length
-      ? await getDocumentsByIds(
-          deps.sql,
-          claimed.map((c) => c.documentId),
-        )
-      : [];
-    const items: Item[] = [
-      { doc, generation, attempts: helpers.job.attempts },
-      ...claimed.flatMap((c) => {
-        const d = others.find((o) => o.id === c.documentId);
-        return d ? [{ doc: d, generation: c.generation, attempts: c.attempts, jobId: c.jobId }] : [];
-      }),
-    ];
+    const others = new Map(
+      (claimed.length
+        ? await getDocumentsByIds(
+            deps.sql,
+            claimed.map((c) => c.documentId),
+          )
+        : []
+      ).map((d) => [d.id, d]),
+    );
+    const items: Item[] = [{ doc, generation, attempts: helpers.job.attempts }];
     // Claimed jobs whose document is gone altogether end with the batch (as a stale job does).
-    const gone = claimed.filter((c) => !others.some((o) => o.id === c.documentId)).map((c) => c.jobId);
+    const gone: string[] = [];
+    for (const c of claimed) {
+      const d = others.get(c.documentId);
+      if (d) items.push({ doc: d, generation: c.generation, attempts: c.attempts, jobId: c.jobId });
+      else gone.push(c.jobId);
+    }
     let release: string[] = [];
     try {
       release = await processBatch(deps, items, workerId, log);

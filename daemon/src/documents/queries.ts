@@ -48,26 +48,16 @@ export async function findVisibleDocument(
   return rows[0];
 }
 
-export async function getDocumentById(
-  tx: Tx,
-  id: string,
-  opts: { forUpdate?: boolean } = {},
-): Promise<(DocumentRow & { deleted_at: Date | null; content_text: string }) | undefined> {
-  const rows = await tx<(DocumentRow & { deleted_at: Date | null; content_text: string })[]>`
-    select ${columns(tx)}, d.deleted_at, d.content_text
-      from documents d join collections c on c.id = d.collection_id
-     where d.id = ${id}
-     ${opts.forUpdate ? tx`for update of d` : tx``}`;
-  return rows[0];
+/** A document row with what only processing reads: its deletion time and extracted text. */
+type StoredDocument = DocumentRow & { deleted_at: Date | null; content_text: string };
+
+export async function getDocumentById(tx: Tx, id: string, opts: { forUpdate?: boolean } = {}): Promise<StoredDocument | undefined> {
+  return (await getDocumentsByIds(tx, [id], opts))[0];
 }
 
 /** Several documents by id (any state), locked in id order when `forUpdate` (no deadlock between two such locks). */
-export async function getDocumentsByIds(
-  tx: Tx,
-  ids: string[],
-  opts: { forUpdate?: boolean } = {},
-): Promise<(DocumentRow & { deleted_at: Date | null; content_text: string })[]> {
-  return tx<(DocumentRow & { deleted_at: Date | null; content_text: string })[]>`
+export async function getDocumentsByIds(tx: Tx, ids: string[], opts: { forUpdate?: boolean } = {}): Promise<StoredDocument[]> {
+  return tx<StoredDocument[]>`
     select ${columns(tx)}, d.deleted_at, d.content_text
       from documents d join collections c on c.id = d.collection_id
      where d.id = any(${ids}::uuid[])
