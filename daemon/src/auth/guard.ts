@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.js';
 import { anonymousLimiter, type AnonymousLimiter } from '../limits/anonymous.js';
-import { countForKey, countForUser } from '../limits/limiter.js';
+import { countForKey } from '../limits/limiter.js';
 import { clientIp } from '../net/client-ip.js';
 import { decide, deniedHeaders, rateLimitHeaders, TIER_LIMITS } from '../limits/windows.js';
 import type { AppDeps, AppEnv, Caller } from '../types.js';
@@ -13,8 +13,7 @@ const LAST_USED_GRANULARITY_MS = 60_000;
  * The guard of /api/v1/* and /mcp: Bearer authentication, then the per-user rate limit.
  *
  * The key is parsed and hashed once, and with rate limits on a single statement both looks it up
- * and counts the request (limits/limiter.ts `countForKey`): one query per request (two for a
- * user's first request of the month, which creates the counter row). Key errors win
+ * and counts the request (limits/limiter.ts `countForKey`): one query per request. Key errors win
  * over the limit, and keys that do not authenticate count nothing.
  *
  * Allowed requests get the X-RateLimit-* headers on whatever response the handler produces,
@@ -43,12 +42,10 @@ export function apiGuard(deps: AppDeps, anonymous = anonymousBudget(deps)): Midd
       throw new AppError(err.code, err.message, err.fields, { ...err.headers, ...headers });
     }
     c.set('caller', caller);
-    const limits = TIER_LIMITS[caller.tier];
-    // The statement counts whenever the key authenticates (its test is the one callerOf applies; a
-    // Date truncates PostgreSQL's microseconds, so callerOf never accepts a key the statement
-    // refused), but only in an existing row: the user's first request creates it with the upsert.
-    const counter = found?.counter ?? (await countForUser(deps.sql, caller.userId, limits, now));
-    const decision = decide(counter, limits, now);
+    // Counted whenever the key authenticates: the statement's test is the one callerOf applies (a
+    // Date truncates PostgreSQL's microseconds, so callerOf never accepts a key the statement refused).
+    if (!found?.counter) throw new Error('rate limit: an authenticated key was not counted');
+    const decision = decide(found.counter, TIER_LIMITS[caller.tier], now);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       throw new AppError(
