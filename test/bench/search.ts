@@ -143,7 +143,7 @@ async function main(): Promise<number> {
         chunks: loader.loadedChunks,
         added: loaded.chunks,
         load_ms: Math.round(loaded.ms),
-        of_which_fold_ms: Math.round(loaded.foldMs),
+        beside_it_fold_ms: Math.round(loaded.foldMs),
         chunks_per_s: Math.round(loaded.chunks / (loaded.ms / 1000)),
         final_fold_ms: Math.round(fin.foldMs),
         vacuum_ms: Math.round(fin.vacuumMs),
@@ -155,7 +155,7 @@ async function main(): Promise<number> {
         database_mb: Math.round(bytes.total / 2 ** 20),
       };
       log(
-        `  built: +${loaded.chunks} chunks in ${(loaded.ms / 1000).toFixed(0)} s (${build.chunks_per_s}/s${indexBy === 'folds' ? `, postings by the triggers, folds ${(loaded.foldMs / 1000).toFixed(0)} s of it` : ''}), ${indexBy === 'folds' ? 'final fold' : 'BM25 reindex'} ${(fin.foldMs / 1000).toFixed(1)} s, vacuum analyze ${(fin.vacuumMs / 1000).toFixed(1)} s, HNSW ${(fin.hnswMs / 1000).toFixed(1)} s; CPU ${build.cpu_s} s (loader + its backends, HNSW workers not counted); database ${build.database_mb} MB = ${build.bytes_per_chunk.total} B/chunk; load ${(build.load1 as number[]).join(' ')}`,
+        `  built: +${loaded.chunks} chunks in ${(loaded.ms / 1000).toFixed(0)} s (${build.chunks_per_s}/s${indexBy === 'folds' ? `, postings by the triggers, folds beside it ${(loaded.foldMs / 1000).toFixed(0)} s` : ''}), ${indexBy === 'folds' ? 'final fold' : 'BM25 reindex'} ${(fin.foldMs / 1000).toFixed(1)} s, vacuum analyze ${(fin.vacuumMs / 1000).toFixed(1)} s, HNSW ${(fin.hnswMs / 1000).toFixed(1)} s; CPU ${build.cpu_s} s (loader + its backends, HNSW workers not counted); database ${build.database_mb} MB = ${build.bytes_per_chunk.total} B/chunk; load ${(build.load1 as number[]).join(' ')}`,
       );
       const allScopes = await scopesOf(sql, tenant, plannedTotal, loader.loadedChunks);
       // The growth point skips the big-collection scope (its curve is the all-collections one); at

@@ -112,7 +112,7 @@ export type IndexBy = 'reindex' | 'folds';
 export interface LoadStats {
   ms: number;
   chunks: number;
-  /** of which in folds during the load */
+  /** spent by the folds that ran beside the load (overlapping it) */
   foldMs: number;
 }
 
@@ -133,6 +133,7 @@ export class CorpusLoader {
     let foldMs = 0;
     let sinceFold = 0;
     let folding: Promise<void> | undefined;
+    let foldError: unknown;
     const batches: PlannedDoc[][] = [];
     let batch: PlannedDoc[] = [];
     let n = 0;
@@ -154,19 +155,22 @@ export class CorpusLoader {
           for (let b = batches[next++]; b; b = batches[next++]) {
             // Generated synchronously before the await, so plan order fixes every text and vector.
             const rows = this.generate(b, o);
-            await folding;
             await this.insert(rows);
             done += rows.chunkCount;
-            if (folds && o.foldEvery && (sinceFold += rows.chunkCount) >= o.foldEvery) {
+            sinceFold += rows.chunkCount;
+            if (folds && o.foldEvery && !folding && sinceFold >= o.foldEvery) {
               sinceFold = 0;
-              // Inserts pause during the fold, as on a busy worker the fold job competes for the cores.
+              // The fold runs beside the inserts, as the worker's fold job runs while documents
+              // arrive: it drains what was committed before it started, later postings wait for the next.
               folding = (async () => {
                 const t = performance.now();
+                const at = done;
                 await foldTextIndex(this.sql);
                 foldMs += performance.now() - t;
-                o.log?.(`  folded at ${done} chunks in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-              })();
-              await folding;
+                o.log?.(`  folded at ${at} chunks in ${((performance.now() - t) / 1000).toFixed(1)} s, beside the inserts`);
+              })()
+                .catch((err: unknown) => void (foldError ??= err))
+                .finally(() => void (folding = undefined));
             }
             if (o.log && done - reported >= 10_000) {
               reported = done;
@@ -175,6 +179,8 @@ export class CorpusLoader {
           }
         }),
       );
+      await folding;
+      if (foldError) throw foldError;
     } finally {
       if (!folds) await this.sql`alter table chunks enable trigger chunks_text_index_ins`;
     }
