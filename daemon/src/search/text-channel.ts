@@ -137,19 +137,27 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
        ) h
        where not tt.essential
     )
-    -- Every query lexeme with its idf; the rare lexemes' complete lists (exact contributions); the
-    -- common lexemes' top blocks (postings only of the blocks read). Postings are summed per chunk
-    -- in the daemon (text-maxscore.ts).
-    select 0 as kind, tt.lexeme, tt.idf, 0 as grp, 0::float8 as max_impact, false as read, null::bytea as p, cs.avgdl
+    -- Every query lexeme with its idf; per rare lexeme and group, its complete lists (exact
+    -- contributions); per common lexeme and group, the impact of its first unread block (0: read
+    -- to the end) and the blocks read. Postings travel as concatenated array_send() images, one
+    -- row per list instead of one per block, and are summed per chunk in the daemon (text-maxscore.ts).
+    select 0 as kind, tt.lexeme, tt.idf, 0 as grp, 0::float8 as max_impact, null::bytea as p, cs.avgdl
       from tt cross join cs
     union all
-    select 1, tt.lexeme, tt.idf, case when (select glob from g) then 0 else bl.coll end, 0, true, array_send(bl.postings), cs.avgdl
+    select 1, tt.lexeme, tt.idf, e.grp, 0, e.p, cs.avgdl
       from tt cross join cs
-      join text_lists bl on bl.lexeme = tt.lexeme and bl.coll = any((select nos from cl)::int[]) and bl.df > 0
+     cross join lateral (
+       select case when (select glob from g) then 0 else bl.coll end as grp, string_agg(array_send(bl.postings), ''::bytea) as p
+         from text_lists bl
+        where bl.lexeme = tt.lexeme and bl.coll = any((select nos from cl)::int[]) and bl.df > 0
+        group by 1
+     ) e
      where tt.essential
     union all
-    select 2, h.lexeme, h.idf, h.grp, h.max_impact::float8, h.read, case when h.read then array_send(h.postings) end, cs.avgdl
-      from heads h cross join cs`;
+    select 2, h.lexeme, max(h.idf), h.grp, coalesce(max(h.max_impact) filter (where not h.read), 0)::float8,
+           string_agg(array_send(h.postings), ''::bytea) filter (where h.read), max(cs.avgdl)
+      from heads h cross join cs
+     group by h.lexeme, h.grp`;
   const { nos, dls, lexemes, idfs } = topCandidates(blocks, BM25.m, settings);
   if (!nos.length) return [];
   // Candidates and collection ids travel as short texts: postgres.js escapes an array parameter element by element.

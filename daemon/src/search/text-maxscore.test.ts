@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bm25Term, kthLargest, postingsOf, topCandidates, type BlockRow } from './text-maxscore.js';
+import { bm25Term, eachImage, kthLargest, topCandidates, type BlockRow } from './text-maxscore.js';
 
 const P = { k1: 0.9, b: 0.4 };
 const AVGDL = 100;
@@ -22,40 +22,46 @@ function sent(postings: [no: number, tf: number, dl: number][]): Buffer {
   return buf;
 }
 
-const lexeme = (name: string, idf: number): BlockRow => ({
-  kind: 0,
-  lexeme: name,
-  idf,
-  grp: 0,
-  max_impact: 0,
-  read: false,
-  p: null,
-  avgdl: AVGDL,
-});
-const list = (name: string, idf: number, grp: number, postings: [number, number, number][]): BlockRow => ({
+const lexeme = (name: string, idf: number): BlockRow => ({ kind: 0, lexeme: name, idf, grp: 0, max_impact: 0, p: null, avgdl: AVGDL });
+/** A rare lexeme's lists in one group, read completely (one image per block, concatenated). */
+const lists = (name: string, idf: number, grp: number, blocks: [number, number, number][][]): BlockRow => ({
   kind: 1,
   lexeme: name,
   idf,
   grp,
   max_impact: 0,
-  read: true,
-  p: sent(postings),
+  p: Buffer.concat(blocks.map(sent)),
   avgdl: AVGDL,
 });
-const block = (name: string, idf: number, grp: number, maxImpact: number, postings: [number, number, number][] | null): BlockRow => ({
+/** A common lexeme's blocks read in one group, and the impact of its first unread block (0: none). */
+const top = (name: string, idf: number, grp: number, unreadImpact: number, blocks: [number, number, number][][]): BlockRow => ({
   kind: 2,
   lexeme: name,
   idf,
   grp,
-  max_impact: maxImpact,
-  read: postings !== null,
-  p: postings ? sent(postings) : null,
+  max_impact: unreadImpact,
+  p: blocks.length ? Buffer.concat(blocks.map(sent)) : null,
   avgdl: AVGDL,
 });
 
-test('postingsOf: reads the count of an array_send, and nothing of an empty array', () => {
-  assert.deepEqual(postingsOf(sent([])), { at: 0, n: 0 });
-  assert.deepEqual(postingsOf(sent([[7, 1, 10]])), { at: 24, n: 1 });
+test('eachImage: walks concatenated array_send images, empty arrays included', () => {
+  const seen: [number, number][] = [];
+  eachImage(
+    Buffer.concat([
+      sent([]),
+      sent([[7, 1, 10]]),
+      sent([]),
+      sent([
+        [1, 1, 1],
+        [2, 2, 2],
+      ]),
+    ]),
+    (at, n) => seen.push([at, n]),
+  );
+  assert.deepEqual(seen, [
+    [12 + 24, 1],
+    [12 + 32 + 12 + 24, 2],
+  ]);
 });
 
 test('topCandidates: exact sums for complete lists, upper bounds for pruned ones, best first', () => {
@@ -63,16 +69,14 @@ test('topCandidates: exact sums for complete lists, upper bounds for pruned ones
     lexeme('rare', 3),
     lexeme('common', 1),
     // a rare lexeme read completely: exact contributions, no bound
-    list('rare', 3, 0, [
-      [1, 2, 80],
-      [2, 1, 120],
-    ]),
+    lists('rare', 3, 0, [[[1, 2, 80]], [[2, 1, 120]]]),
     // a common lexeme: one block read, the next unread block bounds unseen postings at 0.5 × idf
-    block('common', 1, 0, 0.9, [
-      [2, 3, 120],
-      [3, 5, 60],
+    top('common', 1, 0, 0.5, [
+      [
+        [2, 3, 120],
+        [3, 5, 60],
+      ],
     ]),
-    block('common', 1, 0, 0.5, null),
   ];
   const out = topCandidates(rows, 10, P);
   const t = (tf: number, dl: number, idf: number) => bm25Term(idf, tf, dl, AVGDL, P.k1, P.b);
@@ -94,11 +98,12 @@ test('topCandidates: exact sums for complete lists, upper bounds for pruned ones
 test('topCandidates: bounds count only in their own group (collection), and the cut keeps the m best', () => {
   const rows = [
     lexeme('w', 2),
-    block('w', 2, 1, 1, [[10, 1, 100]]),
-    block('w', 2, 1, 0.8, null), // group 1: unseen postings may add 1.6
-    block('w', 2, 2, 1, [
-      [20, 1, 100],
-      [21, 9, 100],
+    top('w', 2, 1, 0.8, [[[10, 1, 100]]]), // group 1: unseen postings may add 1.6
+    top('w', 2, 2, 0, [
+      [
+        [20, 1, 100],
+        [21, 9, 100],
+      ],
     ]), // group 2: list read completely
   ];
   const all = topCandidates(rows, 10, P);
@@ -108,15 +113,7 @@ test('topCandidates: bounds count only in their own group (collection), and the 
 });
 
 test('topCandidates: equal bounds are cut by the known part, then by the lower number', () => {
-  const rows = [
-    lexeme('w', 1),
-    list(
-      'w',
-      1,
-      0,
-      [5, 4, 3, 2, 1].map((no) => [no, 1, 100] as [number, number, number]),
-    ),
-  ];
+  const rows = [lexeme('w', 1), lists('w', 1, 0, [[5, 4, 3, 2, 1].map((no) => [no, 1, 100] as [number, number, number])])];
   assert.deepEqual(topCandidates(rows, 3, P).nos, [1, 2, 3]);
 });
 

@@ -9,18 +9,19 @@
  * tsvector, so returned scores stay exact BM25.
  */
 
-/** One row of the block query: a lexeme's idf (kind 0), an essential list (1) or a common lexeme's top block (2). */
+/**
+ * One row of the block query: a lexeme's idf (kind 0), a rare lexeme's complete lists in one
+ * group (1), or a common lexeme's top blocks in one group (2).
+ */
 export interface BlockRow {
   kind: number;
   lexeme: string;
   idf: number;
-  /** candidate group: the list's collection number, or 0 when reading global lists */
+  /** candidate group: the lists' collection number, or 0 when reading global lists */
   grp: number;
-  /** kind 2: the block's first (best) impact */
+  /** kind 2: the impact of the list's first unread block, which bounds every posting not read (0: none left) */
   max_impact: number;
-  /** kind 2: the block is read (else it only bounds the unread part of its list) */
-  read: boolean;
-  /** `array_send(int8[])` of the postings: (chunk no << 32) | (tf << 22) | doc_len */
+  /** the postings read: `array_send(int8[])` images, concatenated; each posting (chunk no << 32) | (tf << 22) | doc_len */
   p: Buffer | null;
   avgdl: number;
 }
@@ -36,14 +37,21 @@ export function bm25Term(idf: number, tf: number, dl: number, avgdl: number, k1:
 }
 
 /**
- * The postings of an `array_send` of a one-dimensional int8 array without nulls: a 12-byte header
- * (ndim, has-null flag, element type), the dimension's length and lower bound, then per element a
- * 4-byte length (8) and the value, big-endian. Returns the offset of the first element's value
- * and the count (elements are 12 bytes apart).
+ * Calls `fn` for each `array_send` image of a one-dimensional int8 array without nulls in `buf`
+ * (concatenated): a 12-byte header (ndim, has-null flag, element type), then the dimension's
+ * length and lower bound, then per element a 4-byte length (8) and the value, big-endian. `at` is
+ * the offset of the first element's value; elements are 12 bytes apart.
  */
-export function postingsOf(buf: Buffer): { at: number; n: number } {
-  if (buf.length < 20 || buf.readInt32BE(0) !== 1) return { at: 0, n: 0 }; // an empty array has no dimensions
-  return { at: 24, n: buf.readInt32BE(12) };
+export function eachImage(buf: Buffer, fn: (at: number, n: number) => void): void {
+  for (let o = 0; o + 12 <= buf.length; ) {
+    if (buf.readInt32BE(o) === 0) {
+      o += 12; // an empty array has no dimensions
+      continue;
+    }
+    const n = buf.readInt32BE(o + 12);
+    fn(o + 24, n);
+    o += 20 + 12 * n;
+  }
 }
 
 /**
@@ -63,11 +71,8 @@ export function topCandidates(
   let total = 0;
   for (const r of rows) {
     if (r.kind === 0) lexemes.push(r.lexeme), idfs.push(r.idf);
-    else if (r.kind === 2 && !r.read) {
-      const key = `${r.grp} ${r.lexeme}`;
-      bounds.set(key, Math.max(bounds.get(key) ?? 0, r.max_impact * r.idf));
-    }
-    if (r.p) total += postingsOf(r.p).n;
+    else if (r.kind === 2) bounds.set(`${r.grp} ${r.lexeme}`, r.max_impact * r.idf);
+    if (r.p) eachImage(r.p, (_, n) => (total += n));
   }
   const groupBound = new Map<number, number>();
   for (const [key, bound] of bounds) {
@@ -86,29 +91,30 @@ export function topCandidates(
   let used = 0;
   const { k1, b } = p;
   for (const r of rows) {
-    if (r.kind === 0 || !r.p || (r.kind === 2 && !r.read)) continue;
+    if (r.kind === 0 || !r.p) continue;
     const bound = r.kind === 2 ? (bounds.get(`${r.grp} ${r.lexeme}`) ?? 0) : 0;
     const { idf, avgdl } = r;
     const buf = r.p;
-    const { at, n } = postingsOf(buf);
-    for (let i = 0, o = at; i < n; i++, o += 12) {
-      const c = (buf[o]! << 24) | (buf[o + 1]! << 16) | (buf[o + 2]! << 8) | buf[o + 3]!;
-      const lo = ((buf[o + 4]! << 24) | (buf[o + 5]! << 16) | (buf[o + 6]! << 8) | buf[o + 7]!) >>> 0;
-      const tf = (lo >>> 22) & 1023;
-      const len = lo & 4194303;
-      const s = bm25Term(idf, tf, len, avgdl, k1, b);
-      let h = Math.imul(c, 0x9e3779b1) & mask;
-      let j = table[h]!;
-      while (j !== -1 && no[j] !== c) j = table[(h = (h + 1) & mask)]!;
-      if (j === -1) {
-        table[h] = j = used++;
-        no[j] = c;
-        grp[j] = r.grp;
+    eachImage(buf, (at, n) => {
+      for (let i = 0, o = at; i < n; i++, o += 12) {
+        const c = (buf[o]! << 24) | (buf[o + 1]! << 16) | (buf[o + 2]! << 8) | buf[o + 3]!;
+        const lo = ((buf[o + 4]! << 24) | (buf[o + 5]! << 16) | (buf[o + 6]! << 8) | buf[o + 7]!) >>> 0;
+        const tf = (lo >>> 22) & 1023;
+        const len = lo & 4194303;
+        const s = bm25Term(idf, tf, len, avgdl, k1, b);
+        let h = Math.imul(c, 0x9e3779b1) & mask;
+        let j = table[h]!;
+        while (j !== -1 && no[j] !== c) j = table[(h = (h + 1) & mask)]!;
+        if (j === -1) {
+          table[h] = j = used++;
+          no[j] = c;
+          grp[j] = r.grp;
+        }
+        score[j]! += s;
+        seen[j]! += bound;
+        if (len > dl[j]!) dl[j] = len;
       }
-      score[j]! += s;
-      seen[j]! += bound;
-      if (len > dl[j]!) dl[j] = len;
-    }
+    });
   }
   const ub = new Float64Array(used);
   // Rounded to 1e-9: bounds that differ only by the order of their float additions are ties.
