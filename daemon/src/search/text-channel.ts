@@ -3,6 +3,7 @@ import type { Tx } from '../db/client.js';
 import type { Candidate } from './fusion.js';
 import { tagCondition, type SearchFilter } from './filters.js';
 import { operatorFilter } from './query-filter.js';
+import { topCandidates, type BlockRow } from './text-maxscore.js';
 
 /**
  * BM25 parameters and budgeted-MaxScore tuning (measured on SciFact and a 100k-chunk corpus, see
@@ -45,13 +46,18 @@ export function textSettings(config: Pick<Config, 'TEXT_SEARCH_CONFIG' | 'BM25_K
  * Candidates are found through the blocks; each one's score is then computed from its own
  * tsvector (term frequencies of every query lexeme), so returned scores are exact whatever the
  * blocks hold (postings of deleted chunks are dropped by the join on chunks).
+ *
+ * Two statements: the first chooses the blocks (frequencies, idfs, which lists are essential,
+ * which top blocks are read) and returns them; the daemon sums their postings per chunk and picks
+ * the best M by upper bound (text-maxscore.ts: a few ns per posting there, about 1 µs in the SQL
+ * executor); the second scores those M from their tsvectors.
  */
 export async function textCandidates(tx: Tx, settings: TextSettings, query: string, f: SearchFilter, n: number): Promise<Candidate[]> {
   const filter = operatorFilter(query);
   const ids = f.collectionIds;
   const cfg = tx`${settings.textConfig}::regconfig`;
   const { k1, b } = settings;
-  const rows = await tx<{ chunk_id: string; score: number }[]>`
+  const blocks = await tx<BlockRow[]>`
     with q as (
       select distinct replace(m[2], '''''', '''') as lexeme
         from regexp_matches(querytree(websearch_to_tsquery(${cfg}, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
@@ -91,16 +97,6 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
       select lexeme, idf, (sum(df) over w <= ${BM25.budget} or row_number() over w = 1) as essential
         from t window w as (order by df, lexeme)
     ),
-    -- Complete lists of the rare lexemes (exact contributions).
-    ess as (
-      select d.no, case when (select glob from g) then 0 else bl.coll end as grp, d.dl,
-             bm25_term(tt.idf, d.tf, d.dl, cs.avgdl, ${k1}, ${b}) as s
-        from tt cross join cs
-        join text_lists bl on bl.lexeme = tt.lexeme and bl.coll = any((select nos from cl)::int[]) and bl.df > 0
-       cross join unnest(bl.postings) as x(p)
-       cross join lateral (select (x.p >> 32)::int as no, ((x.p >> 22) & 1023)::int as tf, (x.p & 4194303)::int as dl) d
-       where tt.essential
-    ),
     ck as materialized (
       select c.no as grp, greatest(16, ceil(${BM25.k} * coalesce(cn.n, 0) / nullif(cs.n, 0)))::int as k
         from collections c left join cn on cn.collection_id = c.id cross join cs
@@ -111,7 +107,7 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
     -- Common lexemes: each list's top blocks in impact order, read while fewer than k postings
     -- are seen. The first block left unread bounds every posting not seen (blocks are sorted
     -- inside, and a list's head holds its best postings).
-    heads as materialized (
+    heads as (
       select tt.lexeme, tt.idf, ck.grp, h.max_impact, h.postings, h.seen < ck.k and h.rn <= ${MAX_BLOCKS} as read
         from tt cross join ck
        cross join lateral (
@@ -140,42 +136,40 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
          window w as (order by bk.max_impact desc)
        ) h
        where not tt.essential
-    ),
-    bounds as (
-      select lexeme, grp, coalesce(max(max_impact) filter (where not read), 0) * max(idf) as bound from heads group by lexeme, grp
-    ),
-    cbounds as (select grp, sum(bound) as total from bounds group by grp),
-    cand as (
-      select no, grp, max(dl) as dl, sum(es) as es, sum(cut) as cut, sum(seen) as seen
-        from (
-          select no, grp, dl, s as es, 0::float8 as cut, 0::float8 as seen from ess
-          union all
-          select d.no, h.grp, d.dl, case when b.bound = 0 then d.s else 0 end, case when b.bound > 0 then d.s else 0 end, b.bound
-            from heads h join bounds b using (lexeme, grp) cross join cs
-           cross join unnest(h.postings) as x(p)
-           cross join lateral (
-             select (x.p >> 32)::int as no, (x.p & 4194303)::int as dl,
-                    bm25_term(h.idf, ((x.p >> 22) & 1023)::int, (x.p & 4194303)::int, cs.avgdl, ${k1}, ${b}) as s
-           ) d
-           where h.read
-        ) u
-       group by no, grp
-    ),
-    top as (
-      select ca.no, ca.dl
-        from cand ca left join cbounds cb using (grp)
-       order by ca.es + ca.cut + coalesce(cb.total, 0) - ca.seen desc
-       limit ${BM25.m}
-    ),
-    -- Lexemes and their idfs as two aligned arrays: each candidate's score looks its lexemes up by
-    -- position instead of joining tt again (a join per candidate, 200 per search).
-    ql as (select array_agg(lexeme) as lexemes, array_agg(idf) as idfs from tt)
+    )
+    -- Every query lexeme with its idf; per rare lexeme and group, its complete lists (exact
+    -- contributions); per common lexeme and group, the impact of its first unread block (0: read
+    -- to the end) and the blocks read. Postings travel as concatenated array_send() images, one
+    -- row per list instead of one per block, and are summed per chunk in the daemon (text-maxscore.ts).
+    select 0 as kind, tt.lexeme, tt.idf, 0 as grp, 0::float8 as max_impact, null::bytea as p, cs.avgdl
+      from tt cross join cs
+    union all
+    select 1, tt.lexeme, tt.idf, e.grp, 0, e.p, cs.avgdl
+      from tt cross join cs
+     cross join lateral (
+       select case when (select glob from g) then 0 else bl.coll end as grp, string_agg(array_send(bl.postings), ''::bytea) as p
+         from text_lists bl
+        where bl.lexeme = tt.lexeme and bl.coll = any((select nos from cl)::int[]) and bl.df > 0
+        group by 1
+     ) e
+     where tt.essential
+    union all
+    select 2, h.lexeme, max(h.idf), h.grp, coalesce(max(h.max_impact) filter (where not h.read), 0)::float8,
+           string_agg(array_send(h.postings), ''::bytea) filter (where h.read), max(cs.avgdl)
+      from heads h cross join cs
+     group by h.lexeme, h.grp`;
+  const { nos, dls, lexemes, idfs } = topCandidates(blocks, BM25.m, settings);
+  if (!nos.length) return [];
+  // Candidates and collection ids travel as short texts: postgres.js escapes an array parameter element by element.
+  const rows = await tx<{ chunk_id: string; score: number }[]>`
+    with ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
+    p as materialized (select ${lexemes}::text[] as lexemes, ${idfs}::float8[] as idfs, ${blocks[0]!.avgdl}::float8 as avgdl)
     select c.id as chunk_id,
-           (select coalesce(sum(bm25_term(ql.idfs[array_position(ql.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), top.dl, cs.avgdl, ${k1}, ${b})), 0)
-              from unnest(ts_filter(setweight(c.tsv, 'A', ql.lexemes), '{a}')) x)::float8 as score
-      from top
+           (select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), top.dl, p.avgdl, ${k1}, ${b})), 0)
+              from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x)::float8 as score
+      from unnest(string_to_array(${nos.join(',')}, ',')::int[], string_to_array(${dls.join(',')}, ',')::int[]) as top(no, dl)
       join chunks c on c.no = top.no and c.collection_id = any((select a from ids)::uuid[])
-     cross join cs cross join ql
+     cross join p
      where true
       ${filter ? tx`and c.tsv @@ websearch_to_tsquery(${cfg}, ${filter})` : tx``}
       ${tagCondition(tx, f)}

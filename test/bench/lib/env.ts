@@ -92,6 +92,8 @@ export interface StartDaemonOptions {
   logFile: string;
   /** Extra node options before the script, e.g. ['--cpu-prof']. */
   nodeArgs?: string[];
+  /** Checkout whose daemon/src/main.ts runs (default: this one), e.g. main's, to compare two daemons on one database. */
+  cwd?: string;
   /** How long to wait for the banner (serve) or for the process to stay up (others). */
   readyTimeoutMs?: number;
 }
@@ -100,7 +102,7 @@ export interface StartDaemonOptions {
 export async function startDaemonProcess(opts: StartDaemonOptions): Promise<DaemonProcess> {
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'daemon/src/main.ts', ...opts.args], {
-    cwd: repoRoot,
+    cwd: opts.cwd ?? repoRoot,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -13,6 +13,9 @@ export interface DaemonSetup {
   label: string;
   /** DATABASE_READ_URL: searches go to this replica. */
   readUrl?: string;
+  /** Extra node options (e.g. --cpu-prof) and another checkout to run the daemon from (search/kept.ts). */
+  nodeArgs?: string[];
+  cwd?: string;
 }
 
 export function startSearchDaemon(s: DaemonSetup): Promise<DaemonProcess> {
@@ -35,6 +38,8 @@ export function startSearchDaemon(s: DaemonSetup): Promise<DaemonProcess> {
   return startDaemonProcess({
     env,
     args: ['serve', '--api-only'],
+    nodeArgs: s.nodeArgs,
+    cwd: s.cwd,
     logFile: path.join(s.dataDir, `daemon-${s.label}.log`),
     readyTimeoutMs: 120_000,
   });

@@ -1,0 +1,122 @@
+// Measures again on a database kept by `npm run bench:search -- --keep` (no rebuild): hybrid over
+// all collections at concurrency 16 through one or more daemons in turn (for instance main's
+// checkout and this one, back to back on the same data), the text channel's SQL floor, and HNSW
+// recall. CPU per search is split into the daemon process and its PostgreSQL backends.
+//
+//   node --import tsx test/bench/search/kept.ts --url postgres://…/bench_search_… [--daemon-root /work/main,.]
+//     [--rounds 2] [--requests 400] [--floor] [--recall 40,100,200] [--cpu-prof DIR]
+import path from 'node:path';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { issueKey } from '../../../daemon/src/accounts/create.js';
+import { createSql } from '../../../daemon/src/db/client.js';
+import { benchTempDir } from '../lib/env.js';
+import { startSearchDaemon } from './daemon.js';
+import { startEmbedStandIn } from './embed-server.js';
+import { cpuMs, cpuProbe, runLoad, searchClient } from './load.js';
+import { testQueries } from './queries.js';
+import { measureRecall } from './recall.js';
+import { FLOOR_APP, measureFloor } from './sql-floor.js';
+import { BENCH_MODEL, createMixture, queryVector } from './vectors.js';
+
+const { values: a } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    'daemon-root': { type: 'string', default: '.' },
+    rounds: { type: 'string', default: '2' },
+    requests: { type: 'string', default: '400' },
+    queries: { type: 'string', default: '300' },
+    mode: { type: 'string', default: 'hybrid' },
+    floor: { type: 'boolean', default: false },
+    recall: { type: 'string' },
+    'recall-queries': { type: 'string', default: '200' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const log = (line: string) => process.stdout.write(line + '\n');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+
+async function main(): Promise<void> {
+  if (!a.url) throw new Error('--url: the kept database');
+  const sql = createSql(a.url, { max: 10, applicationName: FLOOR_APP });
+  const tmp = await benchTempDir('search-kept');
+  const mixture = createMixture();
+  const queries = testQueries()
+    .slice(0, Number(a.queries))
+    .map((text) => ({ text, vector: queryVector(mixture, text) }));
+  const standIn = await startEmbedStandIn(mixture, BENCH_MODEL);
+  try {
+    const colls = await sql<
+      { id: string; owner_id: string }[]
+    >`select id, owner_id from collections where slug like 'bench-%' order by slug`;
+    const ids = colls.map((c) => c.id);
+    const { key } = await issueKey(sql, { userId: colls[0]!.owner_id, name: 'kept', isFullAccess: true, tier: 'pro', now: new Date() });
+    log(`kept database: ${ids.length} collections; load ${load()}`);
+    if (a.floor) {
+      const r = await measureFloor(sql, 'text-channel', queries, ids, {
+        concurrency: 1,
+        requests: queries.length,
+        cpu: cpuProbe(sql, FLOOR_APP),
+      });
+      log(`text-channel SQL c=1: p50 ${r.p50} ms p99 ${r.p99} ms, cpu ${r.cpuMsPerRequest} ms/search (load ${load()})`);
+    }
+    const roots = a['daemon-root'].split(',').map((r) => path.resolve(r));
+    for (let round = 0; round < Number(a.rounds); round++) {
+      for (const [i, root] of roots.entries()) {
+        const nodeArgs = a['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${a['cpu-prof']}`] : [];
+        const daemon = await startSearchDaemon({
+          databaseUrl: a.url,
+          dataDir: tmp.dir,
+          provider: { kind: 'ollama', host: standIn.url, model: BENCH_MODEL },
+          label: `kept-${round}-${i}`,
+          nodeArgs,
+          cwd: root,
+        });
+        const client = searchClient(daemon.url!, key);
+        try {
+          const call = async (x: { text: string }) => {
+            const r = await client.post({ query: x.text, mode: a.mode, limit: 5 });
+            return { ok: r.status === 200 && (r.body as { fallback?: unknown }).fallback === null, body: r.body };
+          };
+          const warm = await runLoad(queries, { concurrency: 4, requests: queries.length }, call);
+          if (warm.errors) throw new Error(`warm-up: ${warm.errors} failed`);
+          const backends = cpuProbe(sql, 'docsift');
+          const d0 = cpuMs(daemon.pid)!;
+          const b0 = await backends();
+          const r = await runLoad(queries, { concurrency: 16, requests: Number(a.requests) }, call);
+          const n = Number(a.requests);
+          const dms = (cpuMs(daemon.pid)! - d0) / n;
+          const bms = ((await backends()) - b0) / n;
+          log(
+            `${a.mode} c=16 [${root}] round ${round + 1}: ${r.throughput}/s p50 ${r.p50} ms p99 ${r.p99} ms; cpu ${(dms + bms).toFixed(2)} ms/search (daemon ${dms.toFixed(2)}, backends ${bms.toFixed(2)}); errors ${r.errors}; load ${load()}`,
+          );
+        } finally {
+          client.close();
+          await daemon.stop();
+        }
+      }
+    }
+    if (a.recall) {
+      const efs = a.recall.split(',').map(Number);
+      const rec = await measureRecall(a.url, queries.slice(0, Number(a['recall-queries'])), ids, efs, log);
+      for (const row of rec.rows)
+        log(`recall ef_search ${row.efSearch}: @10 ${row.recall10} @100 ${row.recall100} short ${row.short} p50 ${row.p50Ms} ms`);
+    }
+  } finally {
+    await standIn.close();
+    await sql.end({ timeout: 5 });
+    await tmp.remove();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);
