@@ -4,6 +4,7 @@ import { createSql } from './db/client.js';
 import { createReadPool } from './db/read-pool.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { ExtractionPool } from './ingest/extract-pool.js';
+import { KeyCounter } from './limits/key-counter.js';
 import type { Logger } from './logger.js';
 import { QueryEmbeddingCache } from './search/query-cache.js';
 import { extractLimits } from './documents/load-text.js';
@@ -39,6 +40,7 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     queryCache: new QueryEmbeddingCache(QUERY_CACHE_ENTRIES),
     // The database this process's requests use: the pooler when the API goes through one.
     availability: new DatabaseAvailability(poolUrl ?? config.DATABASE_URL, logger, { pooled: !!poolUrl }),
+    keyCounter: new KeyCounter(sql),
     // A thread per concurrent job, so one slow document never delays another; idle threads exit.
     extraction: new ExtractionPool({
       threads: config.WORKER_CONCURRENCY,

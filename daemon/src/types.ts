@@ -3,6 +3,7 @@ import type { DatabaseAvailability } from './db/availability.js';
 import type { ReadPool, Sql } from './db/client.js';
 import type { EmbeddingProvider } from './embeddings/types.js';
 import type { ExtractionPool } from './ingest/extract-pool.js';
+import type { KeyCounter } from './limits/key-counter.js';
 import type { Logger } from './logger.js';
 import type { QueryEmbeddingCache } from './search/query-cache.js';
 import type { BlobStore } from './storage/types.js';
@@ -51,6 +52,8 @@ export interface AppDeps {
   queryCache: QueryEmbeddingCache;
   /** Whether PostgreSQL is reachable: 503 at once during an outage (db/availability.ts). */
   availability: DatabaseAvailability;
+  /** The rate limiter's counting, concurrent requests grouped into one statement (limits/key-counter.ts). */
+  keyCounter: KeyCounter;
   /** Text extraction threads of the job worker, started on demand (ingest/extract-pool.ts). */
   extraction: ExtractionPool;
 }

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.js';
 import { anonymousLimiter, type AnonymousLimiter } from '../limits/anonymous.js';
-import { countForKey } from '../limits/limiter.js';
+import type { KeyCount } from '../limits/limiter.js';
 import { clientIp } from '../net/client-ip.js';
 import { decide, deniedHeaders, rateLimitHeaders, TIER_LIMITS } from '../limits/windows.js';
 import type { AppDeps, AppEnv, Caller } from '../types.js';
@@ -13,8 +13,9 @@ const LAST_USED_GRANULARITY_MS = 60_000;
  * The guard of /api/v1/* and /mcp: Bearer authentication, then the per-user rate limit.
  *
  * The key is parsed and hashed once, and with rate limits on a single statement both looks it up
- * and counts the request (limits/limiter.ts `countForKey`): one query per request. Key errors win
- * over the limit, and keys that do not authenticate count nothing.
+ * and counts the request (limits/limiter.ts `countForKey`); under load the daemon's concurrent
+ * requests share one such statement (limits/key-counter.ts). Key errors win over the limit, and
+ * keys that do not authenticate count nothing.
  *
  * Allowed requests get the X-RateLimit-* headers on whatever response the handler produces,
  * errors and raw responses (/mcp) included, so they are set after the handler; denied ones answer
@@ -32,9 +33,9 @@ export function apiGuard(deps: AppDeps, anonymous = anonymousBudget(deps)): Midd
   return async (c, next) => {
     const now = deps.clock.now();
     let caller: Caller;
-    let found: Awaited<ReturnType<typeof countForKey>>;
+    let found: KeyCount | undefined;
     try {
-      found = await countForKey(deps.sql, bearerKeyHash(c.req.header('authorization')), now);
+      found = await deps.keyCounter.count(bearerKeyHash(c.req.header('authorization')), now);
       caller = callerOf(deps, found?.key, now);
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 401) throw err;

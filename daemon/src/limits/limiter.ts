@@ -14,6 +14,9 @@ import { TIER_LIMITS, windowStarts, type CounterRow, type TierLimits } from './w
 // - The request passes only if every window has room; a denied request consumes nothing.
 // - The first request of a user inserts the row with counts of 1 (every limit is at least 1).
 
+/** A looked-up key, and its request's count unless the key does not authenticate. */
+export type KeyCount = { key: KeyRow; counter?: CounterRow };
+
 type Row = KeyRow & { [K in keyof CounterRow]: CounterRow[K] | null };
 
 const TIER_ORDER = ['free', 'basic', 'pro'] as const;
@@ -22,7 +25,7 @@ const TIER_ORDER = ['free', 'basic', 'pro'] as const;
  * parameter costs the client several microseconds per request (measured), nine of them more than
  * the rest of the statement's client work. countForKey indexes it from 1, 4 and 7 by tier.
  */
-const LIMITS_ARRAY = `{${TIER_ORDER.map((t) => [TIER_LIMITS[t].minute, TIER_LIMITS[t].day, TIER_LIMITS[t].month].join(',')).join(',')}}`;
+export const LIMITS_ARRAY = `{${TIER_ORDER.map((t) => [TIER_LIMITS[t].minute, TIER_LIMITS[t].day, TIER_LIMITS[t].month].join(',')).join(',')}}`;
 
 /**
  * The guard's one statement when rate limits are on: looks the API key up by its SHA-256 hash
@@ -35,7 +38,7 @@ const LIMITS_ARRAY = `{${TIER_ORDER.map((t) => [TIER_LIMITS[t].minute, TIER_LIMI
  * from the time in SQL. Against the eleven parameters it had before, that is about 12 % less client
  * CPU for the statement, with the same server CPU (the write itself is the cost).
  */
-export async function countForKey(sql: Sql, keyHash: Buffer, now: Date): Promise<{ key: KeyRow; counter?: CounterRow } | undefined> {
+export async function countForKey(sql: Sql, keyHash: Buffer, now: Date): Promise<KeyCount | undefined> {
   const rows = await sql<Row[]>`
     with k as (
       select k.id as key_id, k.prefix, k.is_active as key_active, k.is_full_access, k.rate_tier,
@@ -111,8 +114,14 @@ export async function countForUser(sql: Sql, userId: string, limits: TierLimits,
   return rows[0]!;
 }
 
-/** Drops counters whose month has ended: their user has been idle for a whole month. */
+/**
+ * Drops counters whose month has ended: their user has been idle for a whole month. Rows a counting
+ * statement holds are skipped (their user is active again): the guard's statements lock several
+ * rows in user order, and a delete taking its locks in another order could deadlock with them.
+ */
 export async function pruneCounters(sql: Sql, now: Date): Promise<number> {
-  const r = await sql`delete from rate_limit_counters where month_start < ${windowStarts(now).month}`;
+  const r = await sql`
+    delete from rate_limit_counters
+     where user_id in (select user_id from rate_limit_counters where month_start < ${windowStarts(now).month} for update skip locked)`;
   return r.count;
 }
