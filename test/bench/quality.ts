@@ -86,7 +86,7 @@ async function main(): Promise<number> {
   let inproc: InProcess | undefined;
   const peers: Peer[] = [];
   const t0 = performance.now();
-  const fakeEmbedder = sizeOnly ? await startFakeOllama({ dimension: 512 }) : undefined;
+  const fakeEmbedder = sizeOnly ? await startFakeOllama({ dimension: 512, dense: true }) : undefined;
   if (fakeEmbedder) process.env.OLLAMA_HOST = fakeEmbedder.url;
   try {
     const databaseUrl = reuseUrl ?? (db = await benchDatabase('quality')).url;
