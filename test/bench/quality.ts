@@ -4,6 +4,7 @@
 //   npm run bench:quality [-- --limit-docs 500] [--keep] [--provider ollama|openai] [--no-peers] [--no-sweep] [--no-floor]
 //                         [--bm25-grid] [--bm25 0.9:0.4,1.2:0.75]
 //   QUALITY_DB_URL=… QUALITY_KEY=… npm run bench:quality     (reuse a database kept with --keep)
+//   npm run bench:quality -- --size-only   (bytes per chunk and text nDCG@10 only, with an instant 512-d embedder)
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -31,6 +32,7 @@ import type { Peer, PeerChunk } from './quality/peers/types.js';
 import { evaluateTargets, printResults, printSweep, printTargets, type ResultRow } from './quality/report.js';
 import { createUserKey, keepDatabase, startInProcess, startServe, type DaemonEnvOptions, type InProcess } from './quality/setup.js';
 import { measureSize, sizeTarget } from './quality/size.js';
+import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 
 // LanceDB's native logger reads this once, when the module loads (it is imported lazily below).
 process.env.LANCEDB_LOG ??= 'error';
@@ -52,8 +54,14 @@ const { values: args } = parseArgs({
     strict: { type: 'boolean', default: false },
     'bm25-grid': { type: 'boolean', default: false },
     bm25: { type: 'string' },
+    'size-only': { type: 'boolean', default: false },
   },
 });
+// --size-only: what the database costs per chunk, in minutes instead of the built-in model's half
+// hour. Vectors come from the Ollama stand-in at the built-in model's 512 dimensions (same bytes per
+// vector and per HNSW entry); only the text channel, which does not depend on them, is scored.
+const sizeOnly = args['size-only'];
+if (sizeOnly) Object.assign(args, { provider: 'ollama', 'no-peers': true, 'no-sweep': true, 'no-floor': true });
 const bm25Points = args.bm25 || args['bm25-grid'] ? parseGrid(args.bm25 ?? DEFAULT_GRID) : [];
 const provider = args.provider === 'ollama' || args.provider === 'openai' ? args.provider : 'builtin';
 if (args.provider !== provider) throw new Error(`--provider must be builtin, ollama or openai, not ${args.provider}`);
@@ -78,6 +86,8 @@ async function main(): Promise<number> {
   let inproc: InProcess | undefined;
   const peers: Peer[] = [];
   const t0 = performance.now();
+  const fakeEmbedder = sizeOnly ? await startFakeOllama({ dimension: 512, dense: true }) : undefined;
+  if (fakeEmbedder) process.env.OLLAMA_HOST = fakeEmbedder.url;
   try {
     const databaseUrl = reuseUrl ?? (db = await benchDatabase('quality')).url;
     const envOpts: DaemonEnvOptions = { databaseUrl, dataDir: tmp.dir, provider, workerConcurrency: Number(args['worker-concurrency']) };
@@ -142,7 +152,7 @@ async function main(): Promise<number> {
       { label: 'text (BM25)', mode: 'text' },
       { label: 'vector (HNSW cosine)', mode: 'vector' },
       { label: `hybrid (default: ${defaultLabel})`, mode: 'hybrid' },
-    ];
+    ].filter((c) => !sizeOnly || c.mode === 'text') as OurConfig[];
     const inprocNdcg: Record<string, number> = {};
     let fallbacks = 0;
     for (const cfg of mainConfigs) {
@@ -317,6 +327,7 @@ async function main(): Promise<number> {
     await serve?.stop().catch(() => {});
     if (db && !args.keep) await db.drop().catch(() => {});
     else if (db) log(`database kept as ${db.url} (the run did not finish; npm test may sweep it)`);
+    await fakeEmbedder?.close();
     await tmp.remove();
   }
 }

@@ -14,6 +14,11 @@ export interface FakeOllamaOptions {
   failWith?: number;
   /** Wait this long before answering (to exercise client timeouts). */
   delayMs?: number;
+  /**
+   * Dense vectors (every component non-zero, like a real model's) instead of the hashed bag of
+   * words: what a size measurement needs, since sparse vectors compress and real ones do not.
+   */
+  dense?: boolean;
 }
 
 export interface FakeOllama {
@@ -54,6 +59,20 @@ export function fakeEmbedding(text: string, dimension = FAKE_OLLAMA_DEFAULT_DIME
     const h2 = fnv1a(word, 0x9747b28c); // a second slot reduces collisions
     v[h2 % dimension]! += (h2 & 0x80000000) !== 0 ? -0.5 : 0.5;
   }
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
+  return v.map((x) => x / norm);
+}
+
+/** Deterministic dense unit vector: the hashed bag of words plus a per-text pseudo-random component in every slot. */
+export function denseFakeEmbedding(text: string, dimension = FAKE_OLLAMA_DEFAULT_DIMENSION): number[] {
+  const sparse = fakeEmbedding(text, dimension);
+  let state = fnv1a(text) || 1;
+  const v = sparse.map((x) => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return x + ((state >>> 0) / 2 ** 32 - 0.5) * 0.1;
+  });
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
   return v.map((x) => x / norm);
 }
@@ -109,7 +128,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       batchSizes.push(input.length);
       sendJson(res, 200, {
         model: body.model,
-        embeddings: (input as string[]).map((t) => fakeEmbedding(t, dimension)),
+        embeddings: (input as string[]).map((t) => (opts.dense ? denseFakeEmbedding : fakeEmbedding)(t, dimension)),
         total_duration: 0,
         load_duration: 0,
         prompt_eval_count: input.length,

@@ -13,6 +13,7 @@ import { batchable, BATCH_DOCUMENTS, claimBatchJobs, completeBatchJobs, releaseB
 import type { AppDeps } from '../types.js';
 import { loadText, type LoadedText } from './load-text.js';
 import { processingPriority } from './processing-queue.js';
+import { textJoins } from './text-joins.js';
 
 type Doc = NonNullable<Awaited<ReturnType<typeof getDocumentById>>>;
 
@@ -165,12 +166,16 @@ async function processBatch(deps: AppDeps, items: Item[], workerId: string, log:
     if (indexed.length)
       await tx`
         update documents d
-           set status = 'indexed', chunks_count = t.n, content_text = t.text, error_message = '',
+           set status = 'indexed', chunks_count = t.n, error_message = '',
+               -- Kept once: in the chunks when they rebuild it exactly (migration 080).
+               content_text = case when r.rebuilt then '' else t.text end, text_joins = case when r.rebuilt then t.joins::int[] end,
                file_size = case when d.source_type = 'url' then t.fetched else d.file_size end,
                indexed_at = ${now}, updated_at = ${now}
           from unnest(${indexed.map((x) => x.d.id)}::uuid[], ${indexed.map((x) => x.outcome.chunks.length)}::int[],
-                      ${indexed.map((x) => x.outcome.loaded.text)}::text[], ${indexed.map((x) => x.outcome.loaded.fetchedBytes ?? 0)}::int8[])
-               as t(id, n, text, fetched)
+                      ${indexed.map((x) => x.outcome.loaded.text)}::text[], ${indexed.map((x) => x.outcome.loaded.fetchedBytes ?? 0)}::int8[],
+                      ${indexed.map((x) => textJoins(x.outcome.loaded.text, x.outcome.chunks))}::text[])
+               as t(id, n, text, fetched, joins)
+               cross join lateral (select coalesce(chunks_text(t.id, t.joins::int[]) = t.text, false) as rebuilt) r
          where d.id = t.id`;
     if (failed.length)
       await tx`

@@ -38,12 +38,11 @@ export async function restartDocuments(tx: Tx, deps: RestartDeps, target: Restar
   const ch: RestartChanges = ('document' in target && target.changes) || {};
   if (one && ch.blobKey && one.blob_key)
     await tx`insert into orphan_blobs (blob_key, orphaned_at) values (${one.blob_key}, ${now}) on conflict do nothing`;
-  if (one) await tx`delete from chunks where document_id = ${one.id}`;
-  else await tx`delete from chunks`;
   const rows = await tx<{ id: string; generation: number; organization_id: string; created_at: Date }[]>`
     update documents d set
       generation = d.generation + 1, status = 'pending', chunks_count = 0, error_message = '', attempts = 0, indexed_at = null,
-      content_text = case when d.source_type = 'text' then d.content_text else '' end,
+      -- Rebuilt from the chunks, which go below, when they hold it (migration 080).
+      content_text = case when d.source_type = 'text' then document_text(d.id, d.content_text, d.text_joins) else '' end, text_joins = null,
       ${
         one
           ? tx`blob_key = ${ch.blobKey ?? one.blob_key}, original_filename = ${ch.filename ?? one.original_filename},
@@ -56,6 +55,8 @@ export async function restartDocuments(tx: Tx, deps: RestartDeps, target: Restar
       from collections c
      where c.id = d.collection_id and ${one ? tx`d.id = ${one.id}` : tx`d.deleted_at is null`}
     returning d.id, d.generation, c.organization_id, d.created_at`;
+  if (one) await tx`delete from chunks where document_id = ${one.id}`;
+  else await tx`delete from chunks`;
   if (one) {
     for (const r of rows) await enqueueProcessing(tx, deps, { documentId: r.id, generation: r.generation });
     return rows.length;
