@@ -188,7 +188,7 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
       load1: os.loadavg()[0]!,
     });
     const cpu0 = cpuNow();
-    const pgActivity = await startPgActivity(sql, pm!.pid);
+    const pgActivity = await startPgActivity(sql, pm!.pid, { worker: workerProc.pid, api: apiProc.pid });
     const probe = startLatencyProbe(probes(api));
     const upload = await uploadCorpus(api, coll.body.uuid, corpus, {
       batchSize: BATCH_SIZE,
@@ -353,6 +353,18 @@ function report(results: RunResult[], corpus: CorpusFile[], code: ReturnType<typ
       r.documents.chunks ? round((r.postgres.wal_mb * 1024) / r.documents.chunks, 1) : 0,
       r.postgres.wal_fpi,
       r.postgres.checkpoints,
+    ]),
+  );
+  printTable(
+    'The pipeline alone: CPU seconds of the worker process and of the PostgreSQL backends serving it (by their client ports), per 1,000 chunks; the API and its backends (uploads and the latency probe) beside',
+    ['run', 'worker s', 'its backends s', '(worker + its backends) s / 1k chunks', 'api s', 'api backends s'],
+    results.map((r) => [
+      r.run,
+      r.cpu.worker_s,
+      r.postgres.backends_by_client_s.worker,
+      r.documents.chunks ? round(((r.cpu.worker_s + (r.postgres.backends_by_client_s.worker ?? 0)) * 1000) / r.documents.chunks, 2) : 0,
+      r.cpu.api_s,
+      r.postgres.backends_by_client_s.api,
     ]),
   );
   printTable(
