@@ -43,6 +43,22 @@ describe('documents: processing queue fairness between organizations', () => {
     return names.map((n) => byName.get(n)!);
   }
 
+  it('ranks each document of a batch upload after the ones already pending in its organization', async () => {
+    const c = await createTenant(api, 'ranked');
+    const coll = (await makeCollection(req, c.key, 'Ranked')).uuid;
+    const first = await batch(c, coll, ['r-0.txt', 'r-1.txt', 'r-2.txt']);
+    const second = await batch(c, coll, ['r-3.txt', 'r-4.txt']);
+    const rows = await api.deps.sql<{ id: string; priority: number }[]>`
+      select j.payload ->> 'documentId' as id, j.priority
+        from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+       where t.identifier = 'process_document' and j.payload ->> 'documentId' in ${api.deps.sql([...first, ...second])}`;
+    const rank = new Map(rows.map((r) => [r.id, r.priority]));
+    assert.deepEqual(
+      [...first, ...second].map((id) => rank.get(id)),
+      [0, 1, 2, 3, 4],
+    );
+  });
+
   it("one organization's backlog does not starve another's single upload", async () => {
     const collA = (await makeCollection(req, a.key, 'Backlog')).uuid;
     const collB = (await makeCollection(req, b.key, 'Single')).uuid;

@@ -21,6 +21,7 @@ import { benchDatabase, benchTempDir, startDaemonProcess, type DaemonProcess } f
 import { apiClient, expectStatus, type ApiCall } from './lib/http.js';
 import { measureLatency, startLatencyProbe, type Probe, type ProbeStats } from './lib/latency.js';
 import { round, rssMb, sampleRss, treeCpuMs, type RssTrace } from './lib/metrics.js';
+import { startPgActivity, type PgActivity } from './lib/pg-activity.js';
 import { codeVersion, printTable, machineInfo, writeResults, type Cell } from './lib/report.js';
 import { failedDocuments, uploadCorpus, waitForIndexed, type IndexProgress } from './lib/upload.js';
 
@@ -71,6 +72,8 @@ interface RunResult {
   database_size_mb: number;
   /** CPU seconds from the first upload to the end of indexing, and per 1,000 chunks indexed */
   cpu: { worker_s: number; api_s: number; postgres_s: number; worker_pg_s_per_1k_chunks: number; load1_start: number; load1_end: number };
+  /** the PostgreSQL cluster over the same window: CPU by process kind, WAL, checkpoints */
+  postgres: PgActivity;
   failures: { title: string; error_message: string }[];
 }
 
@@ -185,6 +188,7 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
       load1: os.loadavg()[0]!,
     });
     const cpu0 = cpuNow();
+    const pgActivity = await startPgActivity(sql, pm!.pid, { worker: workerProc.pid, api: apiProc.pid });
     const probe = startLatencyProbe(probes(api));
     const upload = await uploadCorpus(api, coll.body.uuid, corpus, {
       batchSize: BATCH_SIZE,
@@ -206,6 +210,7 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
         ),
     });
     const cpu1 = cpuNow();
+    const pgDone = await pgActivity.stop();
     if (process.env.BENCH_PG_STATEMENTS) await printTopStatements(sql, p0chunks(await sql`select count(*)::int as n from chunks`));
     const during = await probe.stop();
     log(`run ${id}: ${waited.timedOut ? 'TIMED OUT' : 'all processed'}; idle latency on the full index`);
@@ -269,6 +274,7 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
         load1_start: round(cpu0.load1, 1),
         load1_end: round(cpu1.load1, 1),
       },
+      postgres: pgDone,
       failures,
     };
   } finally {
@@ -334,6 +340,31 @@ function report(results: RunResult[], corpus: CorpusFile[], code: ReturnType<typ
       r.cpu.worker_pg_s_per_1k_chunks,
       r.cpu.load1_start,
       r.cpu.load1_end,
+    ]),
+  );
+  const kinds = Object.keys(results[0]?.postgres.cpu_s ?? {});
+  printTable(
+    'PostgreSQL over the same window: CPU seconds by process kind ("reaped": exited backends and autovacuum workers), WAL written, full-page images, checkpoints',
+    ['run', ...kinds, 'WAL MB', 'WAL KB / chunk', 'FPI', 'checkpoints'],
+    results.map((r) => [
+      r.run,
+      ...kinds.map((k) => r.postgres.cpu_s[k]),
+      r.postgres.wal_mb,
+      r.documents.chunks ? round((r.postgres.wal_mb * 1024) / r.documents.chunks, 1) : 0,
+      r.postgres.wal_fpi,
+      r.postgres.checkpoints,
+    ]),
+  );
+  printTable(
+    'The pipeline alone: CPU seconds of the worker process and of the PostgreSQL backends serving it (by their client ports), per 1,000 chunks; the API and its backends (uploads and the latency probe) beside',
+    ['run', 'worker s', 'its backends s', '(worker + its backends) s / 1k chunks', 'api s', 'api backends s'],
+    results.map((r) => [
+      r.run,
+      r.cpu.worker_s,
+      r.postgres.backends_by_client_s.worker,
+      r.documents.chunks ? round(((r.cpu.worker_s + (r.postgres.backends_by_client_s.worker ?? 0)) * 1000) / r.documents.chunks, 2) : 0,
+      r.cpu.api_s,
+      r.postgres.backends_by_client_s.api,
     ]),
   );
   printTable(

@@ -27,13 +27,10 @@ export interface LoadedText extends ExtractedText {
 }
 
 async function readBlob(deps: AppDeps, key: string): Promise<Buffer> {
-  const stream = await deps.blobs.get(key).catch((err) => {
+  return deps.blobs.read(key).catch((err) => {
     if ((err as { code?: string }).code === 'ENOENT') throw new PermanentError('The stored file is missing.');
     throw err;
   });
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
 }
 
 async function fetchUrl(deps: AppDeps, url: string): Promise<LoadedText> {

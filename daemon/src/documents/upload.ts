@@ -8,6 +8,7 @@ import { isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
 import { enqueueProcessing } from './process-document.js';
+import { FAIR_RANK_CAP, processingPriority } from './processing-queue.js';
 import { createHash } from 'node:crypto';
 import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta } from './checks.js';
 import { baseFilename, receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
@@ -36,7 +37,7 @@ export async function getVisibleDocument(tx: Tx, caller: Caller, id: string): Pr
   return d;
 }
 
-async function insertDocument(
+async function insertRow(
   tx: Tx,
   deps: AppDeps,
   caller: Caller,
@@ -61,8 +62,14 @@ async function insertDocument(
     values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${d.filename}, ${d.size},
             ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentText}, ${d.contentSha256}, ${now}, ${now})
     returning id`;
-  await enqueueProcessing(tx, deps, { documentId: rows[0]!.id, generation: 1 });
   return rows[0]!.id;
+}
+
+/** A new document's row and its processing job, ranked in its organization's backlog. */
+async function insertDocument(tx: Tx, deps: AppDeps, caller: Caller, d: Parameters<typeof insertRow>[3]): Promise<string> {
+  const id = await insertRow(tx, deps, caller, d);
+  await enqueueProcessing(tx, deps, { documentId: id, generation: 1 });
+  return id;
 }
 
 async function loadRows(deps: AppDeps, ids: string[]): Promise<DocumentRow[]> {
@@ -170,7 +177,16 @@ async function storeUpload(
   await cleanup(batch.filter((f) => !accepted.some((a) => a.f === f)));
   const ids = await beginResolvingCommit(deps.sql, async (tx) => {
     const out: string[] = [];
-    for (const { f, sourceType } of accepted) out.push(await insertDocument(tx, deps, caller, row(f, sourceType)));
+    // The batch's documents rank one after another in their organization's backlog (processing-queue.ts):
+    // the first one's rank is counted, the others follow it, instead of a count per document (an upload
+    // of the same organization committing meanwhile shares ranks with this one, as it could before).
+    let first: number | undefined;
+    for (const [i, { f, sourceType }] of accepted.entries()) {
+      const id = await insertRow(tx, deps, caller, row(f, sourceType));
+      first ??= await processingPriority(tx, id);
+      await enqueueProcessing(tx, deps, { documentId: id, generation: 1 }, Math.min(first + i, FAIR_RANK_CAP));
+      out.push(id);
+    }
     return out;
   });
   return { kind: 'batch', ids, skipped };

@@ -1,6 +1,6 @@
-import { toSql } from 'pgvector';
 import type { Tx } from '../db/client.js';
 import type { Chunk } from '../ingest/chunk.js';
+import { halfvecText } from './halfvec-text.js';
 
 export interface DocumentChunks {
   documentId: string;
@@ -12,9 +12,9 @@ export interface DocumentChunks {
   vectors: number[][];
 }
 
-/** An embedding as the text the chunk insert casts to halfvec (one place, so its format can change alone). */
+/** An embedding as the text the chunk insert casts to halfvec: short, the same halfvec (halfvec-text.ts). */
 export function vectorText(v: number[]): string {
-  return toSql(v);
+  return halfvecText(v);
 }
 
 /**
@@ -22,7 +22,7 @@ export function vectorText(v: number[]): string {
  * deleted, the new ones inserted with their halfvec embeddings and tsvectors. The statement
  * triggers on chunks write the BM25 postings (text_fresh, one row per collection and lexeme for the
  * whole statement) and statistics in the same transaction. Vectors go as one text[] parameter of
- * pgvector's text form (`toSql`) and are cast per row, so the statement stays prepared.
+ * pgvector's text form, written short (halfvec-text.ts), and are cast per row, so the statement stays prepared.
  */
 export async function replaceDocumentsChunks(
   tx: Tx,

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
-import { access, constants, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -72,6 +72,10 @@ export class LocalBlobStore implements BlobStore {
     const f = this.file(key);
     await stat(f);
     return createReadStream(f);
+  }
+
+  async read(key: string): Promise<Buffer> {
+    return readFile(this.file(key));
   }
 
   async exists(key: string): Promise<boolean> {

@@ -154,6 +154,12 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  async read(key: string): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    for await (const part of await this.get(key)) parts.push(part as Buffer);
+    return Buffer.concat(parts);
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       await this.client.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: key }));

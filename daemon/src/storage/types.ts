@@ -44,6 +44,8 @@ export interface BlobStore {
   /** Streams `body` into `key`, failing with BlobTooLargeError as soon as `maxBytes` is crossed (nothing is kept). */
   put(key: string, body: Readable, opts: { maxBytes: number; contentType: string; headBytes?: number }): Promise<PutResult>;
   get(key: string): Promise<Readable>;
+  /** The whole blob at once (processing reads small files whole; a stream per file costs more). Missing: ENOENT, as get. */
+  read(key: string): Promise<Buffer>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   /** Every blob whose key starts with `prefix` (for the orphan sweep), in no particular order. */

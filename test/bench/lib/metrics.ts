@@ -107,3 +107,40 @@ export function treeCpuMs(rootPid: number): number {
   }
   return total;
 }
+
+/**
+ * CPU in ms of a PostgreSQL cluster's processes by kind, from their titles (`postgres: checkpointer`,
+ * `postgres: walwriter`, `postgres: autovacuum worker`, …; a client backend's title names its user
+ * and database). `reaped` is what exited backends used (the postmaster's cutime/cstime).
+ */
+export function pgCpuByKindMs(postmasterPid: number): Record<string, number> {
+  const out: Record<string, number> = { backends: 0, checkpointer: 0, walwriter: 0, bgwriter: 0, autovacuum: 0, other: 0, reaped: 0 };
+  const root = procCpuMs(postmasterPid);
+  if (!root) return out;
+  out.other! += root.self;
+  out.reaped = root.reaped;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const p = procCpuMs(Number(entry));
+    if (!p || p.ppid !== postmasterPid) continue;
+    let title = '';
+    try {
+      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue;
+    }
+    const kind = /checkpointer/.test(title)
+      ? 'checkpointer'
+      : /walwriter/.test(title)
+        ? 'walwriter'
+        : /background writer/.test(title)
+          ? 'bgwriter'
+          : /autovacuum/.test(title)
+            ? 'autovacuum'
+            : /^postgres: \S+ \S+ /.test(title) && !/launcher|logger|archiver|stats/.test(title)
+              ? 'backends'
+              : 'other';
+    out[kind]! += p.self + p.reaped;
+  }
+  return out;
+}
