@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { findPgBinDir, hasPgvector } from './binaries.js';
-import { ensureLocalPostgres, stopLocalPostgres } from './provision.js';
+import { ensureLocalPostgres, memorySettings, stopLocalPostgres } from './provision.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -135,5 +135,15 @@ describe('local PostgreSQL provisioning', () => {
     const inits = [...a.logs, ...b.logs].filter((l) => l.startsWith('initialising'));
     assert.equal(inits.length, 1, JSON.stringify({ a: a.logs, b: b.logs }));
     assert.match(await vectorVersion(a.databaseUrl), /^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe('local PostgreSQL memory settings', () => {
+  const gb = 2 ** 30;
+  it('gives shared_buffers an eighth of the memory, from 128 MB up to 2 GB, and the planner half as cache', () => {
+    assert.deepEqual(memorySettings(1 * gb), { shared_buffers: "'128MB'", effective_cache_size: "'1024MB'" });
+    assert.deepEqual(memorySettings(4 * gb), { shared_buffers: "'512MB'", effective_cache_size: "'2048MB'" });
+    assert.deepEqual(memorySettings(24 * gb), { shared_buffers: "'2048MB'", effective_cache_size: "'12288MB'" });
+    assert.deepEqual(memorySettings(0.5 * gb), { shared_buffers: "'128MB'", effective_cache_size: "'1024MB'" });
   });
 });

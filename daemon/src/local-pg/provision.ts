@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { appendFile, chmod, chown, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { binDirForCluster, ensureBinaries, findPgBinDir } from './binaries.js';
@@ -126,6 +127,18 @@ async function ensureCluster(binDir: string, dataDir: string, port: number, runn
   return password;
 }
 
+/**
+ * shared_buffers an eighth of the machine's memory (PostgreSQL's guidance is a quarter on a
+ * dedicated server; here the daemon, its worker and the page cache share it), between 128 MB and
+ * 2 GB: with 256 MB a million-chunk load left most dirty pages for the backends to write out.
+ */
+export function memorySettings(totalBytes: number): { shared_buffers: string; effective_cache_size: string } {
+  const mb = Math.floor(totalBytes / 2 ** 20);
+  const shared = Math.min(2048, Math.max(128, Math.floor(mb / 8 / 128) * 128));
+  const cache = Math.max(1024, Math.floor(mb / 2 / 1024) * 1024);
+  return { shared_buffers: `'${shared}MB'`, effective_cache_size: `'${cache}MB'` };
+}
+
 async function writeConfig(confFile: string, dataDir: string, port: number, runner: Runner, log: Log): Promise<void> {
   const quote = (v: string): string => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
   // Unix socket paths are limited to 107 bytes; docsift connects over TCP anyway.
@@ -136,11 +149,13 @@ async function writeConfig(confFile: string, dataDir: string, port: number, runn
     unix_socket_directories: quote(socketDir),
     // Modest sizes for a small (2-core) machine shared with the daemon and its workers.
     max_connections: 100,
-    shared_buffers: quote('256MB'),
-    effective_cache_size: quote('1GB'),
+    ...memorySettings(os.totalmem()),
     work_mem: quote('16MB'),
     maintenance_work_mem: quote('256MB'), // HNSW index builds are much faster when the graph fits
-    max_wal_size: quote('1GB'),
+    // A bulk ingest writes about 13 KB of WAL per chunk: with 1 GB every ~80k chunks forced a
+    // checkpoint, and the full-page images after each one doubled the WAL (pgtune's defaults).
+    max_wal_size: quote('4GB'),
+    checkpoint_timeout: quote('15min'),
     max_parallel_workers_per_gather: 1,
     max_parallel_maintenance_workers: 1,
     random_page_cost: 1.1,
