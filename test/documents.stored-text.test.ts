@@ -45,8 +45,10 @@ describe('documents: the extracted text stored once', () => {
     processDocumentTask(d.deps)({ documentId: id, generation }, { job: { attempts: 1, max_attempts: 5 } } as unknown as JobHelpers);
   const stored = async (id: string) =>
     (
-      await d.deps.sql<{ content_text: string; chunks: number }[]>`
-      select content_text, (select count(*)::int from chunks where document_id = d.id) as chunks from documents d where id = ${id}`
+      await d.deps.sql<{ content_text: string; waiting: string | null; chunks: number }[]>`
+      select content_text, (select t.content from document_texts t where t.document_id = d.id) as waiting,
+             (select count(*)::int from chunks where document_id = d.id) as chunks
+        from documents d where id = ${id}`
     )[0]!;
 
   async function indexedText(content: string): Promise<string> {
@@ -65,6 +67,7 @@ describe('documents: the extracted text stored once', () => {
       assert.equal(g.body.content_text, content.trim().replace(/ {2,}/g, ' '), 'the normalized text, exactly');
       const s = await stored(id);
       assert.equal(s.content_text, '', 'not stored beside the chunks');
+      assert.equal(s.waiting, null, 'no longer waiting for processing');
       if (content === LONG) {
         assert.ok(s.chunks >= 3, `several chunks (${s.chunks})`);
         const chunks = g.body.chunks.map((c: { content: string }) => c.content);
@@ -82,7 +85,8 @@ describe('documents: the extracted text stored once', () => {
     assert.equal(r.status, 200, r.text);
     const pending = await stored(id);
     assert.equal(pending.chunks, 0, 'the chunks left search');
-    assert.equal(pending.content_text, LONG, 'the text went back to the row before its chunks went');
+    assert.equal(pending.waiting, LONG, 'the text went back to document_texts before its chunks went');
+    assert.equal(pending.content_text, '', 'not into the documents row');
     await runJob(id, 2);
     const g = await req('GET', `/api/v1/documents/${id}/`, { key: owner.key });
     assert.equal(g.body.status, 'indexed');
@@ -90,6 +94,46 @@ describe('documents: the extracted text stored once', () => {
     const hits = await req('POST', '/api/v1/search/', { key: owner.key, json: { query: 'harbour29', mode: 'text' } });
     assert.equal(hits.status, 200, hits.text);
     assert.ok(hits.body.results.some((x: { document_id: string }) => x.document_id === id));
+  });
+
+  it('uploaded text waits in document_texts, not in the documents row, and leaves it once indexed (migration 110)', async () => {
+    const up = await req('POST', `/api/v1/collections/${coll}/documents/`, {
+      key: owner.key,
+      json: { source_type: 'text', content: LONG },
+    });
+    assert.equal(up.status, 201, up.text);
+    const id = up.body.uuid;
+    assert.deepEqual(await stored(id), { content_text: '', waiting: LONG, chunks: 0 });
+    const g = await req('GET', `/api/v1/documents/${id}/`, { key: owner.key });
+    assert.equal(g.body.status, 'pending');
+    assert.equal(g.body.content_text, LONG, 'a pending document reads as before');
+    await runJob(id, 1);
+    const s = await stored(id);
+    assert.equal(s.waiting, null);
+    assert.equal(s.content_text, '');
+    assert.ok(s.chunks >= 3);
+    const after = await req('GET', `/api/v1/documents/${id}/`, { key: owner.key });
+    assert.equal(after.body.content_text, LONG);
+  });
+
+  it('a failed text document keeps its text waiting, and a reprocess indexes it', async () => {
+    const up = await req('POST', `/api/v1/collections/${coll}/documents/`, {
+      key: owner.key,
+      json: { source_type: 'text', content: 'Short text about a failing beacon.' },
+    });
+    assert.equal(up.status, 201, up.text);
+    const id = up.body.uuid;
+    // The processing outcome a permanent failure writes (process-document.ts markFailed).
+    await d.deps.sql`update documents set status = 'failed', error_message = 'broken' where id = ${id}`;
+    assert.equal((await stored(id)).waiting, 'Short text about a failing beacon.');
+    const r = await req('POST', `/api/v1/documents/${id}/reprocess/`, { key: owner.key });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await stored(id)).waiting, 'Short text about a failing beacon.', 'kept, not duplicated');
+    await runJob(id, 2);
+    const g = await req('GET', `/api/v1/documents/${id}/`, { key: owner.key });
+    assert.equal(g.body.status, 'indexed');
+    assert.equal(g.body.content_text, 'Short text about a failing beacon.');
+    assert.equal((await stored(id)).waiting, null);
   });
 
   it('another organization cannot read the text (404), and an unknown document is 404', async () => {

@@ -177,6 +177,8 @@ async function processBatch(deps: AppDeps, items: Item[], workerId: string, log:
                as t(id, n, text, fetched, joins)
                cross join lateral (select coalesce(chunks_text(t.id, t.joins::int[]) = t.text, false) as rebuilt) r
          where d.id = t.id`;
+    // The uploaded text is in the chunks or the row now (migration 110).
+    if (indexed.length) await tx`delete from document_texts where document_id = any(${indexed.map((x) => x.d.id)}::uuid[])`;
     if (failed.length)
       await tx`
         update documents d set status = 'failed', error_message = t.message, chunks_count = 0, updated_at = ${now}

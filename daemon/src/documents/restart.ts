@@ -38,11 +38,17 @@ export async function restartDocuments(tx: Tx, deps: RestartDeps, target: Restar
   const ch: RestartChanges = ('document' in target && target.changes) || {};
   if (one && ch.blobKey && one.blob_key)
     await tx`insert into orphan_blobs (blob_key, orphaned_at) values (${one.blob_key}, ${now}) on conflict do nothing`;
+  const which = one ? tx`d.id = ${one.id}` : tx`d.deleted_at is null`;
+  // A text document's text waits in document_texts again (migration 110): rebuilt from the chunks,
+  // which go below, when they hold it (migration 080); already there for a pending or failed one.
+  await tx`
+    insert into document_texts (document_id, content)
+    select d.id, document_text(d.id, d.content_text, d.text_joins) from documents d where ${which} and d.source_type = 'text'
+    on conflict (document_id) do nothing`;
   const rows = await tx<{ id: string; generation: number; organization_id: string; created_at: Date }[]>`
     update documents d set
       generation = d.generation + 1, status = 'pending', chunks_count = 0, error_message = '', attempts = 0, indexed_at = null,
-      -- Rebuilt from the chunks, which go below, when they hold it (migration 080).
-      content_text = case when d.source_type = 'text' then document_text(d.id, d.content_text, d.text_joins) else '' end, text_joins = null,
+      content_text = '', text_joins = null,
       ${
         one
           ? tx`blob_key = ${ch.blobKey ?? one.blob_key}, original_filename = ${ch.filename ?? one.original_filename},
@@ -53,7 +59,7 @@ export async function restartDocuments(tx: Tx, deps: RestartDeps, target: Restar
       }
       updated_at = ${now}
       from collections c
-     where c.id = d.collection_id and ${one ? tx`d.id = ${one.id}` : tx`d.deleted_at is null`}
+     where c.id = d.collection_id and ${which}
     returning d.id, d.generation, c.organization_id, d.created_at`;
   if (one) await tx`delete from chunks where document_id = ${one.id}`;
   else await tx`delete from chunks`;

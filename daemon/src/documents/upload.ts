@@ -58,11 +58,14 @@ async function insertRow(
 ): Promise<string> {
   const now = deps.clock.now();
   const rows = await tx<{ id: string }[]>`
-    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_text, content_sha256, created_at, updated_at)
+    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_sha256, created_at, updated_at)
     values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${d.filename}, ${d.size},
-            ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentText}, ${d.contentSha256}, ${now}, ${now})
+            ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentSha256}, ${now}, ${now})
     returning id`;
-  return rows[0]!.id;
+  const id = rows[0]!.id;
+  // Not in the documents row: it waits in its own table until the chunks hold it (migration 110).
+  if (d.contentText) await tx`insert into document_texts (document_id, content) values (${id}, ${d.contentText})`;
+  return id;
 }
 
 /** A new document's row and its processing job, ranked in its organization's backlog. */
