@@ -1,7 +1,7 @@
 // Upgrading a database written by the schema before migration 110 (a text document's uploaded text
 // kept in `documents.content_text` while it waits for processing): the waiting and failed rows stay
 // readable and are processed from their row, new uploads wait in document_texts, and the two
-// indexes no plan used are gone.
+// indexes no plan used are gone. Events written as jsonb are read back the same as json (111).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { JobHelpers } from 'graphile-worker';
@@ -9,6 +9,7 @@ import { generateApiKey } from '../daemon/src/auth/keys.js';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { migrate } from '../daemon/src/db/migrate.js';
 import { processDocumentTask } from '../daemon/src/documents/process-document.js';
+import { eventBody, getEvent } from '../daemon/src/webhooks/delivery.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
@@ -19,7 +20,7 @@ const MODEL = 'nomic-embed-text';
 const PENDING = 'Legacy pending text about the quarry railway and its brakeman.';
 const FAILED = 'Legacy failed text about the salt marsh ferry and its timetable.';
 
-describe('upgrading to pending text in its own table (migration 110)', () => {
+describe('upgrading to pending text in its own table and json event payloads (migrations 110, 111)', () => {
   let db: TestDatabase;
   let sql: Sql;
   let ollama: FakeOllama;
@@ -29,6 +30,9 @@ describe('upgrading to pending text in its own table (migration 110)', () => {
   let collection: string;
   let pendingId: string;
   let failedId: string;
+  let orgId: string;
+  let eventId: string;
+  const payload = { event: 'document.failed', timestamp: '2026-11-24T10:00:00.000Z', data: { uuid: 'x', error_message: 'broken' } };
 
   before(async () => {
     db = await createTestDatabase('upgrade_pending', { empty: true });
@@ -43,9 +47,13 @@ describe('upgrading to pending text in its own table (migration 110)', () => {
       await sql`insert into api_keys (user_id, name, prefix, key_hash, is_full_access) values (${user!.id}, 'k', ${k.prefix}, ${k.hash}, true)`;
       const [c] = await sql<{ id: string }[]>`
         insert into collections (owner_id, organization_id, name, slug) values (${user!.id}, ${org!.id}, ${label}, ${label}) returning id`;
-      return { key: k.key, collection: c!.id };
+      return { key: k.key, collection: c!.id, org: org!.id };
     };
     const owner = await tenant('upp-owner');
+    orgId = owner.org;
+    const [e] = await sql<{ id: string }[]>`
+      insert into events (organization_id, type, payload) values (${orgId}, 'document.failed', ${sql.json(payload)}::jsonb) returning id`;
+    eventId = e!.id;
     key = owner.key;
     collection = owner.collection;
     otherKey = (await tenant('upp-other')).key;
@@ -115,6 +123,16 @@ describe('upgrading to pending text in its own table (migration 110)', () => {
     assert.deepEqual(await stored(failedId), { content_text: '', waiting: null, status: 'indexed', generation: 2 });
     const g = await http(d.url)('GET', `/api/v1/documents/${failedId}/`, { key });
     assert.equal(g.body.content_text, FAILED);
+  });
+
+  it('an event written as jsonb is read back whole, its payload now json, and sent as before', async () => {
+    const [t] = await sql<{ type: string; uuid: string }[]>`
+      select pg_typeof(payload)::text as type, payload -> 'data' ->> 'uuid' as uuid from events where id = ${eventId}`;
+    assert.deepEqual({ ...t }, { type: 'json', uuid: 'x' });
+    const ev = await getEvent(sql, orgId, eventId);
+    assert.deepEqual(ev?.payload, payload);
+    assert.equal(eventBody(ev!), JSON.stringify({ id: eventId, ...payload }));
+    assert.equal(await getEvent(sql, orgId, '00000000-0000-4000-8000-000000000000'), undefined);
   });
 
   it('a new upload waits in document_texts, and the table is empty once everything is indexed', async () => {
