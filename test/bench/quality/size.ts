@@ -9,7 +9,17 @@ import type { Target } from './report.js';
 export async function measureSize(sql: postgres.Sql, chunks: number) {
   const before = await databaseBytes(sql as unknown as Sql);
   await foldTextIndex(sql as unknown as Sql);
-  await sql`vacuum analyze`;
+  // The daemon's fold job may be rebuilding text_fresh's indexes meanwhile (REINDEX CONCURRENTLY
+  // waits for this vacuum's transaction while the vacuum waits for its table): PostgreSQL cancels
+  // one of the two as a deadlock; the vacuum then runs again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql`vacuum analyze`;
+      break;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
+    }
+  }
   const after = await databaseBytes(sql as unknown as Sql);
   printBytesPerChunk(`Database bytes per chunk (${chunks} chunks)`, [
     { label: 'after ingestion', chunks, bytes: before },
