@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { keepRelevant, rrf, single, weighted, type Candidate } from './fusion.js';
+import { candidateList, keepRelevant, rrf, single, weighted, type Candidate } from './fusion.js';
 import { defaultFusion, modelDefaults } from './fusion-defaults.js';
 
 const c = (id: string, score: number, rank: number): Candidate => ({ chunkId: id, score, rank });
@@ -81,4 +81,19 @@ test('model defaults: every row is marked measured or assumed with a note; unkno
   assert.equal(other.floor.value, null);
   assert.deepEqual(defaultFusion('bge-m3'), { method: 'rrf', semanticRatio: 0.5 });
   assert.equal(modelDefaults('__proto__').row, 'other');
+});
+
+test('candidateList: one row of aggregated texts reads back as the ranked list, scores to the same doubles', () => {
+  // PostgreSQL's float8 text form is the shortest exact one: Number() reads the same double back.
+  const scores = [0.1 + 0.2, 1 / 3, 12.345678901234567, 5e-324, -0.25];
+  const ids = ['a1', 'b2', 'c3', 'd4', 'e5'];
+  const out = candidateList(ids.join(','), scores.map(String).join(','));
+  assert.deepEqual(
+    out,
+    ids.map((id, i) => c(id, scores[i]!, i + 1)),
+  );
+  // No candidate (string_agg over no rows is null), whatever the other column holds.
+  assert.deepEqual(candidateList(null, null), []);
+  assert.deepEqual(candidateList('', ''), []);
+  assert.deepEqual(candidateList(null, '1'), []);
 });

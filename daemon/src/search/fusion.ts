@@ -14,6 +14,21 @@ export interface Fused {
 
 export const RRF_K = 60;
 
+/**
+ * A channel's ranked list from one row of two `string_agg` texts in rank order (uuids, and the
+ * float8 scores in PostgreSQL's shortest exact text form, which Number() reads back to the same
+ * double). One row instead of 100: postgres.js spent about 1.2 µs of the daemon's CPU per row it
+ * parsed, and the backend sends one DataRow message instead of 100.
+ */
+export function candidateList(ids: string | null, scores: string | null): Candidate[] {
+  if (!ids || scores === null) return [];
+  const id = ids.split(',');
+  const score = scores.split(',');
+  const out: Candidate[] = new Array(id.length);
+  for (let i = 0; i < id.length; i++) out[i] = { chunkId: id[i]!, score: Number(score[i]), rank: i + 1 };
+  return out;
+}
+
 function byId(list: Candidate[]): Map<string, Candidate> {
   return new Map(list.map((c) => [c.chunkId, c]));
 }

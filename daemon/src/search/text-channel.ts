@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
-import type { Candidate } from './fusion.js';
+import { candidateList, type Candidate } from './fusion.js';
 import { tagCondition, type SearchFilter } from './filters.js';
 import { operatorFilter } from './query-filter.js';
 import { topCandidates, type BlockRow } from './text-maxscore.js';
@@ -63,8 +63,8 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
         from regexp_matches(querytree(websearch_to_tsquery(${cfg}, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
        where m[1] = ''
     ),
-    -- The searched collections, sent once (as six parameters they were each parsed again: 50 uuids apiece over all collections).
-    ids as materialized (select ${ids}::uuid[] as a),
+    -- The searched collections, sent once as one text (as six parameters they were each parsed again: 50 uuids apiece over all collections).
+    ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
     cl as materialized (select coalesce(array_agg(no), '{}')::int[] as nos from collections where id = any((select a from ids)::uuid[])),
     cn as (
       select collection_id, sum(n)::float8 as n, sum(len)::float8 as len
@@ -161,19 +161,23 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
   const { nos, dls, lexemes, idfs } = topCandidates(blocks, BM25.m, settings);
   if (!nos.length) return [];
   // Candidates and collection ids travel as short texts: postgres.js escapes an array parameter element by element.
-  const rows = await tx<{ chunk_id: string; score: number }[]>`
+  const [row] = await tx<{ ids: string | null; scores: string | null }[]>`
     with ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
     p as materialized (select ${lexemes}::text[] as lexemes, ${idfs}::float8[] as idfs, ${blocks[0]!.avgdl}::float8 as avgdl)
-    select c.id as chunk_id,
-           (select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), top.dl, p.avgdl, ${k1}, ${b})), 0)
-              from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x)::float8 as score
-      from unnest(string_to_array(${nos.join(',')}, ',')::int[], string_to_array(${dls.join(',')}, ',')::int[]) as top(no, dl)
-      join chunks c on c.no = top.no and c.collection_id = any((select a from ids)::uuid[])
-     cross join p
-     where true
-      ${filter ? tx`and c.tsv @@ websearch_to_tsquery(${cfg}, ${filter})` : tx``}
-      ${tagCondition(tx, f)}
-     order by score desc, c.id
-     limit ${n}`;
-  return rows.map((r, i) => ({ chunkId: r.chunk_id, score: Number(r.score), rank: i + 1 }));
+    select string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
+           string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
+      from (
+        select c.id as chunk_id,
+               (select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), top.dl, p.avgdl, ${k1}, ${b})), 0)
+                  from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x)::float8 as score
+          from unnest(string_to_array(${nos.join(',')}, ',')::int[], string_to_array(${dls.join(',')}, ',')::int[]) as top(no, dl)
+          join chunks c on c.no = top.no and c.collection_id = any((select a from ids)::uuid[])
+         cross join p
+         where true
+          ${filter ? tx`and c.tsv @@ websearch_to_tsquery(${cfg}, ${filter})` : tx``}
+          ${tagCondition(tx, f)}
+         order by score desc, c.id
+         limit ${n}
+      ) s`;
+  return candidateList(row?.ids ?? null, row?.scores ?? null);
 }

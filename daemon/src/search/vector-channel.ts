@@ -1,6 +1,6 @@
 import { toSql } from 'pgvector';
 import type { Tx } from '../db/client.js';
-import type { Candidate } from './fusion.js';
+import { candidateList, type Candidate } from './fusion.js';
 import { tagCondition, type SearchFilter } from './filters.js';
 
 /**
@@ -36,8 +36,9 @@ export async function vectorCandidates(tx: Tx, vector: number[], f: SearchFilter
   const typed = tx.unsafe(`::halfvec(${dim})`);
   // The vector (~10 KB of text at 512-d) and the collection ids are bound once and read through
   // one-row CTEs: HNSW still orders by the InitPlan's value, and each search sends a quarter of the bytes.
-  const rows = await tx<{ id: string; sim: number }[]>`
-    with p as materialized (select ${vec}${typed} as v, ${f.collectionIds}::uuid[] as ids),
+  // The ids travel as one comma-separated text: postgres.js escapes an array parameter element by element.
+  const [row] = await tx<{ ids: string | null; sims: string | null }[]>`
+    with p as materialized (select ${vec}${typed} as v, string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as ids),
     g as materialized (
       select s.n * s.n <= 2 * ${k}::float8 * greatest(s.n, (select reltuples from pg_class where oid = 'chunks'::regclass)) as exact
         from (
@@ -69,6 +70,7 @@ export async function vectorCandidates(tx: Tx, vector: number[], f: SearchFilter
        order by (c.embedding${typed} <=> (select v from p)) + 0
        limit ${k}
     )
-    select id, 1 - dist as sim from (select * from ann union all select * from exact) nn order by dist, id`;
-  return rows.map((r, i) => ({ chunkId: r.id, score: Number(r.sim), rank: i + 1 }));
+    select string_agg(id::text, ',' order by dist, id) as ids, string_agg((1 - dist)::text, ',' order by dist, id) as sims
+      from (select * from ann union all select * from exact) nn`;
+  return candidateList(row?.ids ?? null, row?.sims ?? null);
 }
