@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   for (const [name, key] of [
     ['text channel', 'tMs'],
     ['vector channel', 'vMs'],
-    ['HTTP hybrid', 'httpMs'],
+    ...(a['no-http'] ? [] : ([['HTTP hybrid', 'httpMs']] as const)),
   ] as const) {
     const xs = rows.map((r) => r[key]);
     const sum = xs.reduce((s, x) => s + x, 0);
