@@ -173,6 +173,29 @@ describe('document upload', () => {
       assertError(await post(owner.key, b), 400, 'NO_FILES_PROVIDED');
     });
 
+    it("replies with a batch's documents in the order of its files, each stored as sent", async () => {
+      const ordered = await createCollection(owner.key);
+      const names = Array.from({ length: 40 }, (_, i) => `o-${String(39 - i).padStart(2, '0')}.txt`);
+      const f = new FormData();
+      for (const name of names) f.append('files', new Blob([`contents of ${name}`], { type: 'text/plain' }), name);
+      const r = await post(owner.key, f, ordered.uuid);
+      assert.equal(r.status, 201, r.text.slice(0, 300));
+      const uploaded = r.body.uploaded as { uuid: string; original_filename: string; file_size: number; status: string }[];
+      assert.deepEqual(
+        uploaded.map((u) => u.original_filename),
+        names,
+      );
+      assert.ok(uploaded.every((u) => u.status !== 'failed'));
+      const rows = await d.deps.sql<{ id: string; original_filename: string; file_size: number }[]>`
+        select id, original_filename, file_size::int as file_size from documents where collection_id = ${ordered.uuid}`;
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      assert.equal(rows.length, names.length);
+      for (const u of uploaded) {
+        assert.equal(byId.get(u.uuid)?.original_filename, u.original_filename);
+        assert.equal(u.file_size, Buffer.byteLength(`contents of ${u.original_filename}`));
+      }
+    });
+
     it('100 files are accepted; 101 give 400 VALIDATION_FAILED and nothing is kept', async () => {
       const big = await createCollection(owner.key);
       const ok = new FormData();

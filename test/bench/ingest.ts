@@ -10,7 +10,8 @@
 // Rate limits and metering are off in both: they would refuse (or bill) this load.
 // Knobs (env): BENCH_SMALL_DOCS (1000), BENCH_LARGE_KB (300,230,160), BENCH_RUNS (A,B),
 // BENCH_WORKER_CONCURRENCY (2), BENCH_TIMEOUT_S per run (1200), BENCH_IDLE_S (10),
-// BENCH_LOG_LEVEL (warn), BENCH_WORKER_PROF=dir (a CPU profile of the worker) and BENCH_KEEP=1 (keep the daemons' logs and data dir).
+// BENCH_LOG_LEVEL (warn), BENCH_WORKER_PROF=dir (a CPU profile of the worker), BENCH_API_PROF=dir (of the API process),
+// BENCH_DAEMON_CWD=checkout (run that checkout's daemon, e.g. main's, on this cluster: before/after back to back) and BENCH_KEEP=1 (keep the daemons' logs and data dir).
 import os from 'node:os';
 import path from 'node:path';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
@@ -154,7 +155,15 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
       newOrganization: 'Bench',
       now: new Date(),
     });
-    const apiProc = await startDaemonProcess({ env, args: ['serve', '--api-only'], logFile: path.join(tmp.dir, 'api.log') });
+    // BENCH_API_PROF=dir: the API process writes a V8 CPU profile there when it stops.
+    const apiProf = process.env.BENCH_API_PROF;
+    const apiProc = await startDaemonProcess({
+      env,
+      nodeArgs: apiProf ? ['--cpu-prof', `--cpu-prof-dir=${apiProf}`] : [],
+      args: ['serve', '--api-only'],
+      cwd: process.env.BENCH_DAEMON_CWD,
+      logFile: path.join(tmp.dir, 'api.log'),
+    });
     defer(() => apiProc.stop());
     // BENCH_WORKER_PROF=dir: the worker writes a V8 CPU profile there when it stops.
     const prof = process.env.BENCH_WORKER_PROF;
@@ -162,6 +171,7 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
       env,
       nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
       args: ['worker'],
+      cwd: process.env.BENCH_DAEMON_CWD,
       logFile: path.join(tmp.dir, 'worker.log'),
     });
     defer(() => workerProc.stop());

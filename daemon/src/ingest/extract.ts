@@ -13,8 +13,11 @@ import {
 import { PermanentError } from '../errors.js';
 import { extractHtmlText } from './html-text.js';
 import { normalizeWhitespace } from './normalize.js';
+import { memoiseOfficeModuleLoaders } from './office-modules.js';
 
 export { normalizeWhitespace } from './normalize.js';
+
+memoiseOfficeModuleLoaders();
 
 /** A failure that retrying cannot fix; the job marks the document failed with this message. */
 export class ExtractionError extends PermanentError {
