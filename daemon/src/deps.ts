@@ -5,6 +5,7 @@ import { createReadPool } from './db/read-pool.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { ExtractionPool } from './ingest/extract-pool.js';
 import { KeyCounter } from './limits/key-counter.js';
+import { PermitLeases } from './limits/permit-leases.js';
 import type { Logger } from './logger.js';
 import { QueryEmbeddingCache } from './search/query-cache.js';
 import { extractLimits } from './documents/load-text.js';
@@ -28,19 +29,22 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
   const sql = createSql(poolUrl ?? config.DATABASE_URL, { ...sqlOptions, pooled: !!poolUrl });
   const readUrl = opts.api ? config.DATABASE_READ_URL : undefined;
   const embedder = createEmbeddingProvider(embeddingConfigFrom(config, logger));
+  const clock = opts.clock ?? systemClock(config.CLOCK_OFFSET_MS);
+  const keyCounter = new KeyCounter(sql);
   return {
     config,
     sql,
     reads: createReadPool(sql, logger, readUrl ? { url: readUrl, pooled: config.DATABASE_READ_POOLED, sqlOptions } : undefined),
     logger,
-    clock: opts.clock ?? systemClock(config.CLOCK_OFFSET_MS),
+    clock,
     blobs: createBlobStore(config),
     embedder,
     usageLog: new UsageLogWriter(sql, logger, { flushMs: config.USAGE_FLUSH_MS, flushRows: config.USAGE_FLUSH_ROWS }),
     queryCache: new QueryEmbeddingCache(QUERY_CACHE_ENTRIES),
     // The database this process's requests use: the pooler when the API goes through one.
     availability: new DatabaseAvailability(poolUrl ?? config.DATABASE_URL, logger, { pooled: !!poolUrl }),
-    keyCounter: new KeyCounter(sql),
+    keyCounter,
+    leases: new PermitLeases(sql, keyCounter, () => clock.now()),
     // A thread per concurrent job, so one slow document never delays another; idle threads exit.
     extraction: new ExtractionPool({
       threads: config.WORKER_CONCURRENCY,
@@ -57,6 +61,8 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
  */
 export async function closeDeps(deps: AppDeps, opts: { timeoutSec?: number } = {}): Promise<void> {
   await deps.usageLog.close();
+  // Held permits go back while the pool is open, so other daemons can admit them.
+  await deps.leases.close().catch(() => {});
   await deps.availability.close();
   await deps.extraction.close();
   await deps.embedder.close();

@@ -4,6 +4,7 @@ import type { ReadPool, Sql } from './db/client.js';
 import type { EmbeddingProvider } from './embeddings/types.js';
 import type { ExtractionPool } from './ingest/extract-pool.js';
 import type { KeyCounter } from './limits/key-counter.js';
+import type { PermitLeases } from './limits/permit-leases.js';
 import type { Logger } from './logger.js';
 import type { QueryEmbeddingCache } from './search/query-cache.js';
 import type { BlobStore } from './storage/types.js';
@@ -54,6 +55,8 @@ export interface AppDeps {
   availability: DatabaseAvailability;
   /** The rate limiter's counting, concurrent requests grouped into one statement (limits/key-counter.ts). */
   keyCounter: KeyCounter;
+  /** The guard's counting: permit leases over keyCounter (limits/permit-leases.ts). */
+  leases: PermitLeases;
   /** Text extraction threads of the job worker, started on demand (ingest/extract-pool.ts). */
   extraction: ExtractionPool;
 }

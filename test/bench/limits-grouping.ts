@@ -1,18 +1,20 @@
 // `node --import tsx test/bench/limits-grouping.ts`: what the rate limiter's counting costs at a
-// fixed concurrency, one statement per request (limits/limiter.ts countForKey, as before the group
-// commit) against grouped (limits/key-counter.ts KeyCounter, what the guard uses). Both run in this
-// process on one pool, rounds interleaved and their order alternated, so a busy machine slows both
-// alike; the figure is CPU per request (this process + its PostgreSQL backends), which hardly
-// depends on the load, beside the throughput.
+// fixed concurrency: the key lookup alone (what the guard does with limits off, the baseline), one
+// statement per request (limits/limiter.ts countForKey, as before the group commit), grouped
+// (limits/key-counter.ts KeyCounter) and permit leases (limits/permit-leases.ts, what the guard
+// uses). All run in this process on one pool, rounds interleaved and their order rotated, so a busy
+// machine slows them alike; the figure is CPU per request (this process + its PostgreSQL
+// backends), which hardly depends on the load, beside the throughput.
 //
 // Knobs: BENCH_ROUNDS (per mode, default 12), BENCH_ROUND (requests per round, 400), BENCH_CONCURRENCY (8).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createUserWithKey } from '../../daemon/src/accounts/create.js';
-import { hashApiKey } from '../../daemon/src/auth/keys.js';
+import { findKeyByHash, hashApiKey } from '../../daemon/src/auth/keys.js';
 import { createSql } from '../../daemon/src/db/client.js';
 import { KeyCounter } from '../../daemon/src/limits/key-counter.js';
 import { countForKey } from '../../daemon/src/limits/limiter.js';
+import { PermitLeases } from '../../daemon/src/limits/permit-leases.js';
 import { benchDatabase } from './lib/env.js';
 import { round } from './lib/metrics.js';
 
@@ -20,7 +22,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const ROUND = Number(process.env.BENCH_ROUND ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 // Pro users (300 a minute), enough that no request is refused.
-const USERS = Math.ceil(((ROUNDS + 2) * ROUND * 2) / 250);
+const USERS = Math.ceil(((ROUNDS + 2) * ROUND * 3) / 250);
 
 /** CPU time of a process in ms (utime + stime from /proc, 10 ms ticks); 0 once it is gone. */
 function cpuOf(pid: number): number {
@@ -43,10 +45,16 @@ async function main(): Promise<void> {
       hashes.push(hashApiKey(u.key));
     }
     const counter = new KeyCounter(sql);
+    const leases = new PermitLeases(sql, new KeyCounter(sql), () => new Date());
     let n = 0;
     const modes: [string, () => Promise<{ counter?: { admitted: boolean } } | undefined>][] = [
+      [
+        'key lookup only (limits off)',
+        async () => ((await findKeyByHash(sql, hashes[n++ % USERS]!)) ? { counter: { admitted: true } } : undefined),
+      ],
       ['one statement per request', () => countForKey(sql, hashes[n++ % USERS]!, new Date())],
       ['grouped (KeyCounter)', () => counter.count(hashes[n++ % USERS]!, new Date())],
+      ['permit leases', () => leases.count(hashes[n++ % USERS]!, new Date())],
     ];
     const [me] = await monitor<{ pid: number }[]>`select pg_backend_pid() as pid`;
     const backends = async () =>
@@ -66,7 +74,7 @@ async function main(): Promise<void> {
     for (const [, f] of modes) await run(f, ROUND);
     const acc = modes.map(() => ({ client: 0, server: 0, wall: 0, reqs: 0, refused: 0 }));
     for (let r = 0; r < ROUNDS; r++) {
-      for (const i of r % 2 ? [0, 1] : [1, 0]) {
+      for (const i of modes.map((_, j) => (j + r) % modes.length)) {
         const pids = await backends();
         const s0 = pids.map(cpuOf);
         const c0 = process.cpuUsage();
@@ -91,12 +99,14 @@ async function main(): Promise<void> {
       );
     }
     process.stdout.write(
-      `Grouping: ${round(counter.stats.requests / counter.stats.statements, 1)} requests per statement; CPU per request ${round(cpu[1]!, 3)} ms against ${round(cpu[0]!, 3)} ms (${round((cpu[1]! / cpu[0]! - 1) * 100, 1)} %)\n` +
+      `Grouping: ${round(counter.stats.requests / counter.stats.statements, 1)} requests per statement; CPU per request ${round(cpu[2]!, 3)} ms against ${round(cpu[1]!, 3)} ms (${round((cpu[2]! / cpu[1]! - 1) * 100, 1)} %)\n` +
+        `Leases: ${leases.stats.fromPool} of ${leases.stats.fromPool + leases.stats.leases + leases.stats.counted} requests from held permits, ${leases.stats.leases} blocks; counting CPU over the lookup alone ${round(cpu[3]! - cpu[0]!, 3)} ms/req against ${round(cpu[2]! - cpu[0]!, 3)} grouped\n` +
         `Load average: ${os
           .loadavg()
           .map((x) => round(x, 2))
           .join(' ')}\n`,
     );
+    await leases.close();
   } finally {
     await sql.end();
     await monitor.end();

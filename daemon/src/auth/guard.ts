@@ -12,10 +12,12 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 /**
  * The guard of /api/v1/* and /mcp: Bearer authentication, then the per-user rate limit.
  *
- * The key is parsed and hashed once, and with rate limits on a single statement both looks it up
- * and counts the request (limits/limiter.ts `countForKey`); under load the daemon's concurrent
- * requests share one such statement (limits/key-counter.ts). Key errors win over the limit, and
- * keys that do not authenticate count nothing.
+ * The key is parsed and hashed once. With rate limits on, a user with room left is served from a
+ * block of permits the daemon reserved for it (limits/permit-leases.ts): the request costs only
+ * the key lookup. Otherwise a single statement both looks the key up and counts the request
+ * (limits/limiter.ts `countForKey`), shared under load by the daemon's concurrent requests
+ * (limits/key-counter.ts). Key errors win over the limit, and keys that do not authenticate count
+ * nothing.
  *
  * Allowed requests get the X-RateLimit-* headers on whatever response the handler produces,
  * errors and raw responses (/mcp) included, so they are set after the handler; denied ones answer
@@ -35,7 +37,7 @@ export function apiGuard(deps: AppDeps, anonymous = anonymousBudget(deps)): Midd
     let caller: Caller;
     let found: KeyCount | undefined;
     try {
-      found = await deps.keyCounter.count(bearerKeyHash(c.req.header('authorization')), now);
+      found = await deps.leases.count(bearerKeyHash(c.req.header('authorization')), now);
       caller = callerOf(deps, found?.key, now);
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 401) throw err;
