@@ -10,7 +10,8 @@ import type { QueryEmbeddingCache } from './search/query-cache.js';
 import type { BlobStore } from './storage/types.js';
 import type { UsageLogWriter } from './usage/log-writer.js';
 
-export type RateTier = 'free' | 'basic' | 'pro';
+export type { RateTier } from './limits/windows.js';
+import type { RateTier } from './limits/windows.js';
 
 /** Who is calling, resolved by the auth middleware. */
 export interface Caller {

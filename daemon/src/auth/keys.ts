@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql, Tx } from '../db/client.js';
 import { AppError } from '../errors.js';
-import type { RateTier } from '../types.js';
+import type { RateTier } from '../limits/windows.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const KEY_PREFIX = 'svc_';

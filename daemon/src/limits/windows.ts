@@ -1,4 +1,6 @@
-import type { RateTier } from '../types.js';
+/** A key's rate tier (specification, "Rate tiers"). Defined here, below auth and types.ts, so the
+ * limiter's modules that AppDeps names do not import types.ts back. */
+export type RateTier = 'free' | 'basic' | 'pro';
 
 export type WindowName = 'minute' | 'day' | 'month';
 export type TierLimits = Record<WindowName, number>;
