@@ -178,7 +178,7 @@ describe('web UI: every page fits 1280 and 390 px, light and dark', () => {
         try {
           await screenshot(page, `${name}-${size.width}-${scheme}`);
         } catch (err) {
-          failures.push((err as Error).message.split('\n')[0]!);
+          failures.push(`${name}: ${(err as Error).message.split('\n')[0]!}`);
         }
       };
       try {

@@ -121,8 +121,18 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await assertFits(page, name);
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  return file;
+  // Chromium's Page.captureScreenshot now and then answers "Unable to capture screenshot" when
+  // the compositor has no frame ready (seen on a loaded CI machine). The screenshot is an
+  // artifact, not the assertion (assertFits above is), so capture is retried after a frame.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.screenshot({ path: file, fullPage: true });
+      return file;
+    } catch (err) {
+      if (attempt >= 3 || !/Unable to capture screenshot/.test((err as Error).message)) throw err;
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    }
+  }
 }
 
 /** Signs in through the form; resolves once the landing page (or `next`) has loaded. */
