@@ -1,6 +1,6 @@
 import type { KeyRow } from '../auth/keys.js';
 import type { Sql } from '../db/client.js';
-import { LIMITS_ARRAY } from './limiter.js';
+import { LIMITS_ARRAY, splitKeyCount, type KeyCountRow } from './limiter.js';
 import type { CounterRow } from './windows.js';
 
 /** A looked-up key and, when it authenticates and there was room, a block of permits reserved for its user. */
@@ -12,7 +12,7 @@ export interface Lease {
   block: number;
 }
 
-type Row = KeyRow & { [K in keyof CounterRow]: CounterRow[K] | null } & { block: number | null };
+type Row = KeyCountRow & { block: number | null };
 
 // A block is an eighth of the room left (the fewest requests left over the minute, day and month by
 // the calling key's limits), at most 64 and at least 1: near the limit it shrinks to single permits,
@@ -63,21 +63,9 @@ export async function leaseForKey(sql: Sql, keyHash: Buffer, now: Date): Promise
            c.minute_start, c.minute_count, c.day_start, c.day_count, c.month_start, c.month_count, c.admitted, c.block
       from k left join counted c on true`;
   if (!rows[0]) return undefined;
-  const { minute_start, minute_count, day_start, day_count, month_start, month_count, admitted, block, ...key } = rows[0];
-  if (admitted === null) return { key, block: 0 };
-  return {
-    key,
-    block: block ?? 0,
-    counter: {
-      minute_start: minute_start!,
-      minute_count: minute_count!,
-      day_start: day_start!,
-      day_count: day_count!,
-      month_start: month_start!,
-      month_count: month_count!,
-      admitted,
-    },
-  };
+  const { block, ...row } = rows[0];
+  const { key, counter } = splitKeyCount(row);
+  return counter ? { key, counter, block: block ?? 0 } : { key, block: 0 };
 }
 
 /**

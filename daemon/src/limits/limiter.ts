@@ -17,7 +17,7 @@ import { TIER_LIMITS, windowStarts, type CounterRow, type TierLimits } from './w
 /** A looked-up key, and its request's count unless the key does not authenticate. */
 export type KeyCount = { key: KeyRow; counter?: CounterRow };
 
-type Row = KeyRow & { [K in keyof CounterRow]: CounterRow[K] | null };
+export type KeyCountRow = KeyRow & { [K in keyof CounterRow]: CounterRow[K] | null };
 
 const TIER_ORDER = ['free', 'basic', 'pro'] as const;
 /**
@@ -39,7 +39,7 @@ export const LIMITS_ARRAY = `{${TIER_ORDER.map((t) => [TIER_LIMITS[t].minute, TI
  * CPU for the statement, with the same server CPU (the write itself is the cost).
  */
 export async function countForKey(sql: Sql, keyHash: Buffer, now: Date): Promise<KeyCount | undefined> {
-  const rows = await sql<Row[]>`
+  const rows = await sql<KeyCountRow[]>`
     with k as (
       select k.id as key_id, k.prefix, k.is_active as key_active, k.is_full_access, k.rate_tier,
              k.expires_at, k.last_used_at, u.id as user_id, u.is_active as user_active, u.is_admin,
@@ -73,8 +73,15 @@ export async function countForKey(sql: Sql, keyHash: Buffer, now: Date): Promise
            k.user_id, k.user_active, k.is_admin, k.organization_id,
            c.minute_start, c.minute_count, c.day_start, c.day_count, c.month_start, c.month_count, c.admitted
       from k left join counted c on true`;
-  if (!rows[0]) return undefined;
-  const { minute_start, minute_count, day_start, day_count, month_start, month_count, admitted, ...key } = rows[0];
+  return rows[0] && splitKeyCount(rows[0]);
+}
+
+/**
+ * A row of countForKey's or leaseForKey's statement: the key's columns, and the counter's (all
+ * null when the key does not authenticate, so nothing was counted).
+ */
+export function splitKeyCount(row: KeyCountRow): KeyCount {
+  const { minute_start, minute_count, day_start, day_count, month_start, month_count, admitted, ...key } = row;
   if (admitted === null) return { key };
   return {
     key,
