@@ -114,6 +114,8 @@ describe('pgbouncer in transaction pooling mode (DATABASE_POOL_URL)', () => {
       (tx) => tx<{ v: string }[]>`select current_setting('hnsw.iterative_scan', true) as v`,
     );
     assert.equal(iterative[0]?.v, 'relaxed_order');
+    const jit = await withSearchSettings(d.deps.sql, (tx) => tx<{ v: string }[]>`select current_setting('jit') as v`);
+    assert.equal(jit[0]?.v, 'off', 'no LLVM compilation of a search statement (search.jit.test.ts)');
     for (let i = 0; i < 4; i++) {
       const [outside] = await d.deps.sql<{ v: string | null }[]>`select current_setting('hnsw.ef_search', true) as v`;
       assert.notEqual(outside?.v, String(d.config.HNSW_EF_SEARCH), 'set locally: the server connection goes back clean');

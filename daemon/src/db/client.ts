@@ -7,9 +7,15 @@ export type Tx = postgres.TransactionSql<Record<string, never>> | Sql;
 /** Connecting may take this long before the attempt fails (and an API request answers 503). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
 
-/** pgvector settings every search needs; per connection, or per transaction behind a pooler. */
+/**
+ * Settings every search needs; per connection, or per transaction behind a pooler. `jit` off: the
+ * daemon's statements are short, and PostgreSQL compiles a statement with LLVM once its estimated
+ * cost passes jit_above_cost, counting branches that never run. At 1M chunks the vector search's
+ * skipped exact branch crossed it, and each search paid 20-40 ms of compilation for a 2-3 ms HNSW
+ * walk (search/text-index.md, "JIT at a million chunks").
+ */
 function searchSettings(hnswEfSearch: number | undefined): Record<string, string> {
-  return { 'hnsw.ef_search': String(hnswEfSearch ?? 100), 'hnsw.iterative_scan': 'relaxed_order' };
+  return { 'hnsw.ef_search': String(hnswEfSearch ?? 100), 'hnsw.iterative_scan': 'relaxed_order', jit: 'off' };
 }
 const pooledSettings = new WeakMap<object, Record<string, string>>();
 
@@ -40,7 +46,7 @@ export function createSql(url: string, opts: SqlOptions = {}): Sql {
     backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
     onnotice: () => {},
     ...(opts.pooled ? { prepare: false } : {}),
-    // pgvector settings travel in the startup packet, so every pooled connection has them without a
+    // The settings travel in the startup packet, so every pooled connection has them without a
     // per-query SET or transaction. iterative_scan keeps filtered HNSW queries from returning too few rows.
     connection: {
       application_name: opts.applicationName ?? 'docsift',
@@ -53,7 +59,7 @@ export function createSql(url: string, opts: SqlOptions = {}): Sql {
 }
 
 /**
- * Runs `fn` where the search settings (hnsw.ef_search, iterative scan) are in force: on a direct
+ * Runs `fn` where the search settings (hnsw.ef_search, iterative scan, jit off) are in force: on a direct
  * connection they already are (startup packet); behind a transaction pooler, `fn` runs in a
  * transaction that sets them locally, so they never leak to another client's server connection.
  */
