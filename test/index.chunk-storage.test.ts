@@ -49,7 +49,9 @@ describe('index: chunk rows and their text', () => {
     });
     assert.equal(up.status, 201, up.text);
     doc = up.body.uuid;
-    await processDocumentTask(d.deps)({ documentId: doc, generation: 1 }, { job: { attempts: 1, max_attempts: 5 } } as unknown as JobHelpers);
+    await processDocumentTask(d.deps)({ documentId: doc, generation: 1 }, {
+      job: { attempts: 1, max_attempts: 5 },
+    } as unknown as JobHelpers);
   });
   after(async () => {
     await d?.close();

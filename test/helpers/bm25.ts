@@ -55,3 +55,17 @@ export async function assertIndexLayout(sql: Sql): Promise<void> {
            (select count(*) from (select 1 from b where kind = 2 and df < 1000 group by coll, lexeme having count(*) > 1) x)::int as partial_tails`;
   assert.deepEqual({ ...r }, { fresh: 0, heads: 0, big_head: 0, above: 0, unsorted: 0, partial_tails: 0 });
 }
+
+/** Indexed one-chunk documents written straight to the tables (the chunk triggers fill text_fresh). */
+export async function insertIndexedTexts(sql: Sql, userId: string, collectionId: string, texts: string[]): Promise<string[]> {
+  return sql.begin(async (tx) => {
+    const docs = await tx<{ id: string }[]>`
+      insert into documents (collection_id, uploaded_by, title, source_type, status, chunks_count, indexed_at)
+      select ${collectionId}, ${userId}, 'Doc', 'text', 'indexed', 1, now() from unnest(${texts}::text[]) returning id`;
+    await tx`
+      insert into chunks (document_id, collection_id, generation, chunk_index, content, embedding_model, tsv)
+      select (${docs.map((r) => r.id)}::uuid[])[k], ${collectionId}, 1, 0, t.content, 'none', to_tsvector('english', t.content)
+        from unnest(${texts}::text[]) with ordinality as t(content, k)`;
+    return docs.map((r) => r.id);
+  });
+}

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { foldTextIndex } from '../daemon/src/index/fold.js';
+import { assertIndexExact, assertIndexLayout, insertIndexedTexts } from './helpers/bm25.js';
+import { makeCollection } from './helpers/docs.js';
+import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
+
+// A fold rewrites every list it touches as new rows; after a burst a small text_blocks keeps the
+// old rows' space free. The fold then rewrites a small table compactly (VACUUM FULL, SKIP_LOCKED):
+// the index and every search answer stay exactly what they were, and a running search is never
+// waited for.
+
+function seeded(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+const rand = seeded(5);
+/** 30 words of a 4,000-word vocabulary: thousands of short lists, as a small corpus has. */
+const texts = (n: number) =>
+  Array.from({ length: n }, () => Array.from({ length: 30 }, () => `v${Math.floor(4000 * rand() ** 2)}`).join(' '));
+const QUERIES = ['v1 v2 v3', 'v40 v977', 'v3999 v12 v250', 'v7'];
+
+describe('index: compacting a small text_blocks after a burst', () => {
+  let d: TestDaemon;
+  let owner: Tenant;
+  let other: Tenant;
+  let coll: string;
+  const heap = async () => (await d.deps.sql<{ b: number }[]>`select pg_relation_size('text_blocks')::float8 as b`)[0]!.b;
+  const answers = async (key: string) => {
+    const out: unknown[] = [];
+    for (const query of QUERIES) {
+      const r = await http(d.url)('POST', '/api/v1/search/', { key, json: { query, mode: 'text', limit: 50 } });
+      assert.equal(r.status, 200, r.text);
+      out.push(r.body.results.map((x: { chunk_id: string; score: number }) => [x.chunk_id, x.score]));
+    }
+    return out;
+  };
+
+  before(async () => {
+    d = await startTestDaemon({ label: 'compact' });
+    owner = await createTenant(d, 'compact-owner');
+    other = await createTenant(d, 'compact-other');
+    coll = (await makeCollection(http(d.url), owner.key, 'Compact')).uuid;
+    await insertIndexedTexts(d.deps.sql, owner.userId, coll, texts(4000));
+    await foldTextIndex(d.deps.sql);
+    // A second burst touches nearly every list: each is rewritten, its old rows left behind.
+    await insertIndexedTexts(d.deps.sql, owner.userId, coll, texts(1500));
+    await d.deps.sql`select fold_text_stats()`;
+    await d.deps.sql`vacuum text_blocks`;
+  });
+  after(async () => d?.close());
+
+  it('never waits for a running search: a table in use is left for the next fold', async () => {
+    const before = await heap();
+    const reader = await d.deps.sql.reserve();
+    try {
+      await reader`begin`;
+      await reader`select count(*) from text_blocks`;
+      const r = await foldTextIndex(d.deps.sql, { compactMinFreeBytes: 0 });
+      assert.deepEqual(r, { shrunk: false, compacted: false });
+      assert.equal(await heap(), before);
+    } finally {
+      await reader`commit`;
+      reader.release();
+    }
+  });
+
+  it('leaves a table past the size cap alone', async () => {
+    const before = await heap();
+    assert.deepEqual(await foldTextIndex(d.deps.sql, { compactMinFreeBytes: 0, compactMaxBytes: before - 1 }), {
+      shrunk: false,
+      compacted: false,
+    });
+    assert.equal(await heap(), before);
+  });
+
+  it('rewrites a third-free table compactly; the index and every answer stay exact, and a compact table is left alone', async () => {
+    const before = await heap();
+    const answersBefore = await answers(owner.key);
+    assert.deepEqual(await foldTextIndex(d.deps.sql, { compactMinFreeBytes: 0 }), { shrunk: false, compacted: true });
+    const after = await heap();
+    assert.ok(after < before * 0.8, `text_blocks ${before} → ${after} B`);
+    await assertIndexExact(d.deps.sql);
+    await assertIndexLayout(d.deps.sql);
+    assert.deepEqual(await answers(owner.key), answersBefore);
+    assert.deepEqual(
+      await answers(other.key),
+      QUERIES.map(() => []),
+      'another organization sees none of it',
+    );
+    assert.deepEqual(await foldTextIndex(d.deps.sql, { compactMinFreeBytes: 0 }), { shrunk: false, compacted: false });
+    assert.equal(await heap(), after);
+  });
+});
