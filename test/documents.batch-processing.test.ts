@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { makeCollection, waitSettled } from './helpers/docs.js';
+import { startWebhookReceiver, subscribeReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const PER_TENANT = 30;
 
@@ -17,6 +18,7 @@ describe('documents: small documents processed in batches', () => {
   let b: Tenant;
   let req: ReturnType<typeof http>;
   let env: Record<string, string>;
+  const rx: { a?: WebhookReceiver; b?: WebhookReceiver } = {};
   const ids = { a: [] as string[], b: [] as string[], broken: '' };
 
   async function upload(t: Tenant, collection: string, files: [name: string, body: string, type: string][]): Promise<string[]> {
@@ -33,11 +35,16 @@ describe('documents: small documents processed in batches', () => {
 
   before(async () => {
     ollama = await startFakeOllama();
-    env = { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, WORKER_CONCURRENCY: '1' };
+    env = { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, WORKER_CONCURRENCY: '1', ALLOW_PRIVATE_URLS: 'true' };
     api = await startTestDaemon({ label: 'batches', api: true, worker: false, env });
     a = await createTenant(api, 'batch-a');
     b = await createTenant(api, 'batch-b');
     req = http(api.url);
+    // Events are stored for an organization with an active webhook (the only reader of them).
+    rx.a = await startWebhookReceiver();
+    rx.b = await startWebhookReceiver();
+    await subscribeReceiver(req, a.key, rx.a);
+    await subscribeReceiver(req, b.key, rx.b);
     const collA = (await makeCollection(req, a.key, 'Batch A')).uuid;
     const collB = (await makeCollection(req, b.key, 'Batch B')).uuid;
     const text = (who: string, i: number) => `Note ${i} of ${who}: the ${who}-${i} lantern is made of copper and glass.`;
@@ -60,6 +67,8 @@ describe('documents: small documents processed in batches', () => {
   after(async () => {
     await worker?.close();
     await api?.close();
+    await rx.a?.close();
+    await rx.b?.close();
     await ollama?.close();
   });
 
@@ -115,6 +124,20 @@ describe('documents: small documents processed in batches', () => {
         assert.equal(e.n, 1);
         assert.equal(e.org, t.orgId, 'the event belongs to the document owner');
       }
+    }
+    // Each organization's webhook gets its own documents' events, once each.
+    for (const [receiver, own] of [
+      [rx.a!, [...ids.a, ids.broken]],
+      [rx.b!, ids.b],
+    ] as const) {
+      await receiver.waitFor(() => receiver.accepted().length >= own.length, 30_000);
+      assert.deepEqual(
+        receiver
+          .accepted()
+          .map((r) => r.body.data.uuid)
+          .sort(),
+        [...own].sort(),
+      );
     }
   });
 });

@@ -9,6 +9,7 @@ import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.j
 import { isPrivateAddress, validatePublicUrl } from '../daemon/src/net/ssrf.js';
 import { HTML_NOISE_WORDS, samplePath } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
+import { startWebhookReceiver, subscribeReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 // Processing failures through the real worker: the embedding provider is the fake Ollama (the one
 // stand-in the dev guide allows), URL documents are fetched from a local HTTP server.
@@ -61,6 +62,7 @@ describe('processing failures, Ollama and URL documents', () => {
   let t: Tenant;
   let req: ReturnType<typeof http>;
   let collId: string;
+  let rx: WebhookReceiver;
 
   before(async () => {
     ollama = await startFakeOllama();
@@ -72,11 +74,15 @@ describe('processing failures, Ollama and URL documents', () => {
     });
     t = await createTenant(d, 'failures');
     req = http(d.url);
+    // Events are stored for an organization with an active webhook (the only reader of them).
+    rx = await startWebhookReceiver();
+    await subscribeReceiver(req, t.key, rx);
     const c = await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Failures' } });
     collId = c.body.uuid;
   });
   after(async () => {
     await d?.close();
+    await rx?.close();
     await ollama?.close();
     site?.server.close();
   });

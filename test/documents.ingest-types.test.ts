@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { BAD_FILES, HTML_NOISE_WORDS, PDF_PAGE2_PHRASE, samplePath, SAMPLES } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
+import { startWebhookReceiver, subscribeReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 // Every supported type goes through the real worker (builtin embedder): upload → extract → chunk →
 // embed → index. The phrases are checked in content_text and chunk text, and found through search.
@@ -46,11 +47,15 @@ describe('ingestion of every supported type', () => {
   let req: ReturnType<typeof http>;
   let coll: { uuid: string; name: string; slug: string };
   const byFile = new Map<string, Detail>();
+  let rx: WebhookReceiver;
 
   before(async () => {
-    d = await startTestDaemon({ label: 'doc_ingest', worker: true });
+    d = await startTestDaemon({ label: 'doc_ingest', worker: true, env: { ALLOW_PRIVATE_URLS: 'true' } });
     t = await createTenant(d, 'ingest');
     req = http(d.url);
+    // Events are stored for an organization with an active webhook (the only reader of them).
+    rx = await startWebhookReceiver();
+    await subscribeReceiver(req, t.key, rx);
     const c = await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Ingest types' } });
     assert.equal(c.status, 201, c.text);
     coll = c.body;
@@ -91,7 +96,10 @@ describe('ingestion of every supported type', () => {
       byFile.set(file, g.body);
     }
   });
-  after(async () => d?.close());
+  after(async () => {
+    await d?.close();
+    await rx?.close();
+  });
 
   const events = (id: string) =>
     d.deps.sql<EventRow[]>`select type, organization_id, payload from events where payload->'data'->>'uuid' = ${id} order by created_at`;

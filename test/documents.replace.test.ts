@@ -7,6 +7,7 @@ import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.j
 import { processDocumentTask } from '../daemon/src/documents/process-document.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
+import { startWebhookReceiver, subscribeReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const UPLOAD_FIELDS = ['collection_name', 'created_at', 'file_size', 'original_filename', 'source_type', 'status', 'tags', 'title', 'uuid'];
 
@@ -28,13 +29,20 @@ describe('replace, reprocess and delete', () => {
   let coll: Coll;
   let readKey: string;
   let n = 0;
+  let rx: WebhookReceiver;
 
   before(async () => {
     ollama = await startFakeOllama({ delayMs: 300 });
-    d = await startTestDaemon({ label: 'doc_replace', env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url } });
+    d = await startTestDaemon({
+      label: 'doc_replace',
+      env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, ALLOW_PRIVATE_URLS: 'true' },
+    });
     owner = await createTenant(d, 'repl-owner');
     other = await createTenant(d, 'repl-other');
     req = http(d.url);
+    // Events are stored for an organization with an active webhook (the only reader of them).
+    rx = await startWebhookReceiver();
+    await subscribeReceiver(req, owner.key, rx);
     coll = await createCollection(owner.key);
     const k = await req('POST', '/api/v1/keys/', { key: owner.key, json: { name: 'reader', collections: [coll.slug] } });
     assert.equal(k.status, 201, k.text);
@@ -42,6 +50,7 @@ describe('replace, reprocess and delete', () => {
   });
   after(async () => {
     await d?.close();
+    await rx?.close();
     await ollama?.close();
   });
 

@@ -58,7 +58,7 @@ describe('webhook delivery', { concurrency: true }, () => {
   }
 
   /** A synthetic document event through the daemon's own emitEvent (the call processing makes), for delivery-path tests. */
-  async function emit(t: Tenant, type: 'document.indexed' | 'document.failed' = 'document.indexed'): Promise<string> {
+  async function emitStored(t: Tenant, type: 'document.indexed' | 'document.failed' = 'document.indexed'): Promise<string | undefined> {
     const data: DocumentEventData = {
       uuid: randomUUID(),
       status: type === 'document.indexed' ? 'indexed' : 'failed',
@@ -73,6 +73,11 @@ describe('webhook delivery', { concurrency: true }, () => {
       file_size: 10,
     };
     return d.deps.sql.begin((tx) => emitEvent(tx, t.orgId, type, data, d.deps.clock.now()));
+  }
+  async function emit(t: Tenant, type: 'document.indexed' | 'document.failed' = 'document.indexed'): Promise<string> {
+    const id = await emitStored(t, type);
+    assert.ok(id, 'the event is stored: the organization has an active webhook');
+    return id;
   }
 
   async function log(t: Tenant, query = '') {
@@ -307,8 +312,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     const del = await req('DELETE', '/api/v1/webhooks/', { key: t.key });
     assert.deepEqual(del.body, { configured: false, deleted: true });
     const seen = rx.requests.length;
-    const later = await emit(t);
-    assert.equal((await pendingJobs(later)).length, 0, 'no job for an event after DELETE');
+    assert.equal(await emitStored(t), undefined, 'no event (and no job) after DELETE');
     // A new webhook (new id) at the same URL must not receive the old event's retries.
     const again = await req('POST', '/api/v1/webhooks/', { key: t.key, json: { url: rx.url } });
     assert.equal(again.status, 201);
@@ -325,8 +329,8 @@ describe('webhook delivery', { concurrency: true }, () => {
     await rx.waitFor((reqs) => reqs.length >= 1);
     assert.equal((await req('PATCH', '/api/v1/webhooks/', { key: t.key, json: { is_active: false } })).status, 200);
     fail = false;
-    const quiet = await emit(t);
-    assert.equal((await pendingJobs(quiet)).length, 0);
+    assert.equal(await emitStored(t), undefined, 'no event is stored while the webhook is inactive');
+    assert.equal((await d.deps.sql`select 1 from events where organization_id = ${t.orgId}`).length, 1, 'only the first event');
     await settled(t);
     assert.equal(rx.requests.length, 1, 'the pending retry was dropped');
     assert.equal((await pendingJobs(first)).length, 0);

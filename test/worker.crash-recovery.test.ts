@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startFakeOllama } from './helpers/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
+import { startWebhookReceiver, subscribeReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,13 +33,20 @@ describe('worker killed mid-job', () => {
   let d: TestDaemon;
   let ollama: Awaited<ReturnType<typeof startFakeOllama>>;
   const children: ChildProcess[] = [];
+  let rx: WebhookReceiver;
   before(async () => {
+    rx = await startWebhookReceiver();
     ollama = await startFakeOllama({ dimension: 64, delayMs: 60_000 });
-    d = await startTestDaemon({ label: 'crash', worker: false, env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url } });
+    d = await startTestDaemon({
+      label: 'crash',
+      worker: false,
+      env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, ALLOW_PRIVATE_URLS: 'true' },
+    });
   });
   after(async () => {
     for (const c of children) c.kill('SIGKILL');
     await d?.close();
+    await rx?.close();
     await ollama?.close();
   });
 
@@ -52,12 +60,15 @@ describe('worker killed mid-job', () => {
     SIGNING_SECRET: d.config.SIGNING_SECRET!,
     WORKER_HEARTBEAT_MS: '300',
     WORKER_STALE_MS: '1500',
+    ALLOW_PRIVATE_URLS: 'true',
     NODE_ENV: 'test',
   });
 
   it('ends with the document indexed exactly once', async () => {
     const t = await createTenant(d);
     const req = http(d.url);
+    // Events are stored for an organization with an active webhook (the only reader of them).
+    await subscribeReceiver(req, t.key, rx);
     const col = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Crash' } })).body;
     const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} about resilient workers and idempotent jobs.`).join('\n\n');
     const up = await req('POST', `/api/v1/collections/${col.uuid}/documents/`, {
@@ -98,8 +109,13 @@ describe('worker killed mid-job', () => {
     assert.ok(doc.chunks_count >= 1);
     const events = await d.deps.sql`select 1 from events where type = 'document.indexed' and payload->'data'->>'uuid' = ${up.body.uuid}`;
     assert.equal(events.length, 1, 'exactly one indexed event');
-    const jobs = await d.deps.sql`select 1 from graphile_worker._private_jobs`;
-    assert.equal(jobs.length, 0, 'job completed and removed');
+    await rx.waitFor((reqs) => reqs.some((r) => r.body?.data?.uuid === up.body.uuid));
+    await until(
+      async () => ((await d.deps.sql`select 1 from graphile_worker._private_jobs`).length === 0 ? true : undefined),
+      15_000,
+      'the processing and delivery jobs completed and removed',
+    );
+    assert.equal(rx.accepted().filter((r) => r.body.data.uuid === up.body.uuid).length, 1, 'delivered once');
     second.kill('SIGTERM');
     await new Promise((r) => second.once('exit', r));
   });
@@ -107,6 +123,7 @@ describe('worker killed mid-job', () => {
   it('mid-batch: every document indexed exactly once, no job, lock or heartbeat of the dead worker left behind', async () => {
     const t = await createTenant(d);
     const req = http(d.url);
+    await subscribeReceiver(req, t.key, rx);
     const col = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Crash batch' } })).body;
     const ids: string[] = [];
     // Small documents are indexed in batches of up to 32 per transaction (documents/batch-claim.ts), and

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { testSql, until } from './helpers/chaos-db.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
+import { startWebhookReceiver, subscribeReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 
 describe('job worker supervision', () => {
@@ -42,7 +43,10 @@ describe('job worker supervision', () => {
     return r.body.uuid as string;
   };
 
+  let rx: WebhookReceiver;
+
   before(async () => {
+    rx = await startWebhookReceiver();
     db = await createTestDatabase('supervision');
     const admin = testSql(db.url);
     try {
@@ -68,15 +72,19 @@ describe('job worker supervision', () => {
         WORKER_CONCURRENCY: '1',
         WORKER_HEARTBEAT_MS: '200',
         WORKER_STALE_MS: '1000',
+        ALLOW_PRIVATE_URLS: 'true',
       },
     });
     req = http(d.url);
     t = await createTenant(d);
+    // Events are stored for an organization with an active webhook (the only reader of them).
+    await subscribeReceiver(req, t.key, rx);
     collection = (await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Supervised' } })).body.uuid;
   });
   after(async () => {
     await d?.close();
     await db?.drop();
+    await rx?.close();
     await ollama?.close();
   });
 

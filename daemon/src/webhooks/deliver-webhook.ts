@@ -145,12 +145,13 @@ export const deliverWebhookJob = defineJob<DeliverWebhookPayload>({
   defaults: { maxAttempts: JOB_MAX_ATTEMPTS },
 });
 
-/**
- * Called by emitEvent inside the state-change transaction: queues delivery when the organization
- * has an active webhook. Events that happen while the webhook is inactive or absent are not sent.
- */
-export async function queueWebhookDelivery(tx: Tx, organizationId: string, eventId: string): Promise<void> {
+/** The organization's webhook that new events are sent to: none while it is absent or inactive. */
+export async function activeWebhookId(tx: Tx, organizationId: string): Promise<string | undefined> {
   const hooks = await tx<{ id: string }[]>`select id from webhooks where organization_id = ${organizationId} and is_active`;
-  const hook = hooks[0];
-  if (hook) await deliverWebhookJob.enqueue(tx, { webhookId: hook.id, eventId, attempt: 1 });
+  return hooks[0]?.id;
+}
+
+/** Called by emitEvent inside the state-change transaction: the event's first delivery attempt. */
+export async function queueWebhookDelivery(tx: Tx, webhookId: string, eventId: string): Promise<void> {
+  await deliverWebhookJob.enqueue(tx, { webhookId, eventId, attempt: 1 });
 }

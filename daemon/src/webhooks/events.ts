@@ -1,5 +1,5 @@
 import type { Tx } from '../db/client.js';
-import { queueWebhookDelivery } from './deliver-webhook.js';
+import { activeWebhookId, queueWebhookDelivery } from './deliver-webhook.js';
 
 export type EventType = 'document.indexed' | 'document.failed' | 'webhook.test';
 
@@ -18,12 +18,26 @@ export interface DocumentEventData {
   file_size: number;
 }
 
-/** Records an event in the same transaction as the state change it describes, and queues its webhook delivery. */
-export async function emitEvent(tx: Tx, organizationId: string, type: EventType, data: DocumentEventData, now: Date): Promise<string> {
+/**
+ * Records an event in the same transaction as the state change it describes, and queues its webhook
+ * delivery. Events exist to be delivered, and only deliveries read them (the delivery log,
+ * redelivery): while the organization has no active webhook, events are not sent (as the API
+ * documents for an inactive one) and none is stored. A bulk upload without a webhook wrote one
+ * never-read row per document (SciFact: 560 B per chunk).
+ */
+export async function emitEvent(
+  tx: Tx,
+  organizationId: string,
+  type: EventType,
+  data: DocumentEventData,
+  now: Date,
+): Promise<string | undefined> {
+  const webhookId = await activeWebhookId(tx, organizationId);
+  if (!webhookId) return undefined;
   const payload = { event: type, timestamp: now.toISOString(), data };
   const rows = await tx<{ id: string }[]>`
     insert into events (organization_id, type, payload, created_at) values (${organizationId}, ${type}, ${tx.json(payload as never)}, ${now}) returning id`;
   const id = rows[0]!.id;
-  await queueWebhookDelivery(tx, organizationId, id);
+  await queueWebhookDelivery(tx, webhookId, id);
   return id;
 }
