@@ -110,7 +110,7 @@ describe('folding BM25 blocks', () => {
       Array.from({ length: 200 }, (_, i) => text(21_000 + i)),
     );
     const [r] = await Promise.all([
-      foldTextIndex(sql, { freshIndexSlack: 0 }),
+      foldTextIndex(sql, { slack: { text_fresh: 0 } }),
       fill(
         sql,
         t,

@@ -1,12 +1,5 @@
 import type { Sql } from '../db/client.js';
-
-/**
- * Index bytes text_fresh may keep while (nearly) empty before they are rebuilt. Small, because
- * what is left after a burst is not reused until the next one, and on a small corpus it was the
- * single largest waste (SciFact: 0.7 KB of 14 KB per chunk at 32 MB of slack). The rebuild of a
- * nearly empty table costs a few milliseconds, at most once per fold.
- */
-const FRESH_INDEX_SLACK = 2 ** 20;
+import { rebuildDrainedIndexes, type DrainedTable } from './drained-indexes.js';
 
 /**
  * text_blocks past this size is never compacted: VACUUM FULL holds its exclusive lock, so searches
@@ -19,7 +12,8 @@ const COMPACT_FREE_SHARE = 0.25;
 const COMPACT_MIN_FREE_BYTES = 2 ** 20;
 
 export interface FoldOptions {
-  freshIndexSlack?: number;
+  /** Index bytes a drained table may keep (drained-indexes.ts), per table. */
+  slack?: Partial<Record<DrainedTable, number>>;
   compactMaxBytes?: number;
   compactMinFreeBytes?: number;
 }
@@ -27,20 +21,16 @@ export interface FoldOptions {
 /**
  * One fold of the BM25 index (the worker runs it every minute; bulk loads call it too):
  * fold_text_stats() drains text_fresh into the lists' head and tail blocks and folds the collection
- * statistics. Deleted rows' pages are reused, but a burst of ingestion leaves text_fresh's indexes
- * large and nearly empty, so they are then rebuilt (concurrently: ingestion never waits) to give
- * the space back; and a small text_blocks left with much free space is compacted.
+ * statistics. Then the tables a burst fills and the pipeline empties get their indexes rebuilt once
+ * drained (text_fresh: `shrunk`), and a small text_blocks left with much free space is compacted.
  */
 export async function foldTextIndex(sql: Sql, opts: FoldOptions = {}): Promise<{ shrunk: boolean; compacted: boolean }> {
   await sql`select fold_text_stats()`;
-  const [r] = await sql<{ rows: number; bytes: number }[]>`
-    select (select count(*) from (select 1 from text_fresh limit 1000) x)::int as rows,
-           (pg_relation_size('text_fresh_list_idx') + pg_relation_size('text_fresh_lexeme_idx'))::float8 as bytes`;
+  const states = await rebuildDrainedIndexes(sql, opts);
+  const fresh = states.find((s) => s.table === 'text_fresh');
   // Only once a burst is drained: mid-burst, the next fold's rewrites would need the space again.
-  if (!r || r.rows >= 1000) return { shrunk: false, compacted: false };
-  const shrunk = r.bytes > (opts.freshIndexSlack ?? FRESH_INDEX_SLACK);
-  if (shrunk) await sql`reindex table concurrently text_fresh`;
-  return { shrunk, compacted: await compactTextBlocks(sql, opts) };
+  if (!fresh?.drained) return { shrunk: false, compacted: false };
+  return { shrunk: fresh.rebuilt, compacted: await compactTextBlocks(sql, opts) };
 }
 
 /**
