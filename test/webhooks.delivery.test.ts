@@ -5,7 +5,14 @@ import { after, before, describe, it } from 'node:test';
 import { emitEvent, type DocumentEventData } from '../daemon/src/webhooks/events.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
-import { startWebhookReceiver, verifyWebhook, type Received, type Reply, type WebhookReceiver } from './helpers/webhook-receiver.js';
+import {
+  startWebhookReceiver,
+  subscribeReceiver,
+  verifyWebhook,
+  type Received,
+  type Reply,
+  type WebhookReceiver,
+} from './helpers/webhook-receiver.js';
 
 // Delivery through the real worker to a real receiver on loopback. The retry base is 50 ms, so the
 // schedule is 50, 100, 200, 400, 800 ms (±20 %); graphile-worker picks up future jobs on its 1 s poll.
@@ -50,9 +57,7 @@ describe('webhook delivery', { concurrency: true }, () => {
     const t = await createTenant(d, label);
     const rx = await startWebhookReceiver();
     receivers.push(rx);
-    const r = await req('POST', '/api/v1/webhooks/', { key: t.key, json: { url: rx.url } });
-    assert.equal(r.status, 201, r.text);
-    rx.secret = r.body.secret;
+    await subscribeReceiver(req, t.key, rx);
     if (script) rx.respond = ({ n, verdict }) => (verdict.ok ? script(n) : { status: 401, body: verdict.reason });
     return { t, rx };
   }

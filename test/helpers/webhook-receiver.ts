@@ -171,9 +171,8 @@ export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver
 }
 
 /** Makes `rx` the webhook of the key's organization (the daemon needs ALLOW_PRIVATE_URLS) and gives it the secret. */
-export async function subscribeReceiver(req: ReturnType<typeof http>, key: string, rx: WebhookReceiver): Promise<string> {
+export async function subscribeReceiver(req: ReturnType<typeof http>, key: string, rx: WebhookReceiver): Promise<void> {
   const hook = await req('POST', '/api/v1/webhooks/', { key, json: { url: rx.url } });
   if (hook.status !== 201) throw new Error(`webhook create failed: ${hook.status} ${hook.text}`);
   rx.secret = hook.body.secret;
-  return hook.body.uuid ?? hook.body.id;
 }

@@ -1,5 +1,4 @@
 import type { JobHelpers } from 'graphile-worker';
-import type { Tx } from '../db/client.js';
 import { defineJob } from '../jobs/queue.js';
 import type { AppDeps } from '../types.js';
 import {
@@ -144,14 +143,3 @@ export const deliverWebhookJob = defineJob<DeliverWebhookPayload>({
   jobKey: (p) => deliveryJobKey(p.webhookId, p.eventId),
   defaults: { maxAttempts: JOB_MAX_ATTEMPTS },
 });
-
-/** The organization's webhook that new events are sent to: none while it is absent or inactive. */
-export async function activeWebhookId(tx: Tx, organizationId: string): Promise<string | undefined> {
-  const hooks = await tx<{ id: string }[]>`select id from webhooks where organization_id = ${organizationId} and is_active`;
-  return hooks[0]?.id;
-}
-
-/** Called by emitEvent inside the state-change transaction: the event's first delivery attempt. */
-export async function queueWebhookDelivery(tx: Tx, webhookId: string, eventId: string): Promise<void> {
-  await deliverWebhookJob.enqueue(tx, { webhookId, eventId, attempt: 1 });
-}

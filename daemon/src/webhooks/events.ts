@@ -1,5 +1,6 @@
 import type { Tx } from '../db/client.js';
-import { activeWebhookId, queueWebhookDelivery } from './deliver-webhook.js';
+import { webhookOfOrg } from './config.js';
+import { deliverWebhookJob } from './deliver-webhook.js';
 
 export type EventType = 'document.indexed' | 'document.failed' | 'webhook.test';
 
@@ -32,12 +33,12 @@ export async function emitEvent(
   data: DocumentEventData,
   now: Date,
 ): Promise<string | undefined> {
-  const webhookId = await activeWebhookId(tx, organizationId);
-  if (!webhookId) return undefined;
+  const hook = await webhookOfOrg(tx, organizationId);
+  if (!hook?.is_active) return undefined;
   const payload = { event: type, timestamp: now.toISOString(), data };
   const rows = await tx<{ id: string }[]>`
     insert into events (organization_id, type, payload, created_at) values (${organizationId}, ${type}, ${tx.json(payload as never)}, ${now}) returning id`;
   const id = rows[0]!.id;
-  await queueWebhookDelivery(tx, webhookId, id);
+  await deliverWebhookJob.enqueue(tx, { webhookId: hook.id, eventId: id, attempt: 1 });
   return id;
 }
