@@ -4,7 +4,7 @@
 // recall. CPU per search is split into the daemon process and its PostgreSQL backends.
 //
 //   node --import tsx test/bench/search/kept.ts --url postgres://…/bench_search_… [--daemon-root /work/main,.]
-//     [--rounds 2] [--requests 400] [--floor] [--recall 40,100,200] [--cpu-prof DIR]
+//     [--rounds 2] [--requests 400] [--floor] [--recall 40,100,200] [--cpu-prof DIR] [--reuse]
 import path from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -31,6 +31,8 @@ const { values: a } = parseArgs({
     recall: { type: 'string' },
     'recall-queries': { type: 'string', default: '200' },
     'cpu-prof': { type: 'string' },
+    /** keep each daemon across rounds (round 2 on measures a warm process; by default each round starts a fresh one) */
+    reuse: { type: 'boolean', default: false },
   },
 });
 const log = (line: string) => process.stdout.write(line + '\n');
@@ -41,8 +43,9 @@ const load = () =>
     .join(' ');
 
 async function main(): Promise<void> {
-  if (!a.url) throw new Error('--url: the kept database');
-  const sql = createSql(a.url, { max: 10, applicationName: FLOOR_APP });
+  const url = a.url;
+  if (!url) throw new Error('--url: the kept database');
+  const sql = createSql(url, { max: 10, applicationName: FLOOR_APP });
   const tmp = await benchTempDir('search-kept');
   const mixture = createMixture();
   const queries = testQueries()
@@ -65,44 +68,56 @@ async function main(): Promise<void> {
       log(`text-channel SQL c=1: p50 ${r.p50} ms p99 ${r.p99} ms, cpu ${r.cpuMsPerRequest} ms/search (load ${load()})`);
     }
     const roots = a['daemon-root'].split(',').map((r) => path.resolve(r));
-    for (let round = 0; round < Number(a.rounds); round++) {
-      for (const [i, root] of roots.entries()) {
-        const nodeArgs = a['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${a['cpu-prof']}`] : [];
-        const daemon = await startSearchDaemon({
-          databaseUrl: a.url,
-          dataDir: tmp.dir,
-          provider: { kind: 'ollama', host: standIn.url, model: BENCH_MODEL },
-          label: `kept-${round}-${i}`,
-          nodeArgs,
-          cwd: root,
-        });
-        const client = searchClient(daemon.url!, key);
-        try {
-          const call = async (x: { text: string }) => {
-            const r = await client.post({ query: x.text, mode: a.mode, limit: 5 });
-            return { ok: r.status === 200 && (r.body as { fallback?: unknown }).fallback === null, body: r.body };
-          };
-          const warm = await runLoad(queries, { concurrency: 4, requests: queries.length }, call);
-          if (warm.errors) throw new Error(`warm-up: ${warm.errors} failed`);
-          const backends = cpuProbe(sql, 'docsift');
-          const d0 = cpuMs(daemon.pid)!;
-          const b0 = await backends();
-          const r = await runLoad(queries, { concurrency: 16, requests: Number(a.requests) }, call);
-          const n = Number(a.requests);
-          const dms = (cpuMs(daemon.pid)! - d0) / n;
-          const bms = ((await backends()) - b0) / n;
-          log(
-            `${a.mode} c=16 [${root}] round ${round + 1}: ${r.throughput}/s p50 ${r.p50} ms p99 ${r.p99} ms; cpu ${(dms + bms).toFixed(2)} ms/search (daemon ${dms.toFixed(2)}, backends ${bms.toFixed(2)}); errors ${r.errors}; load ${load()}`,
-          );
-        } finally {
-          client.close();
-          await daemon.stop();
+    const kept = new Map<string, Awaited<ReturnType<typeof startSearchDaemon>>>();
+    const daemonFor = async (round: number, i: number, root: string) => {
+      const have = a.reuse ? kept.get(root) : undefined;
+      if (have) return have;
+      const nodeArgs = a['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${a['cpu-prof']}`] : [];
+      const daemon = await startSearchDaemon({
+        databaseUrl: url,
+        dataDir: tmp.dir,
+        provider: { kind: 'ollama', host: standIn.url, model: BENCH_MODEL },
+        label: `kept-${round}-${i}`,
+        nodeArgs,
+        cwd: root,
+      });
+      if (a.reuse) kept.set(root, daemon);
+      return daemon;
+    };
+    try {
+      for (let round = 0; round < Number(a.rounds); round++) {
+        for (const [i, root] of roots.entries()) {
+          const daemon = await daemonFor(round, i, root);
+          const client = searchClient(daemon.url!, key);
+          try {
+            const call = async (x: { text: string }) => {
+              const r = await client.post({ query: x.text, mode: a.mode, limit: 5 });
+              return { ok: r.status === 200 && (r.body as { fallback?: unknown }).fallback === null, body: r.body };
+            };
+            const warm = await runLoad(queries, { concurrency: 4, requests: queries.length }, call);
+            if (warm.errors) throw new Error(`warm-up: ${warm.errors} failed`);
+            const backends = cpuProbe(sql, 'docsift');
+            const d0 = cpuMs(daemon.pid)!;
+            const b0 = await backends();
+            const r = await runLoad(queries, { concurrency: 16, requests: Number(a.requests) }, call);
+            const n = Number(a.requests);
+            const dms = (cpuMs(daemon.pid)! - d0) / n;
+            const bms = ((await backends()) - b0) / n;
+            log(
+              `${a.mode} c=16 [${root}] round ${round + 1}: ${r.throughput}/s p50 ${r.p50} ms p99 ${r.p99} ms; cpu ${(dms + bms).toFixed(2)} ms/search (daemon ${dms.toFixed(2)}, backends ${bms.toFixed(2)}); errors ${r.errors}; load ${load()}`,
+            );
+          } finally {
+            client.close();
+            if (!a.reuse) await daemon.stop();
+          }
         }
       }
+    } finally {
+      for (const daemon of kept.values()) await daemon.stop();
     }
     if (a.recall) {
       const efs = a.recall.split(',').map(Number);
-      const rec = await measureRecall(a.url, queries.slice(0, Number(a['recall-queries'])), ids, efs, log);
+      const rec = await measureRecall(url, queries.slice(0, Number(a['recall-queries'])), ids, efs, log);
       for (const row of rec.rows)
         log(`recall ef_search ${row.efSearch}: @10 ${row.recall10} @100 ${row.recall100} short ${row.short} p50 ${row.p50Ms} ms`);
     }
