@@ -18,7 +18,8 @@ const QUERY_CACHE_ENTRIES = 2000;
 
 /**
  * Builds everything a daemon holds. Nothing here does I/O: the pool connects, the embedding model
- * loads, extraction threads start and the availability probe runs only on first use.
+ * loads and the availability probe runs only on first use; extraction threads start with the job
+ * worker (server.ts), or on first use.
  */
 export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock?: Clock; api?: boolean } = {}): AppDeps {
   // Which URL each part uses (README "Deploying and scaling"): API requests go through the pooler

@@ -78,6 +78,8 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
         logger,
         databaseReachable: () => availability.check(),
       });
+      // In the background: the first documents then find the parsers loaded (ExtractionPool.warm).
+      deps.extraction.warm().catch((err: unknown) => logger.warn({ err }, 'could not start the extraction threads ahead'));
     }
     let port = config.PORT;
     if (opts.api) {

@@ -70,3 +70,27 @@ test('threads run documents side by side, up to the pool size', async () => {
   );
   assert.ok(p.stats().threads <= 2);
 });
+
+test('warm() starts the threads ahead of any document; documents then run on them, and warming again starts none', async () => {
+  const p = pool({ threads: 2 });
+  await p.warm();
+  assert.deepEqual({ threads: p.stats().threads, spawned: p.stats().spawned }, { threads: 2, spawned: 2 });
+  const results = await Promise.all(['a', 'b', 'c'].map((s) => p.extract(txt(`warm document ${s}`))));
+  assert.deepEqual(
+    results.map((r) => r.text),
+    ['warm document a', 'warm document b', 'warm document c'],
+  );
+  await p.warm();
+  assert.equal(p.stats().spawned, 2, 'the documents and the second warm() used the warm threads');
+});
+
+test('a warm thread no document comes to exits after idleMs, as an idle one does', async () => {
+  const p = pool({ threads: 1, idleMs: 100 });
+  await p.warm();
+  assert.equal(p.stats().threads, 1);
+  const deadline = Date.now() + 20_000;
+  while (p.stats().threads > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  assert.equal(p.stats().threads, 0, 'the idle warm thread exited');
+  assert.equal((await p.extract(txt('after the idle exit'))).text, 'after the idle exit');
+  assert.equal(p.stats().spawned, 2, 'a new thread for the next document');
+});

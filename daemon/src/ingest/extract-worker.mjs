@@ -11,6 +11,8 @@ const [, pdfjsWorker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.m
 globalThis.pdfjsWorker = pdfjsWorker;
 register();
 const { extractText } = await import('./extract.ts');
+// Parsers loaded: a thread the pool started ahead of any document (ExtractionPool.warm) is ready.
+parentPort.postMessage({ type: 'ready' });
 
 parentPort.on('message', async (msg) => {
   // Parsers are loaded: from here on the time limit applies to this document.
