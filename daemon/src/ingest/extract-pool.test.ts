@@ -94,3 +94,12 @@ test('a warm thread no document comes to exits after idleMs, as an idle one does
   assert.equal((await p.extract(txt('after the idle exit'))).text, 'after the idle exit');
   assert.equal(p.stats().spawned, 2, 'a new thread for the next document');
 });
+
+test('closing the pool while its threads load their parsers ends warm() too', async () => {
+  const p = pool({ threads: 1 });
+  const warming = p.warm().then(() => 'resolved');
+  await p.close();
+  // A bound on the wait, not a sleep: warm() settles as soon as close() has run.
+  const bound = new Promise<string>((r) => setTimeout(() => r('still waiting after 10 s'), 10_000).unref());
+  assert.equal(await Promise.race([warming, bound]), 'resolved');
+});

@@ -86,7 +86,10 @@ export class ExtractionPool {
     for (const r of this.waiting.splice(0)) r.reject(new Error('the extraction pool is closed'));
     const all = [...this.threads];
     this.threads.clear();
-    for (const t of all) this.settle(t, new Error('the extraction pool is closed'));
+    for (const t of all) {
+      t.onReady();
+      this.settle(t, new Error('the extraction pool is closed'));
+    }
     await Promise.all(all.map((t) => t.worker.terminate()));
   }
 
