@@ -67,9 +67,10 @@ export class ExtractionPool {
   }
 
   /**
-   * Starts the threads ahead of any document and resolves once each has loaded its parsers (pdf.js,
-   * officeparser: about 0.7 s and 0.9 s of CPU a thread), so the first documents after a job worker
-   * starts do not wait for that. Warm threads idle out like any other (`idleMs`) if no document comes.
+   * Starts the threads ahead of any document and resolves once each has loaded its parsers (pdf.js
+   * and officeparser: about 0.7 s, 0.9 s of CPU, a thread), so the first documents after a job
+   * worker starts do not wait for that. Warm threads idle out like any other (`idleMs`) if no
+   * document comes.
    */
   async warm(): Promise<void> {
     while (!this.closed && this.threads.size < this.opts.threads) this.spawn();
