@@ -1,5 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '../../../test/helpers/chaos.js';
 import { docxBomb, manyPagePdf } from '../../../test/helpers/hostile-files.js';
 import { ExtractionError } from './extract.js';
 import { ExtractionPool } from './extract-pool.js';
@@ -88,8 +89,7 @@ test('a warm thread no document comes to exits after idleMs, as an idle one does
   const p = pool({ threads: 1, idleMs: 100 });
   await p.warm();
   assert.equal(p.stats().threads, 1);
-  const deadline = Date.now() + 20_000;
-  while (p.stats().threads > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  await until(() => (p.stats().threads === 0 ? true : undefined), 20_000, 'the idle warm thread to exit');
   assert.equal(p.stats().threads, 0, 'the idle warm thread exited');
   assert.equal((await p.extract(txt('after the idle exit'))).text, 'after the idle exit');
   assert.equal(p.stats().spawned, 2, 'a new thread for the next document');
