@@ -39,7 +39,13 @@ export interface SynthChunk {
 export function makeGenerator(seed: number): () => SynthChunk {
   const rand = rng(seed);
   const docs = loadCorpus();
-  const sentences = docs.map((d) => d.text.split(/(?<=[.!?])\s+/).filter((s) => s.length > 0));
+  // Each sentence split into its words once (the bulk loader asks for a million chunks).
+  const sentences = docs.map((d) =>
+    d.text
+      .split(/(?<=[.!?])\s+/)
+      .filter((s) => s.length > 0)
+      .map((s) => s.split(/\s+/)),
+  );
   const freq = new Map<string, number>();
   for (const d of docs) for (const w of d.text.split(/\s+/)) freq.set(w, (freq.get(w) ?? 0) + 1);
   const vocab = [...freq.entries()].sort((a, b) => b[1] - a[1]).map(([w]) => w);
@@ -60,7 +66,7 @@ export function makeGenerator(seed: number): () => SynthChunk {
         s = Math.floor(rand() * Math.max(1, (sentences[d]?.length ?? 1) - 1));
         continue;
       }
-      for (const w of sent.split(/\s+/)) {
+      for (const w of sent) {
         const r = rand();
         if (r < 0.003) words.push(`${w.replace(/\W+/g, '').slice(0, 6)}${Math.floor(rand() * 1e6).toString(36)}`);
         else if (r < 0.053) words.push(vocab[pickWord()] ?? w);

@@ -75,23 +75,48 @@ export function clusterOf(m: Mixture, topic: string): number {
   return hashText(topic) % m.centroids.length;
 }
 
-/** One L2-normalised member of a cluster. */
+/**
+ * One L2-normalised member of a cluster. The bulk loader calls this for every chunk (a million at
+ * --million), so it avoids closures and per-call allocation beyond its result, with each number
+ * computed by the same operations in the same order as always (the corpus stays the same).
+ */
 export function sampleVector(m: Mixture, cluster: number, rand: () => number): number[] {
-  const normal = gaussian(rand);
   const c = m.centroids[cluster % m.centroids.length]!;
   const basis = m.bases[cluster % m.bases.length]!;
-  const v = new Float64Array(m.dim);
-  for (let i = 0; i < m.dim; i++) v[i] = GLOBAL_WEIGHT * m.global[i]! + c[i]!;
+  const dim = m.dim;
+  const v = new Float64Array(dim);
+  for (let i = 0; i < dim; i++) v[i] = GLOBAL_WEIGHT * m.global[i]! + c[i]!;
+  // Box-Muller, two normals per pair of uniforms, in the order gaussian() hands them out.
+  let spare = 0;
+  let hasSpare = false;
+  const normal = (): number => {
+    if (hasSpare) {
+      hasSpare = false;
+      return spare;
+    }
+    const u = Math.max(rand(), 1e-12);
+    const a = 2 * Math.PI * rand();
+    const r = Math.sqrt(-2 * Math.log(u));
+    spare = r * Math.sin(a);
+    hasSpare = true;
+    return r * Math.cos(a);
+  };
   const localScale = LOCAL_WEIGHT / Math.sqrt(basis.length);
   for (const b of basis) {
     const z = normal() * localScale;
-    for (let i = 0; i < m.dim; i++) v[i]! += z * b[i]!;
+    for (let i = 0; i < dim; i++) v[i]! += z * b[i]!;
   }
-  const noiseScale = NOISE_WEIGHT / Math.sqrt(m.dim);
+  const noiseScale = NOISE_WEIGHT / Math.sqrt(dim);
   let n = 0;
-  for (let i = 0; i < m.dim; i++) n += (v[i]! += normal() * noiseScale) ** 2;
+  for (let i = 0; i < dim; i++) {
+    const x = v[i]! + normal() * noiseScale;
+    v[i] = x;
+    n += x * x;
+  }
   n = Math.sqrt(n);
-  return Array.from(v, (x) => x / n);
+  const out = new Array<number>(dim);
+  for (let i = 0; i < dim; i++) out[i] = v[i]! / n;
+  return out;
 }
 
 /** The vector a query text gets: a member of the cluster its text hashes to, seeded by the text. */
