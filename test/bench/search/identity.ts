@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { issueKey } from '../../../daemon/src/accounts/create.js';
 import { createSql } from '../../../daemon/src/db/client.js';
-import { benchTempDir } from '../lib/env.js';
+import { benchTempDir, runMain } from '../lib/env.js';
 import { startSearchDaemon } from './daemon.js';
 import { startEmbedStandIn } from './embed-server.js';
 import { runLoad, searchClient } from './load.js';
@@ -79,10 +79,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);
