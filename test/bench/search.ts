@@ -8,7 +8,7 @@ import { statfsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
 import { databaseBytes, perChunk, printBytesPerChunk, type DatabaseBytes } from './lib/db-size.js';
-import { benchDatabase, benchTempDir, type BenchDatabase, type DaemonProcess } from './lib/env.js';
+import { benchDatabase, benchTempDir, runMain, type BenchDatabase, type DaemonProcess } from './lib/env.js';
 import { machineInfo, printTable, writeResults } from './lib/report.js';
 import { CorpusLoader, createTenant, dropVectorIndex, finishLoad, planDocuments, type PlannedDoc, type Tenant } from './search/corpus.js';
 import { startSearchDaemon } from './search/daemon.js';
@@ -306,10 +306,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

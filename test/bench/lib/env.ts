@@ -165,3 +165,14 @@ export async function startDaemonProcess(opts: StartDaemonOptions): Promise<Daem
     },
   };
 }
+
+/** Runs a bench script's `main`: exits with the code it returns (0 for none), or prints its error and exits 1. */
+export function runMain(main: () => Promise<unknown>): void {
+  main().then(
+    (code) => process.exit(typeof code === 'number' ? code : 0),
+    (err: unknown) => {
+      process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

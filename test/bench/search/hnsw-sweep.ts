@@ -12,6 +12,7 @@ import postgres from 'postgres';
 import { createSql, type Sql } from '../../../daemon/src/db/client.js';
 import { vectorIndexName } from '../../../daemon/src/search/embedding-model.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
+import { runMain } from '../lib/env.js';
 import { testQueries } from './queries.js';
 import { CANDIDATES } from './sql-floor.js';
 import { BENCH_DIMENSION, createMixture, queryVector } from './vectors.js';
@@ -108,10 +109,4 @@ async function main(): Promise<void> {
   await sql.end();
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { issueKey } from '../../../daemon/src/accounts/create.js';
 import { createSql } from '../../../daemon/src/db/client.js';
-import { benchTempDir } from '../lib/env.js';
+import { benchTempDir, runMain } from '../lib/env.js';
 import { startSearchDaemon } from './daemon.js';
 import { startEmbedStandIn } from './embed-server.js';
 import { cpuMs, cpuProbe, runLoad, searchClient } from './load.js';
@@ -128,10 +128,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

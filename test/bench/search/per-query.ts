@@ -11,7 +11,7 @@ import { loadConfig } from '../../../daemon/src/config.js';
 import { createSql } from '../../../daemon/src/db/client.js';
 import { textCandidates, textSettings } from '../../../daemon/src/search/text-channel.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
-import { benchTempDir } from '../lib/env.js';
+import { benchTempDir, runMain } from '../lib/env.js';
 import { startSearchDaemon } from './daemon.js';
 import { startEmbedStandIn } from './embed-server.js';
 import { searchClient } from './load.js';
@@ -111,10 +111,4 @@ async function main(): Promise<void> {
   await sql.end({ timeout: 5 });
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);
