@@ -7,7 +7,7 @@ import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import { isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
-import { enqueueProcessing } from './process-document.js';
+import { enqueueProcessing, enqueueProcessingMany } from './process-document.js';
 import { FAIR_RANK_CAP, processingPriority } from './processing-queue.js';
 import { createHash } from 'node:crypto';
 import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta } from './checks.js';
@@ -186,16 +186,17 @@ async function storeUpload(
     if (!head) return [];
     const headId = await insertRow(tx, deps, caller, row(head.f, head.sourceType));
     const first = await processingPriority(tx, headId);
-    const enqueue = (id: string, i: number) =>
-      enqueueProcessing(tx, deps, { documentId: id, generation: 1 }, Math.min(first + i, FAIR_RANK_CAP));
-    // The same statements in the same order as one document after another, issued together: postgres.js
-    // pipelines them on the transaction's connection (a few writes and round trips per batch instead of
-    // two per document). The ids are the parts' own, so no insert waits for the one before it.
-    await Promise.all([
-      enqueue(headId, 0),
-      ...rest.flatMap(({ f, sourceType }, k) => [insertRow(tx, deps, caller, row(f, sourceType)), enqueue(f.documentId, k + 1)]),
-    ]);
-    return [headId, ...rest.map(({ f }) => f.documentId)];
+    // The rows issued together: postgres.js pipelines them on the transaction's connection (a few
+    // writes and round trips per batch instead of one per document). The ids are the parts' own, so
+    // no insert waits for the one before it. Then every job in one statement (enqueueJobs).
+    await Promise.all(rest.map(({ f, sourceType }) => insertRow(tx, deps, caller, row(f, sourceType))));
+    const ids = [headId, ...rest.map(({ f }) => f.documentId)];
+    await enqueueProcessingMany(
+      tx,
+      deps,
+      ids.map((id, i) => ({ payload: { documentId: id, generation: 1 }, priority: Math.min(first + i, FAIR_RANK_CAP) })),
+    );
+    return ids;
   });
   return { kind: 'batch', ids, skipped };
 }
