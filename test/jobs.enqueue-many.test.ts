@@ -35,7 +35,8 @@ describe('jobs: enqueueJobs queues what enqueueJob queues, one job after another
         locked: boolean;
       }[]
     >`
-      select j.id, j.key, j.payload, j.priority, j.max_attempts, j.attempts, q.queue_name as queue, t.identifier as task, j.revision, j.locked_at is not null as locked
+      select j.id, j.key, j.payload, j.priority, j.max_attempts, j.attempts, q.queue_name as queue, t.identifier as task, j.revision, j.locked_at is not null as locked,
+             j.run_at > now() + interval '30 minutes' as later
         from graphile_worker._private_jobs j
         join graphile_worker._private_tasks t on t.id = j.task_id
         left join graphile_worker._private_job_queues q on q.id = j.job_queue_id
@@ -54,6 +55,8 @@ describe('jobs: enqueueJobs queues what enqueueJob queues, one job after another
 
   it('creates, replaces unlocked and supersedes locked jobs like add_job', async () => {
     const specs = (set: string) => [
+      // First: postgres.js types an array by its first element, and an array of Dates went as one timestamp.
+      { payload: { set, n: 5 }, opts: { jobKey: `${set}:d`, runAt: new Date(Date.now() + 3_600_000) } },
       { payload: { set, n: 1 }, opts: { jobKey: `${set}:a`, priority: 3, maxAttempts: 5 } },
       { payload: { set, n: 2 }, opts: { jobKey: `${set}:b`, priority: 0, maxAttempts: 5 } },
       { payload: { set, n: 3 }, opts: { jobKey: `${set}:c` } },
@@ -72,7 +75,8 @@ describe('jobs: enqueueJobs queues what enqueueJob queues, one job after another
     });
     await sql.begin((tx) => enqueueJobs(tx, 'process_document', specs('many')));
     const one = await jobs('one');
-    assert.equal(one.length, 5);
+    assert.equal(one.length, 6);
+    assert.equal(one.filter((j) => j.later).length, 1);
     assert.deepEqual(await jobs('many'), one);
   });
 

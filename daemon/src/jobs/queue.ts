@@ -41,7 +41,7 @@ export async function enqueueJobs(tx: Tx, identifier: string, jobs: { payload: o
       from graphile_worker.add_jobs(
              array(select row(${identifier}, t.payload::json, t.queue, t.run_at, t.max_attempts, t.job_key, t.priority, null)::graphile_worker.job_spec
                      from unnest(${jobs.map((j) => JSON.stringify(j.payload))}::text[], ${o.map((x) => x.queue ?? null)}::text[],
-                                 ${o.map((x) => x.runAt ?? null)}::timestamptz[], ${o.map((x) => x.maxAttempts ?? null)}::smallint[],
+                                 ${o.map((x) => x.runAt?.toISOString() ?? null)}::timestamptz[], ${o.map((x) => x.maxAttempts ?? null)}::smallint[],
                                  ${o.map((x) => x.jobKey ?? null)}::text[], ${o.map((x) => x.priority ?? null)}::smallint[])
                           with ordinality as t(payload, queue, run_at, max_attempts, job_key, priority, ord)
                     order by t.ord),
