@@ -33,6 +33,7 @@ describe('jobs: enqueueJobs queues what enqueueJob queues, one job after another
         task: string;
         revision: number;
         locked: boolean;
+        later: boolean;
       }[]
     >`
       select j.id, j.key, j.payload, j.priority, j.max_attempts, j.attempts, q.queue_name as queue, t.identifier as task, j.revision, j.locked_at is not null as locked,
