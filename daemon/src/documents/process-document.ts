@@ -294,3 +294,15 @@ export async function enqueueProcessing(
     priority: priority ?? (await processingPriority(tx, payload.documentId)),
   });
 }
+
+/** Queues processing of many documents' generations at known priorities in one statement (enqueueJobs). */
+export async function enqueueProcessingMany(
+  tx: Tx,
+  deps: { config: Pick<Config, 'PROCESS_MAX_ATTEMPTS'> },
+  jobs: { payload: ProcessDocumentPayload; priority: number }[],
+): Promise<void> {
+  await processDocumentJob.enqueueMany(
+    tx,
+    jobs.map(({ payload, priority }) => ({ payload, opts: { maxAttempts: deps.config.PROCESS_MAX_ATTEMPTS, priority } })),
+  );
+}

@@ -7,7 +7,7 @@ import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
 import { isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
-import { enqueueProcessing } from './process-document.js';
+import { enqueueProcessing, enqueueProcessingMany } from './process-document.js';
 import { FAIR_RANK_CAP, processingPriority } from './processing-queue.js';
 import { createHash } from 'node:crypto';
 import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta } from './checks.js';
@@ -66,6 +66,39 @@ async function insertRow(
   // Not in the documents row: it waits in its own table until the chunks hold it (migration 110).
   if (d.contentText) await tx`insert into document_texts (document_id, content) values (${id}, ${d.contentText})`;
   return id;
+}
+
+/**
+ * The rows of a batch's files (one collection, the same tags, a stored file each) in one statement:
+ * the same rows insertRow writes one by one, in the same order, without a statement per document.
+ */
+async function insertFileRows(
+  tx: Tx,
+  deps: AppDeps,
+  caller: Caller,
+  shared: { collectionId: string; tags: string[] },
+  rows: {
+    id: string;
+    title: string;
+    sourceType: string;
+    filename: string;
+    size: number;
+    mediaType: string;
+    blobKey: string;
+    contentSha256: string | null;
+  }[],
+): Promise<void> {
+  if (!rows.length) return;
+  // As text: postgres.js sends an array of Dates as one timestamp, not as timestamptz[].
+  const now = rows.map(() => deps.clock.now().toISOString());
+  await tx`
+    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_sha256, created_at, updated_at)
+    select t.id, ${shared.collectionId}, ${caller.userId}, t.title, t.source_type, ${shared.tags}, t.filename, t.size, t.media_type, t.blob_key, null, t.sha, t.at, t.at
+      from unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.title)}::text[], ${rows.map((r) => r.sourceType)}::text[],
+                  ${rows.map((r) => r.filename)}::text[], ${rows.map((r) => r.size)}::int8[], ${rows.map((r) => r.mediaType)}::text[],
+                  ${rows.map((r) => r.blobKey)}::text[], ${rows.map((r) => r.contentSha256)}::text[], ${now}::timestamptz[])
+           with ordinality as t(id, title, source_type, filename, size, media_type, blob_key, sha, at, ord)
+     order by t.ord`;
 }
 
 /** A new document's row and its processing job, ranked in its organization's backlog. */
@@ -186,16 +219,22 @@ async function storeUpload(
     if (!head) return [];
     const headId = await insertRow(tx, deps, caller, row(head.f, head.sourceType));
     const first = await processingPriority(tx, headId);
-    const enqueue = (id: string, i: number) =>
-      enqueueProcessing(tx, deps, { documentId: id, generation: 1 }, Math.min(first + i, FAIR_RANK_CAP));
-    // The same statements in the same order as one document after another, issued together: postgres.js
-    // pipelines them on the transaction's connection (a few writes and round trips per batch instead of
-    // two per document). The ids are the parts' own, so no insert waits for the one before it.
-    await Promise.all([
-      enqueue(headId, 0),
-      ...rest.flatMap(({ f, sourceType }, k) => [insertRow(tx, deps, caller, row(f, sourceType)), enqueue(f.documentId, k + 1)]),
-    ]);
-    return [headId, ...rest.map(({ f }) => f.documentId)];
+    // The other rows in one statement, then every job in one (enqueueJobs): a statement per document
+    // cost the API and its backend more than the rows themselves.
+    await insertFileRows(
+      tx,
+      deps,
+      caller,
+      { collectionId, tags: meta.tags },
+      rest.map(({ f, sourceType }) => row(f, sourceType)),
+    );
+    const ids = [headId, ...rest.map(({ f }) => f.documentId)];
+    await enqueueProcessingMany(
+      tx,
+      deps,
+      ids.map((id, i) => ({ payload: { documentId: id, generation: 1 }, priority: Math.min(first + i, FAIR_RANK_CAP) })),
+    );
+    return ids;
   });
   return { kind: 'batch', ids, skipped };
 }
