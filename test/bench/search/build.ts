@@ -6,11 +6,11 @@
 // CPU is read from /proc: the loader (this process), its pool's backends, and every other process
 // of the PostgreSQL cluster (autovacuum, the parallel HNSW worker, checkpointer): on a shared
 // machine, CPU per chunk is the figure to compare, not wall time.
-import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSql } from '../../../daemon/src/db/client.js';
 import { databaseBytes, perChunk } from '../lib/db-size.js';
 import { benchDatabase } from '../lib/env.js';
+import { treeCpuMs } from '../lib/metrics.js';
 import { CorpusLoader, createTenant, finishLoad, planDocuments, type IndexBy } from './corpus.js';
 import { BENCH_MODEL, createMixture } from './vectors.js';
 
@@ -24,27 +24,6 @@ const { values: args } = parseArgs({
 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/**
- * CPU ms of a PostgreSQL cluster's processes: every live child of the postmaster `ppid` (backends,
- * the parallel HNSW worker, autovacuum) plus the children it has already reaped.
- */
-function childrenCpuMs(ppid: number): number {
-  const own = readFileSync(`/proc/${ppid}/stat`, 'utf8');
-  const pf = own.slice(own.lastIndexOf(')') + 2).split(' ');
-  let sum = (Number(pf[13]) + Number(pf[14])) * 10;
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[1]) === ppid) sum += (Number(f[11]) + Number(f[12])) * 10;
-    } catch {
-      /* gone */
-    }
-  }
-  return sum;
-}
-
 async function main(): Promise<void> {
   const total = Number(args.chunks);
   const indexBy = args['index-by'] as IndexBy;
@@ -52,7 +31,7 @@ async function main(): Promise<void> {
   const sql = createSql(db.url, { max: 4, applicationName: 'bench-build' });
   try {
     const [pm] = await sql<{ pid: number }[]>`select split_part(pg_read_file('postmaster.pid'), E'\n', 1)::int as pid`;
-    const cpu = () => ({ self: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000, pg: childrenCpuMs(pm!.pid) });
+    const cpu = () => ({ self: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000, pg: treeCpuMs(pm!.pid) });
     const tenant = await createTenant(sql, total);
     const loader = new CorpusLoader(sql);
     const docs = planDocuments(total);
