@@ -304,7 +304,11 @@ async function main(): Promise<number> {
     await standIn?.close().catch(() => {});
     await sql?.end({ timeout: 5 }).catch(() => {});
     if (db && !args.keep) await db.drop().catch((err: unknown) => log(`could not drop ${db!.name}: ${String(err)}`));
-    else if (db) log(`kept database ${db.name}: ${db.url}`);
+    else if (db)
+      await db.keep().then(
+        (url) => log(`kept database: ${url}`),
+        (err: unknown) => log(`could not keep ${db!.name}: ${String(err)}`),
+      );
     await tmp.remove().catch(() => {});
   }
 }

@@ -25,6 +25,11 @@ export interface BenchDatabase {
   name: string;
   url: string;
   drop(): Promise<void>;
+  /**
+   * Renames the database out of the stale-database sweep's pattern (its name carries this process's
+   * pid, so the next test or benchmark run would drop it once this process exits); returns its new URL.
+   */
+  keep(): Promise<string>;
 }
 
 /**
@@ -60,7 +65,17 @@ export async function benchDatabase(label: string): Promise<BenchDatabase> {
     await drop().catch(() => {});
     throw err;
   }
-  return { name, url, drop };
+  const keep = async () => {
+    const kept = `kept_${safe}_${randomBytes(4).toString('hex')}`;
+    const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    try {
+      await a.unsafe(`alter database "${name}" rename to "${kept}"`);
+    } finally {
+      await a.end();
+    }
+    return withDatabase(adminUrl, kept);
+  };
+  return { name, url, drop, keep };
 }
 
 /** A temporary directory and its removal. */
