@@ -5,7 +5,7 @@ import { isPermanent, PermanentError } from '../errors.js';
 import { defineJob } from '../jobs/queue.js';
 import { getDocumentById, getDocumentsByIds } from './queries.js';
 import { chunkText, type Chunk } from '../ingest/chunk.js';
-import { emitEvent, type DocumentEventData } from '../webhooks/events.js';
+import { emitEvent, emitEvents, type DocumentEventData } from '../webhooks/events.js';
 import { claimEmbeddingModel, ensureVectorIndex } from '../search/embedding-model.js';
 import { replaceDocumentsChunks } from '../index/write-chunks.js';
 import type { Logger } from '../logger.js';
@@ -186,24 +186,24 @@ async function processBatch(deps: AppDeps, items: Item[], workerId: string, log:
           from unnest(${failed.map((x) => x.d.id)}::uuid[], ${failed.map((x) => x.outcome.message)}::text[],
                       ${failed.map((x) => x.item.attempts)}::int[]) as t(id, message, attempts)
          where d.id = t.id`;
-    // Issued together (postgres.js pipelines them on the transaction's connection), in batch order.
-    await Promise.all(
-      done.map(({ d, outcome }) =>
-        outcome.kind === 'indexed'
-          ? emitEvent(
-              tx,
-              d.organization_id,
-              'document.indexed',
-              eventData(
+    // In batch order; the organizations' webhooks are looked up once for the whole batch.
+    await emitEvents(
+      tx,
+      done.map(({ d, outcome }) => ({
+        organizationId: d.organization_id,
+        ...(outcome.kind === 'indexed'
+          ? {
+              type: 'document.indexed' as const,
+              data: eventData(
                 { ...d, file_size: d.source_type === 'url' ? (outcome.loaded.fetchedBytes ?? 0) : d.file_size },
                 outcome.chunks.length,
                 null,
                 'indexed',
               ),
-              now,
-            )
-          : emitEvent(tx, d.organization_id, 'document.failed', eventData(d, 0, outcome.message, 'failed'), now),
-      ),
+            }
+          : { type: 'document.failed' as const, data: eventData(d, 0, outcome.message, 'failed') }),
+      })),
+      now,
     );
     // Claimed jobs finished here: written, or stale (deleted or superseded meanwhile), as a stale job ends.
     const finished = items.flatMap((i) => (i.jobId && !release.includes(i.jobId) ? [i.jobId] : []));

@@ -44,6 +44,11 @@ export async function webhookOfOrg(tx: Tx, organizationId: string): Promise<Webh
   return rows[0];
 }
 
+/** The webhooks of several organizations (at most one each), in one statement. */
+export async function webhooksOfOrgs(tx: Tx, organizationIds: string[]): Promise<WebhookRow[]> {
+  return tx<WebhookRow[]>`select * from webhooks where organization_id = any(${organizationIds}::uuid[])`;
+}
+
 export async function requireWebhook(tx: Tx, organizationId: string): Promise<WebhookRow> {
   const w = await webhookOfOrg(tx, organizationId);
   if (!w)
