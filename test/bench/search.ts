@@ -5,9 +5,8 @@
 //
 //   npm run bench:search [-- --million] [--chunks 100000] [--growth 10000] [--requests 400] [--keep] [--database-read-url URL]   (all options: README)
 import { statfsSync } from 'node:fs';
-import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { defaultPoolMax } from '../../daemon/src/config.js';
+import { configSchema } from '../../daemon/src/config.js';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
 import { databaseBytes, perChunk, printBytesPerChunk, type DatabaseBytes } from './lib/db-size.js';
 import { benchDatabase, benchTempDir, runMain, type BenchDatabase, type DaemonProcess } from './lib/env.js';
@@ -112,8 +111,7 @@ async function main(): Promise<number> {
   try {
     db = await benchDatabase('search');
     // The floor's pool: as the daemon's (createSql, its DB_POOL_MAX, hnsw.ef_search 100).
-    const poolMax = Number(process.env.DB_POOL_MAX) || defaultPoolMax(os.availableParallelism());
-    sql = createSql(db.url, { max: poolMax, applicationName: FLOOR_APP });
+    sql = createSql(db.url, { max: configSchema.shape.DB_POOL_MAX.parse(process.env.DB_POOL_MAX), applicationName: FLOOR_APP });
     standIn = await startEmbedStandIn(mixture, BENCH_MODEL);
     const tenant = await createTenant(sql, plannedTotal);
     const loader = new CorpusLoader(sql);
