@@ -50,7 +50,7 @@ describe('index: compacting a small text_blocks after a burst', () => {
     await d.deps.sql`delete from documents where id = any(${first.slice(0, 1300)}::uuid[])`;
     // Folded, and text_fresh's drained indexes rebuilt, but not compacted (the tests below do that):
     // the rebuild (REINDEX CONCURRENTLY) waits for older transactions such as the first test's reader.
-    assert.deepEqual(await foldTextIndex(d.deps.sql, { compactMaxBytes: 0 }), { shrunk: true, compacted: false });
+    assert.equal((await foldTextIndex(d.deps.sql, { compactMaxBytes: 0 })).compacted, false);
     await d.deps.sql`vacuum text_blocks`;
   });
   after(async () => d?.close());
