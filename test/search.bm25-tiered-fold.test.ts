@@ -5,9 +5,9 @@ import { assertIndexExact, assertIndexLayout, exhaustiveBm25, insertIndexedTexts
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
-// Folds append a list's fresh postings as blocks of their own while the list holds fewer than 4
-// blocks of under 1,000 postings, and merge those small blocks (never its full tails) at the 4th
-// (migration 113). These tests follow one short and one long list through several folds by the
+// Folds append up to 128 fresh postings to a list as a block of their own while the list holds
+// fewer than 4 blocks of under 1,000 postings, and merge those small blocks (never its full tails)
+// at the 4th or for a bigger run (migration 113). These tests follow one short and one long list through several folds by the
 // blocks' row addresses: a block left in place keeps its ctid, a rewritten one does not.
 
 interface Block {
@@ -100,6 +100,28 @@ describe('tiered folds of BM25 lists', () => {
       [1, 128],
       [2, 502],
     ]);
+  });
+
+  it('merges a run of more than 128 fresh postings, so the first block a search reads stays head-sized', async () => {
+    const sql = d.deps.sql;
+    const seen = (await blocks('quokka')).map((b) => b.ctid);
+    await fill(
+      sql,
+      coll,
+      // The best possible postings, so an appended run would be read first.
+      Array.from({ length: 200 }, () => 'quokka quokka quokka quokka quokka quokka'),
+    );
+    await fold();
+    const now = await blocks('quokka');
+    assert.ok(!now.some((b) => seen.includes(b.ctid)), 'the list was rewritten');
+    assert.deepEqual(now.map((b) => [b.kind, b.df]).sort(), [
+      [1, 128],
+      [2, 702],
+    ]);
+    const [first] = await sql<{ df: number }[]>`
+      select b.df from text_blocks b join collections c on c.no = b.coll
+       where c.id = ${coll} and b.lexeme = 'quokka' and b.df > 0 order by b.max_impact desc limit 1`;
+    assert.equal(first!.df, 128);
   });
 
   it('a long list keeps its full tails through appends and merges; only its small blocks are rewritten', async () => {
