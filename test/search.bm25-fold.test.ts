@@ -129,12 +129,7 @@ describe('folding BM25 blocks', () => {
 
   it('a fold that empties text_fresh rebuilds its indexes once they pass 1 MB, however large the corpus', async () => {
     const sql = d.deps.sql;
-    const freshIndexBytes = async () =>
-      (
-        await sql<
-          { b: number }[]
-        >`select pg_relation_size('text_fresh_list_idx')::float8 as b`
-      )[0]!.b;
+    const freshIndexBytes = async () => (await sql<{ b: number }[]>`select pg_relation_size('text_fresh_list_idx')::float8 as b`)[0]!.b;
     // Each statement appends one fresh row per lexeme: 60 statements of 400 distinct lexemes.
     for (let s = 0; s < 60; s++) await fill(sql, t, coll, [Array.from({ length: 400 }, (_, i) => `burst${s}x${i}`).join(' ')]);
     assert.ok((await freshIndexBytes()) > 2 ** 20, 'the burst left more than 1 MB of text_fresh indexes');
