@@ -9,7 +9,7 @@ import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { migrate } from '../daemon/src/db/migrate.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
-import { assertIndexExact, assertIndexLayout, exhaustiveBm25, insertIndexedTexts } from './helpers/bm25.js';
+import { assertIndexExact, assertIndexLayout, exhaustiveBm25, insertIndexedTexts, listBlocks } from './helpers/bm25.js';
 import { http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 
@@ -77,14 +77,12 @@ describe('upgrading a database written by the fold of migration 112', () => {
 
   it('writes new fresh rows through the new triggers and folds them by appending to the old lists', async () => {
     const [owner] = await sql<{ id: string }[]>`select id from users where email = 'fold-owner@example.test'`;
-    const before = await sql<{ ctid: string }[]>`
-      select b.ctid::text as ctid from text_blocks b join collections c on c.no = b.coll where c.id = ${coll} and b.lexeme = 'u7' and b.df > 0`;
+    const before = await listBlocks(sql, coll, 'u7');
     await insertIndexedTexts(sql, owner!.id, coll, ['u7 u7 fresh']);
     await sql`select fold_text_stats()`;
     await assertIndexExact(sql);
     await assertIndexLayout(sql);
-    const after = await sql<{ ctid: string }[]>`
-      select b.ctid::text as ctid from text_blocks b join collections c on c.no = b.coll where c.id = ${coll} and b.lexeme = 'u7' and b.df > 0`;
+    const after = await listBlocks(sql, coll, 'u7');
     for (const b of before)
       assert.ok(
         after.some((a) => a.ctid === b.ctid),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Sql } from '../daemon/src/db/client.js';
-import { assertIndexExact, assertIndexLayout, exhaustiveBm25, insertIndexedTexts } from './helpers/bm25.js';
+import { assertIndexExact, assertIndexLayout, bestBlock, exhaustiveBm25, insertIndexedTexts, listBlocks } from './helpers/bm25.js';
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
@@ -9,12 +9,6 @@ import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } fro
 // fewer than 4 blocks of under 1,000 postings, and merge those small blocks (never its full tails)
 // at the 4th or for a bigger run (migration 113). These tests follow one short and one long list through several folds by the
 // blocks' row addresses: a block left in place keeps its ctid, a rewritten one does not.
-
-interface Block {
-  ctid: string;
-  kind: number;
-  df: number;
-}
 
 describe('tiered folds of BM25 lists', () => {
   let d: TestDaemon;
@@ -30,10 +24,7 @@ describe('tiered folds of BM25 lists', () => {
   after(async () => d?.close());
 
   const fill = (sql: Sql, collectionId: string, texts: string[]) => insertIndexedTexts(sql, t.userId, collectionId, texts);
-  const blocks = async (lexeme: string, collectionId = coll) =>
-    d.deps.sql<Block[]>`
-      select b.ctid::text as ctid, b.kind::int as kind, b.df from text_blocks b join collections c on c.no = b.coll
-       where c.id = ${collectionId} and b.lexeme = ${lexeme} and b.df > 0 order by b.ctid`;
+  const blocks = (lexeme: string, collectionId = coll) => listBlocks(d.deps.sql, collectionId, lexeme);
   const fold = async () => {
     await d.deps.sql`select fold_text_stats()`;
     await assertIndexExact(d.deps.sql);
@@ -118,10 +109,7 @@ describe('tiered folds of BM25 lists', () => {
       [1, 128],
       [2, 702],
     ]);
-    const [first] = await sql<{ df: number }[]>`
-      select b.df from text_blocks b join collections c on c.no = b.coll
-       where c.id = ${coll} and b.lexeme = 'quokka' and b.df > 0 order by b.max_impact desc limit 1`;
-    assert.equal(first!.df, 128);
+    assert.equal(bestBlock(now).df, 128);
   });
 
   it('a long list keeps its full tails through appends and merges; only its small blocks are rewritten', async () => {

@@ -59,6 +59,30 @@ export async function assertIndexLayout(sql: Sql): Promise<void> {
   assert.deepEqual({ ...r }, { fresh: 0, heads: 0, big_head: 0, big_block: 0, unsorted: 0, small_blocks: 0 });
 }
 
+/** One live block of a list (tombstones left out), as folds write it. */
+export interface ListBlock {
+  /** row address: a block a fold leaves in place keeps it, a rewritten one does not */
+  ctid: string;
+  kind: number;
+  df: number;
+  max_impact: number;
+  /** chunk number of the block's first (best) posting */
+  first_no: number;
+}
+
+/** A list's live blocks in row order. */
+export async function listBlocks(sql: Sql, collectionId: string, lexeme: string): Promise<ListBlock[]> {
+  return sql<ListBlock[]>`
+    select b.ctid::text as ctid, b.kind::int as kind, b.df, b.max_impact, (b.postings[1] >> 32)::int as first_no
+      from text_blocks b join collections c on c.no = b.coll
+     where c.id = ${collectionId} and b.lexeme = ${lexeme} and b.df > 0 order by b.ctid`;
+}
+
+/** The block a search reads first: the list's highest max_impact. */
+export function bestBlock(blocks: ListBlock[]): ListBlock {
+  return blocks.reduce((a, b) => (b.max_impact > a.max_impact ? b : a));
+}
+
 /** Indexed one-chunk documents written straight to the tables (the chunk triggers fill text_fresh). */
 export async function insertIndexedTexts(sql: Sql, userId: string, collectionId: string, texts: string[]): Promise<string[]> {
   return sql.begin(async (tx) => {
