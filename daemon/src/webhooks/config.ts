@@ -40,8 +40,7 @@ function webhookJson(w: WebhookRow | undefined): WebhookJson {
 }
 
 export async function webhookOfOrg(tx: Tx, organizationId: string): Promise<WebhookRow | undefined> {
-  const rows = await tx<WebhookRow[]>`select * from webhooks where organization_id = ${organizationId}`;
-  return rows[0];
+  return (await webhooksOfOrgs(tx, [organizationId]))[0];
 }
 
 /** The webhooks of several organizations (at most one each), in one statement. */
