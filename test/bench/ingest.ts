@@ -11,6 +11,7 @@
 // Knobs (env): BENCH_SMALL_DOCS (1000), BENCH_LARGE_KB (300,230,160), BENCH_RUNS (A,B),
 // BENCH_WORKER_CONCURRENCY (2), BENCH_TIMEOUT_S per run (1200), BENCH_IDLE_S (10),
 // BENCH_LOG_LEVEL (warn), BENCH_WORKER_PROF=dir (a CPU profile of the worker), BENCH_API_PROF=dir (of the API process),
+// BENCH_NODE_ARGS='--flag …' (extra node/V8 flags for both daemon processes), BENCH_TIMELINE=1 (busy cores, CPU by process and chunks indexed per 250 ms, to find idle stretches),
 // BENCH_DAEMON_CWD=checkout (run that checkout's daemon, e.g. main's, on this cluster: before/after back to back) and BENCH_KEEP=1 (keep the daemons' logs and data dir).
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,7 @@ import { measureLatency, startLatencyProbe, type Probe, type ProbeStats } from '
 import { round, rssMb, sampleRss, treeCpuMs, type RssTrace } from './lib/metrics.js';
 import { startPgActivity, type PgActivity } from './lib/pg-activity.js';
 import { codeVersion, printTable, machineInfo, writeResults, type Cell } from './lib/report.js';
+import { startTimeline } from './lib/timeline.js';
 import { failedDocuments, uploadCorpus, waitForIndexed, type IndexProgress } from './lib/upload.js';
 
 const envInt = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
@@ -34,6 +36,7 @@ const TIMEOUT_MS = envInt('BENCH_TIMEOUT_S', 1200) * 1000;
 const IDLE_MS = envInt('BENCH_IDLE_S', 10) * 1000;
 const RUNS = (process.env.BENCH_RUNS ?? 'A,B').split(',').map((s) => s.trim().toUpperCase());
 const KEEP = Boolean(process.env.BENCH_KEEP);
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const BATCH_SIZE = 100;
 const UPLOAD_CONCURRENCY = 3;
 const FAKE_DIMENSION = 512;
@@ -108,7 +111,7 @@ const p0chunks = (rows: { n: number }[]) => rows[0]?.n ?? 0;
  */
 async function printTopStatements(sql: Sql, chunks: number): Promise<void> {
   const rows = await sql<{ calls: number; ms: number; query: string }[]>`
-    select calls::int, round(total_exec_time)::float8 as ms, regexp_replace(left(query, 110), '\s+', ' ', 'g') as query
+    select calls::int, round(total_exec_time)::float8 as ms, regexp_replace(left(query, 110), '[[:space:]]+', ' ', 'g') as query
       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
      order by total_exec_time desc limit 25`;
   process.stderr.write(`\nTop statements (database time during ingestion, ${chunks} chunks):\n`);
@@ -159,7 +162,7 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     const apiProf = process.env.BENCH_API_PROF;
     const apiProc = await startDaemonProcess({
       env,
-      nodeArgs: apiProf ? ['--cpu-prof', `--cpu-prof-dir=${apiProf}`] : [],
+      nodeArgs: [...NODE_ARGS, ...(apiProf ? ['--cpu-prof', `--cpu-prof-dir=${apiProf}`] : [])],
       args: ['serve', '--api-only'],
       cwd: process.env.BENCH_DAEMON_CWD,
       logFile: path.join(tmp.dir, 'api.log'),
@@ -169,7 +172,7 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     const prof = process.env.BENCH_WORKER_PROF;
     const workerProc = await startDaemonProcess({
       env,
-      nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
+      nodeArgs: [...NODE_ARGS, ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])],
       args: ['worker'],
       cwd: process.env.BENCH_DAEMON_CWD,
       logFile: path.join(tmp.dir, 'worker.log'),
@@ -200,6 +203,13 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     const cpu0 = cpuNow();
     const pgActivity = await startPgActivity(sql, pm!.pid, { worker: workerProc.pid, api: apiProc.pid });
     const probe = startLatencyProbe(probes(api));
+    const timeline = process.env.BENCH_TIMELINE
+      ? startTimeline(sql, Date.now(), [
+          { name: 'worker', pid: workerProc.pid },
+          { name: 'api', pid: apiProc.pid },
+          { name: 'postgres', pid: pm!.pid },
+        ])
+      : undefined;
     const upload = await uploadCorpus(api, coll.body.uuid, corpus, {
       batchSize: BATCH_SIZE,
       concurrency: UPLOAD_CONCURRENCY,
@@ -220,6 +230,7 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
         ),
     });
     const cpu1 = cpuNow();
+    if (timeline) process.stderr.write(`\n${await timeline.stop()}\n`);
     const pgDone = await pgActivity.stop();
     if (process.env.BENCH_PG_STATEMENTS) await printTopStatements(sql, p0chunks(await sql`select count(*)::int as n from chunks`));
     const during = await probe.stop();
