@@ -1,6 +1,6 @@
 // Turns an uploaded file into plain text (plus PDF page offsets) for chunking.
-// Plain-text formats are read here; office formats, PDF, RTF and EPUB go through officeparser,
-// which on Node 20 works as installed (its pdfjs-dist/file-type declare node>=22 but only use
+// Plain-text formats are read here; PDF straight from pdf.js (pdf-text.ts); office formats, RTF
+// and EPUB go through officeparser, which on Node 20 works as installed (its pdfjs-dist/file-type declare node>=22 but only use
 // APIs that Node 20.16+ has). OCR stays off: tesseract would try to download language data.
 import {
   OfficeErrorType,
@@ -14,6 +14,7 @@ import { PermanentError } from '../errors.js';
 import { extractHtmlText } from './html-text.js';
 import { normalizeWhitespace } from './normalize.js';
 import { memoiseOfficeModuleLoaders } from './office-modules.js';
+import { pdfText } from './pdf-text.js';
 
 export { normalizeWhitespace } from './normalize.js';
 
@@ -163,10 +164,17 @@ function jsonToText(source: string): string {
 async function extractOffice(sourceType: string, data: Buffer, limits: ExtractLimits): Promise<ExtractedText> {
   const label = TYPE_LABEL[sourceType] ?? sourceType;
   if (data.length === 0) throw new ExtractionError(`The ${label} file is empty.`);
-  if (sourceType === 'pdf' && limits.maxPdfPages !== undefined) {
-    const pages = await pdfPageCount(data);
-    if (pages !== undefined && pages > limits.maxPdfPages)
-      throw new ExtractionError(`The PDF has ${fmt(pages)} pages; the limit is ${fmt(limits.maxPdfPages)} (EXTRACT_MAX_PDF_PAGES).`);
+  if (sourceType === 'pdf') {
+    try {
+      return await pdfText(data, {
+        maxPages: limits.maxPdfPages,
+        onTooManyPages: (pages) =>
+          new ExtractionError(`The PDF has ${fmt(pages)} pages; the limit is ${fmt(limits.maxPdfPages!)} (EXTRACT_MAX_PDF_PAGES).`),
+      });
+    } catch (err) {
+      if (err instanceof ExtractionError || err instanceof RangeError) throw err;
+      throw classifyOfficeError(label, err);
+    }
   }
   let ast: OfficeParserAST;
   try {
@@ -187,45 +195,10 @@ async function extractOffice(sourceType: string, data: Buffer, limits: ExtractLi
     }
     throw classifyOfficeError(label, err);
   }
-  if (sourceType === 'pdf') return pdfText(ast);
   let text = normalizeWhitespace(renderBlocks(ast.content));
   // Our renderer keeps rows and slides apart; fall back to the library's own if it found nothing.
   if (text === '') text = normalizeWhitespace(ast.toText());
   return { text };
-}
-
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-// A variable specifier: the worker module ships no type declarations.
-const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-let pdfjsLoading: Promise<PdfJs> | undefined;
-
-/**
- * pdf.js as officeparser loads it, with its worker registered in-thread (Node has no pdf.js worker),
- * so both share one module instance and the extraction thread's memory limit covers both.
- */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjsLoading ??= (async () => {
-    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(PDFJS_WORKER)]);
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
-    return pdfjs;
-  })();
-  return pdfjsLoading;
-}
-
-/**
- * The page count from the page tree's root, read before any page is parsed (pdf.js loads pages
- * lazily). Undefined when pdf.js cannot open the file: the full parse then reports why.
- */
-async function pdfPageCount(data: Buffer): Promise<number | undefined> {
-  const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0 });
-  try {
-    return (await task.promise).numPages;
-  } catch {
-    return undefined;
-  } finally {
-    await task.destroy().catch(() => {});
-  }
 }
 
 function classifyOfficeError(label: string, err: unknown): ExtractionError {
@@ -236,21 +209,6 @@ function classifyOfficeError(label: string, err: unknown): ExtractionError {
     return new ExtractionError(`The ${label} file is encrypted or password-protected and cannot be read.`, { cause: err });
   }
   return new ExtractionError(`The ${label} file is corrupt or unreadable: ${message || 'unknown parser error'}`, { cause: err });
-}
-
-/** PDF: one block of text per page, with each page's offsets in the joined text. */
-function pdfText(ast: OfficeParserAST): ExtractedText {
-  const pages: PageSpan[] = [];
-  let text = '';
-  ast.content.forEach((node, i) => {
-    const pageNo = Number((node.metadata as { pageNumber?: number } | undefined)?.pageNumber ?? i + 1);
-    const pageText = normalizeWhitespace(node.text || renderBlocks(node.children ?? []));
-    if (pageText !== '' && text !== '') text += '\n\n';
-    const start = text.length;
-    text += pageText;
-    pages.push({ page: pageNo, start, end: text.length });
-  });
-  return { text, pages };
 }
 
 // Node types whose children are separate blocks (joined by newlines); others are inline runs.

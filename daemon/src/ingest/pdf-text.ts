@@ -1,0 +1,115 @@
+// PDF text straight from pdf.js, laid out into lines the way officeparser 7 lays them out, so the
+// text (and so every chunk) is the same as before, for less work.
+//
+// officeparser opens the document once more than we need (the page limit is checked on a first
+// open of its own), then reads its metadata, attachments, every page's text with font lookups,
+// and in a second pass every page again with its annotations, to build an AST of which we keep
+// only the text. Here: one open, the page count checked on it, each page's text items once.
+// On the bench corpus's PDFs that is about half the CPU (test/bench: `bench:ingest`; README,
+// Performance, session 15).
+import type { PageSpan } from './extract.js';
+import { normalizeWhitespace } from './normalize.js';
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+// A variable specifier: the worker module ships no type declarations.
+const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+let pdfjsLoading: Promise<PdfJs> | undefined;
+
+/**
+ * pdf.js with its worker registered in-thread (Node has no pdf.js worker), the same module
+ * instance officeparser loads, so the extraction thread's memory limit covers both.
+ */
+export function loadPdfJs(): Promise<PdfJs> {
+  pdfjsLoading ??= (async () => {
+    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(PDFJS_WORKER)]);
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
+    return pdfjs;
+  })();
+  return pdfjsLoading;
+}
+
+/** A text item as pdf.js reports it (marked-content items have no `str`). */
+interface Item {
+  str: string;
+  y: number;
+  x: number;
+}
+
+/**
+ * One page's text: items sorted top to bottom (a 7-unit tolerance) then left to right, a new line
+ * where the baseline moves by more than 5 units, words of a line joined by a space. The same rules
+ * and the same comparator as officeparser 7's PdfParser, so sorting gives the same order.
+ */
+export function layOutPage(items: Item[]): string {
+  items.sort((a, b) => (Math.abs(b.y - a.y) > 7 ? b.y - a.y : a.x - b.x));
+  const lines: string[] = [];
+  let line: string | undefined;
+  let lastY = -1;
+  for (const { str, y } of items) {
+    if (!str) continue;
+    if (lastY !== -1 && Math.abs(y - lastY) > 5 && line !== undefined) {
+      if (line.trim()) lines.push(line);
+      line = undefined;
+    }
+    lastY = y;
+    const blank = str.trim().length === 0;
+    if (blank) {
+      // Kept inside a line (after its first word), dropped before it.
+      if (line) line += str;
+      continue;
+    }
+    if (line === undefined) line = '';
+    if (line.length > 0 && !line.endsWith(' ')) line += ' ';
+    line += str;
+  }
+  if (line?.trim()) lines.push(line);
+  return lines.join('\n');
+}
+
+export interface PdfTextResult {
+  text: string;
+  pages: PageSpan[];
+}
+
+/**
+ * The document's text, one block per page with each page's offsets in the joined text. A page
+ * pdf.js cannot read adds no text (as with officeparser). `maxPages`: refused before any page is
+ * read. Errors are pdf.js's own (InvalidPDFException, PasswordException, …): the caller words them.
+ */
+export async function pdfText(
+  data: Uint8Array,
+  opts: { maxPages?: number; onTooManyPages: (pages: number) => Error },
+): Promise<PdfTextResult> {
+  const pdfjs = await loadPdfJs();
+  // pdf.js 6 compiles nothing from the file with eval (officeparser's isEvalSupported is gone from it).
+  const task = pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0 });
+  try {
+    const doc = await task.promise;
+    if (opts.maxPages !== undefined && doc.numPages > opts.maxPages) throw opts.onTooManyPages(doc.numPages);
+    const pages: PageSpan[] = [];
+    let text = '';
+    for (let n = 1; n <= doc.numPages; n++) {
+      const items: Item[] = [];
+      try {
+        const page = await doc.getPage(n);
+        const content = await page.getTextContent();
+        for (const it of content.items) {
+          const t = it as { str?: unknown; transform?: unknown };
+          if (typeof t.str === 'string' && Array.isArray(t.transform) && t.transform.length >= 6)
+            items.push({ str: t.str, x: t.transform[4] as number, y: t.transform[5] as number });
+        }
+        page.cleanup();
+      } catch {
+        // An unreadable page adds no text; the others still do.
+      }
+      const pageText = normalizeWhitespace(layOutPage(items));
+      if (pageText !== '' && text !== '') text += '\n\n';
+      const start = text.length;
+      text += pageText;
+      pages.push({ page: n, start, end: text.length });
+    }
+    return { text, pages };
+  } finally {
+    await task.destroy().catch(() => {});
+  }
+}
