@@ -1,12 +1,51 @@
 import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
-import { access, constants, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import { sizeLimiter, StorageConfigError, type BlobStore, type PutResult, type StoredBlob } from './types.js';
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]{0,200}$/i;
+/** Bodies up to this size are written with one call; larger ones stream to their file. */
+const BUFFERED_BYTES = 256 * 1024;
+
+/**
+ * Reads `body` until it ends or `limit` bytes have come, passing each chunk to `accept` first (it
+ * throws past the size limit). Leaves a longer body paused, unconsumed after what was returned.
+ */
+function gather(body: Readable, limit: number, accept: (chunk: Buffer) => void): Promise<{ chunks: Buffer[]; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let settled = false;
+    let stopWatching = () => {};
+    const done = (err: unknown, ended: boolean) => {
+      if (settled) return;
+      settled = true;
+      body.off('data', onData);
+      stopWatching();
+      if (err) reject(err);
+      else resolve({ chunks, ended });
+    };
+    const onData = (chunk: Buffer) => {
+      try {
+        accept(chunk);
+      } catch (err) {
+        return done(err, false);
+      }
+      chunks.push(chunk);
+      bytes += chunk.length;
+      if (bytes >= limit) {
+        body.pause();
+        done(null, false);
+      }
+    };
+    // finished() also reports a body that failed or closed early, even before we listened.
+    stopWatching = finished(body, { writable: false }, (err) => done(err ?? null, !err));
+    body.on('data', onData);
+  });
+}
 
 /** Files under DATA_DIR/blobs; written to a temp file and renamed into place, so writes are atomic. */
 export class LocalBlobStore implements BlobStore {
@@ -20,20 +59,39 @@ export class LocalBlobStore implements BlobStore {
 
   async put(key: string, body: Readable, opts: { maxBytes: number; contentType: string; headBytes?: number }): Promise<PutResult> {
     const target = this.file(key);
+    const dir = path.dirname(target);
     // Listen from the first moment: the body can fail while the directory is being created, before
-    // pipeline() attaches its own listener, and an unheard 'error' would end the process.
+    // anything else attaches its own listener, and an unheard 'error' would end the process.
     let early: unknown;
     const onEarlyError = (err: unknown) => {
       early ??= err;
     };
     body.on('error', onEarlyError);
-    const tmp = path.join(path.dirname(target), `.tmp-${randomUUID()}`);
+    const tmp = path.join(dir, `.tmp-${randomUUID()}`);
     const limiter = sizeLimiter(opts.maxBytes, opts.headBytes ?? 8192);
     try {
-      await mkdir(path.dirname(target), { recursive: true });
+      await this.ensureDir(dir);
       if (early) throw early;
-      // pipeline() destroys every stream on failure, closing the temp file's fd.
-      await pipeline(body, limiter.stream, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+      // Most uploads are small: gathered in memory (the limit counted as they arrive) and written
+      // with one call, instead of a write stream and a pipeline per file.
+      const first = await gather(body, BUFFERED_BYTES, limiter.accept);
+      if (first.ended) {
+        const data = Buffer.concat(first.chunks);
+        await writeFile(tmp, data, { flag: 'wx', mode: 0o600 }).catch(async (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+          // The directory went away since it was made (removed by hand): make it again.
+          this.dirs.delete(dir);
+          await this.ensureDir(dir);
+          await writeFile(tmp, data, { flag: 'wx', mode: 0o600 });
+        });
+      } else {
+        // Made again for a long body: it has no second try if the directory went away.
+        await mkdir(dir, { recursive: true });
+        const file = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
+        for (const chunk of first.chunks) file.write(chunk);
+        // pipeline() destroys every stream on failure, closing the temp file's fd.
+        await pipeline(body, limiter.stream, file);
+      }
       await rename(tmp, target);
     } catch (err) {
       body.destroy();
@@ -43,6 +101,15 @@ export class LocalBlobStore implements BlobStore {
       body.off('error', onEarlyError);
     }
     return { size: limiter.size(), head: limiter.head() };
+  }
+
+  /** Directories made by this store (a key's directory is made once, not once per file). */
+  private readonly dirs = new Set<string>();
+
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.dirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.dirs.add(dir);
   }
 
   /** Every stored file under `prefix`, temp files of unfinished writes included. */

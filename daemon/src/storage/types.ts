@@ -64,15 +64,23 @@ export interface BlobStore {
 export function sizeLimiter(maxBytes: number, headBytes: number) {
   const head = headCollector(headBytes);
   let size = 0;
+  /** Counts a chunk that is about to be kept; throws BlobTooLargeError past the limit. */
+  const accept = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
+    head.push(chunk);
+  };
   const stream = new Transform({
     transform(chunk: Buffer, _enc, cb) {
-      size += chunk.length;
-      if (size > maxBytes) return cb(new BlobTooLargeError(maxBytes));
-      head.push(chunk);
+      try {
+        accept(chunk);
+      } catch (err) {
+        return cb(err as Error);
+      }
       cb(null, chunk);
     },
   });
-  return { stream, size: () => size, head: () => head.head() };
+  return { stream, accept, size: () => size, head: () => head.head() };
 }
 
 /** Collects the first `n` bytes passing through a stream. */
