@@ -5,15 +5,9 @@
 import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
-// pdf.js and file-type are imported before tsx is registered: through tsx's loader pdf.js's 3 MB
-// of modules take ~10x longer to load, and file-type (which officeparser imports at a thread's
-// first office document) cost that document about 100 ms of CPU, against about 10 ms for the
-// thread's start this way. extract.ts and officeparser later get the same module instances.
-const [, pdfjsWorker] = await Promise.all([
-  import('pdfjs-dist/legacy/build/pdf.mjs'),
-  import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
-  import('file-type'),
-]);
+// pdf.js is imported before tsx is registered: through tsx's loader its 3 MB of modules take
+// ~10x longer to load. extract.ts later gets the same, already evaluated, module instances.
+const [, pdfjsWorker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]);
 globalThis.pdfjsWorker = pdfjsWorker;
 register();
 const { extractText } = await import('./extract.ts');

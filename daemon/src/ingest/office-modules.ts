@@ -12,10 +12,10 @@ type Loader = Record<'loadFileType' | 'loadPdfJs', (() => Promise<unknown>) | un
  * per import, two per office document and four per PDF, more than parsing a small document costs.
  *
  * officeparser calls these loaders through their module's exports object at each call
- * (`moduleLoader_js_1.loadFileType()`), so replacing them there with memoised ones makes the
- * second and later documents reuse the first load. The same modules, loaded once; a failed load is
- * not kept (the next document tries again, as before). Returns whether the loaders were found
- * (a later officeparser that loads differently simply keeps its own behaviour).
+ * (`moduleLoader_js_1.loadFileType()`), so replacing them there takes effect: pdf.js's loader is
+ * memoised (the same module, loaded once; a failed load is not kept), and file-type is not loaded
+ * at all: officeparser gets `containerType` instead (below). Returns whether the loaders were
+ * found (a later officeparser that loads differently simply keeps its own behaviour).
  */
 export function memoiseOfficeModuleLoaders(): boolean {
   const require = createRequire(import.meta.url);
@@ -27,18 +27,35 @@ export function memoiseOfficeModuleLoaders(): boolean {
   }
   const names = ['loadFileType', 'loadPdfJs'] as const;
   if (!names.every((n) => typeof loader[n] === 'function')) return false;
-  for (const name of names) {
-    const load = loader[name]!;
-    if ((load as { memoised?: boolean }).memoised) continue;
-    let loading: Promise<unknown> | undefined;
-    const memoised = () =>
-      (loading ??= load().catch((err: unknown) => {
-        loading = undefined;
-        throw err;
-      }));
-    loader[name] = Object.assign(memoised, { memoised: true });
-  }
+  if ((loader.loadPdfJs as { memoised?: boolean }).memoised) return true;
+  const load = loader.loadPdfJs!;
+  let loading: Promise<unknown> | undefined;
+  const memoised = () =>
+    (loading ??= load().catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    }));
+  loader.loadPdfJs = Object.assign(memoised, { memoised: true });
+  const sniffing = Promise.resolve({ fileTypeFromBuffer: async (data: Uint8Array) => containerType(data) });
+  loader.loadFileType = Object.assign(() => sniffing, { memoised: true });
   return true;
+}
+
+/**
+ * What officeparser gets for file-type's `fileTypeFromBuffer`. We always pass it the file's type,
+ * and it then asks file-type only to warn when the bytes say otherwise; nothing reads that warning,
+ * and the upload has already checked the magic bytes (file-types.ts). file-type answers by
+ * inflating the archive's entries through web streams, which cost more than parsing a small
+ * document (about a quarter of a small DOCX's extraction). The container's magic bytes answer
+ * the question officeparser asks: "zip" for every zip-backed format it then parses as told, and
+ * "pdf"/"rtf" as themselves, so it never scans the archive either.
+ */
+export function containerType(data: Uint8Array): { ext: string; mime: string } | undefined {
+  const starts = (magic: number[]) => magic.every((b, i) => data[i] === b);
+  if (starts([0x50, 0x4b, 0x03, 0x04])) return { ext: 'zip', mime: 'application/zip' };
+  if (starts([0x25, 0x50, 0x44, 0x46, 0x2d])) return { ext: 'pdf', mime: 'application/pdf' };
+  if (starts([0x7b, 0x5c, 0x72, 0x74, 0x66])) return { ext: 'rtf', mime: 'application/rtf' };
+  return undefined;
 }
 
 /** The loaders officeparser calls now (for tests). */
