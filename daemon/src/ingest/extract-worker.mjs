@@ -4,11 +4,11 @@
 // The pool (extract-pool.ts) sends one document at a time and caps this thread's heap and time.
 import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
+import { importPdfJs } from './pdfjs-load.mjs';
 
 // pdf.js is imported before tsx is registered: through tsx's loader its 3 MB of modules take
 // ~10x longer to load. extract.ts later gets the same, already evaluated, module instances.
-const [, pdfjsWorker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]);
-globalThis.pdfjsWorker = pdfjsWorker;
+await importPdfJs();
 register();
 const { extractText } = await import('./extract.ts');
 // Parsers loaded: a thread the pool started ahead of any document (ExtractionPool.warm) is ready.

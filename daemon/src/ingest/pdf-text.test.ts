@@ -6,7 +6,10 @@ import { buildCorpus } from '../../../test/bench/lib/corpus.js';
 import { samplePath } from '../../../test/fixtures/samples.js';
 import { extractText, type PageSpan } from './extract.js';
 import { normalizeWhitespace } from './normalize.js';
-import { layOutPage } from './pdf-text.js';
+import { layOutPage, loadPdfJs } from './pdf-text.js';
+
+// Before anything here loads pdf.js (pdf-text.ts loads it on first use).
+const nodePush = Array.prototype.push;
 
 /** What extraction returned when officeparser read PDFs (before session 15): the reference. */
 async function officeparserPdfText(data: Uint8Array): Promise<{ text: string; pages: PageSpan[] }> {
@@ -65,4 +68,14 @@ test('blank items stay inside a line and never start one; empty items are skippe
     'a  b\nc',
   );
   assert.equal(layOutPage([{ str: '   ', x: 0, y: 10 }]), '');
+});
+
+test("loading pdf.js keeps Node's own Array.prototype.push, which its bundled core-js replaces with a slower one", async () => {
+  const pdfjs = await loadPdfJs();
+  assert.equal(typeof pdfjs.getDocument, 'function');
+  assert.equal(Array.prototype.push, nodePush);
+  assert.equal(Object.getOwnPropertyDescriptor(Array.prototype, 'push')?.enumerable, false);
+  const a = [1];
+  assert.equal(a.push(2, 3), 3);
+  assert.deepEqual(a, [1, 2, 3]);
 });

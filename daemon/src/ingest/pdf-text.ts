@@ -9,24 +9,10 @@
 // Performance, session 15).
 import type { PageSpan } from './extract.js';
 import { normalizeWhitespace } from './normalize.js';
+import { importPdfJs } from './pdfjs-load.mjs';
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-// A variable specifier: the worker module ships no type declarations.
-const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-let pdfjsLoading: Promise<PdfJs> | undefined;
-
-/**
- * pdf.js with its worker registered in-thread (Node has no pdf.js worker), the same module
- * instance officeparser loads, so the extraction thread's memory limit covers both.
- */
-export function loadPdfJs(): Promise<PdfJs> {
-  pdfjsLoading ??= (async () => {
-    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(PDFJS_WORKER)]);
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
-    return pdfjs;
-  })();
-  return pdfjsLoading;
-}
+/** pdf.js, loaded once per thread (pdfjs-load.mjs), the same module instance officeparser gets. */
+export const loadPdfJs = importPdfJs;
 
 /** A text item as pdf.js reports it (marked-content items have no `str`). */
 interface Item {
