@@ -14,7 +14,7 @@ import { PermanentError } from '../errors.js';
 import { extractHtmlText } from './html-text.js';
 import { normalizeWhitespace } from './normalize.js';
 import { memoiseOfficeModuleLoaders } from './office-modules.js';
-import { pdfText } from './pdf-text.js';
+import { pdfText, type PageSpan } from './pdf-text.js';
 
 export { normalizeWhitespace } from './normalize.js';
 
@@ -28,13 +28,7 @@ export class ExtractionError extends PermanentError {
   }
 }
 
-export interface PageSpan {
-  page: number;
-  /** offset of the page's first character in the returned text */
-  start: number;
-  /** offset one past the page's last character */
-  end: number;
-}
+export type { PageSpan } from './pdf-text.js';
 
 export interface ExtractedText {
   text: string;

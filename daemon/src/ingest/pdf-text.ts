@@ -7,12 +7,20 @@
 // only the text. Here: one open, the page count checked on it, each page's text items once.
 // On the bench corpus's PDFs that is about half the CPU (test/bench: `bench:ingest`; README,
 // Performance, session 15).
-import type { PageSpan } from './extract.js';
 import { normalizeWhitespace } from './normalize.js';
 import { importPdfJs } from './pdfjs-load.mjs';
 
 /** pdf.js, loaded once per thread (pdfjs-load.mjs), the same module instance officeparser gets. */
 export const loadPdfJs = importPdfJs;
+
+/** Where a page's text is in the document's text (only PDFs have pages). */
+export interface PageSpan {
+  page: number;
+  /** offset of the page's first character in the returned text */
+  start: number;
+  /** offset one past the page's last character */
+  end: number;
+}
 
 /** A text item as pdf.js reports it (marked-content items have no `str`). */
 interface Item {
