@@ -123,9 +123,9 @@ describe('chaos: kill -9 of the API mid-batch, then the orphan sweep', () => {
     } as RequestInit).catch((err: Error) => err);
     ctrl.enqueue(complete);
     ctrl.enqueue(inFlight);
-    // More than the 256 KB a blob write gathers in memory first: the file is streaming to its temp
+    // More than the 64 KB a blob write gathers in memory first: the file is streaming to its temp
     // file when the process dies (a smaller one would be in memory only, and leave nothing).
-    ctrl.enqueue(Buffer.alloc(320 * 1024, 'q'));
+    ctrl.enqueue(Buffer.alloc(256 * 1024, 'q'));
     const left = await until(
       async () => {
         const files = (await blobFiles(d.dataDir)).filter((f) => !referenced.includes(f));

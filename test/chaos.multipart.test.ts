@@ -200,13 +200,22 @@ describe('chaos: malformed multipart and vanishing clients', () => {
             'content-length': String(head.length + 10 * 1024 * 1024),
           },
         });
-        await c.write(head);
-        await c.write(Buffer.alloc(256 * 1024, 'z'));
-        // The file is being written: a temp file (and its fd) exists now.
-        await until(async () => ((await blobFiles(d.dataDir)).some((f) => f.includes('.tmp-')) ? true : undefined), 5000, 'the temp file');
-        assert.ok((await openFdsUnder(d.dataDir)).length > 0, 'the temp file is open while the upload runs');
-        if (route === 'upload') assert.ok((await blobFiles(d.dataDir)).length >= before.length + 2, 'the first file was stored');
-        c.socket.destroy();
+        try {
+          await c.write(head);
+          // More than the 64 KB a blob write gathers in memory first, so it streams to a temp file.
+          await c.write(Buffer.alloc(256 * 1024, 'z'));
+          // The file is being written: a temp file (and its fd) exists now.
+          await until(
+            async () => ((await blobFiles(d.dataDir)).some((f) => f.includes('.tmp-')) ? true : undefined),
+            5000,
+            'the temp file',
+          );
+          assert.ok((await openFdsUnder(d.dataDir)).length > 0, 'the temp file is open while the upload runs');
+          if (route === 'upload') assert.ok((await blobFiles(d.dataDir)).length >= before.length + 2, 'the first file was stored');
+        } finally {
+          // Also when a check above fails: an open upload would keep the daemon from closing.
+          c.socket.destroy();
+        }
         await assertClean(rows);
       });
     });

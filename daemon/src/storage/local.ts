@@ -8,7 +8,7 @@ import { sizeLimiter, StorageConfigError, type BlobStore, type PutResult, type S
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]{0,200}$/i;
 /** Bodies up to this size are written with one call; larger ones stream to their file. */
-const BUFFERED_BYTES = 256 * 1024;
+const BUFFERED_BYTES = 64 * 1024;
 
 /**
  * Reads `body` until it ends or `limit` bytes have come, passing each chunk to `accept` first (it
