@@ -1,7 +1,8 @@
 // Turns an uploaded file into plain text (plus PDF page offsets) for chunking.
 // Plain-text formats are read here; PDF straight from pdf.js (pdf-text.ts); office formats, RTF
-// and EPUB go through officeparser, which on Node 20 works as installed (its pdfjs-dist/file-type declare node>=22 but only use
-// APIs that Node 20.16+ has). OCR stays off: tesseract would try to download language data.
+// and EPUB go through officeparser, which on Node 20 works as installed (its pdfjs-dist/file-type
+// declare node>=22 but only use APIs that Node 20.16+ has). OCR stays off: tesseract would try to
+// download language data.
 import {
   OfficeErrorType,
   OfficeParser,

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { importPdfJs } from './pdfjs-load.mjs';
 
 type Loader = Record<'loadFileType' | 'loadPdfJs', (() => Promise<unknown>) | undefined>;
 
@@ -12,9 +13,9 @@ type Loader = Record<'loadFileType' | 'loadPdfJs', (() => Promise<unknown>) | un
  * per import, two per office document and four per PDF, more than parsing a small document costs.
  *
  * officeparser calls these loaders through their module's exports object at each call
- * (`moduleLoader_js_1.loadFileType()`), so replacing them there takes effect: pdf.js's loader is
- * memoised (the same module, loaded once; a failed load is not kept), and file-type is not loaded
- * at all: officeparser gets `containerType` instead (below). Returns whether the loaders were
+ * (`moduleLoader_js_1.loadFileType()`), so replacing them there takes effect: pdf.js comes from
+ * pdfjs-load.mjs (the same module, loaded once; a failed load is not kept), and file-type is not
+ * loaded at all: officeparser gets `containerType` instead (below). Returns whether the loaders were
  * found (a later officeparser that loads differently simply keeps its own behaviour).
  */
 export function memoiseOfficeModuleLoaders(): boolean {
@@ -28,14 +29,8 @@ export function memoiseOfficeModuleLoaders(): boolean {
   const names = ['loadFileType', 'loadPdfJs'] as const;
   if (!names.every((n) => typeof loader[n] === 'function')) return false;
   if ((loader.loadPdfJs as { memoised?: boolean }).memoised) return true;
-  const load = loader.loadPdfJs!;
-  let loading: Promise<unknown> | undefined;
-  const memoised = () =>
-    (loading ??= load().catch((err: unknown) => {
-      loading = undefined;
-      throw err;
-    }));
-  loader.loadPdfJs = Object.assign(memoised, { memoised: true });
+  // pdf-text.ts reads PDFs itself; should officeparser ever load pdf.js, it gets the same one load.
+  loader.loadPdfJs = Object.assign(() => importPdfJs(), { memoised: true });
   const sniffing = Promise.resolve({ fileTypeFromBuffer: async (data: Uint8Array) => containerType(data) });
   loader.loadFileType = Object.assign(() => sniffing, { memoised: true });
   return true;

@@ -3,7 +3,8 @@
 // Array.prototype.push wrong about arrays whose length is read-only (an edge no caller here has)
 // and replaces it, for every array in the thread, with a JavaScript version. In an extraction thread
 // that version was about a sixth of a PDF's CPU, and xmldom and officeparser pushed through it too.
-// Plain .mjs: extract-worker.mjs imports it before tsx is registered; pdf-text.ts imports it too.
+// Plain .mjs: extract-worker.mjs imports it before tsx is registered; pdf-text.ts and
+// office-modules.ts import it too.
 const nativePush = Array.prototype.push;
 let loading;
 
@@ -17,6 +18,10 @@ export function importPdfJs() {
       Object.defineProperty(Array.prototype, 'push', { value: nativePush, writable: true, enumerable: false, configurable: true });
     globalThis.pdfjsWorker ??= worker;
     return pdfjs;
-  })();
+  })().catch((err) => {
+    // Not kept: the next document tries again.
+    loading = undefined;
+    throw err;
+  });
   return loading;
 }
