@@ -77,12 +77,13 @@ export class LocalBlobStore implements BlobStore {
       const first = await gather(body, BUFFERED_BYTES, limiter.accept);
       if (first.ended) {
         const data = Buffer.concat(first.chunks);
-        await writeFile(tmp, data, { flag: 'wx', mode: 0o600 }).catch(async (err: NodeJS.ErrnoException) => {
+        const write = () => writeFile(tmp, data, { flag: 'wx', mode: 0o600 });
+        await write().catch(async (err: NodeJS.ErrnoException) => {
           if (err.code !== 'ENOENT') throw err;
           // The directory went away since it was made (removed by hand): make it again.
           this.dirs.delete(dir);
           await this.ensureDir(dir);
-          await writeFile(tmp, data, { flag: 'wx', mode: 0o600 });
+          await write();
         });
       } else {
         // Made again for a long body: it has no second try if the directory went away.
