@@ -145,6 +145,35 @@ describe('chaos: malformed multipart and vanishing clients', () => {
         await assertClean(rows);
       });
 
+      it('parts without a name= (a field, a file): 400 with the envelope, the process keeps serving', async () => {
+        const rows = await rowCount();
+        // The 60-byte request that ended the API process: a field part whose disposition has no name.
+        const nameless = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data\r\n\r\nv\r\n--${BOUNDARY}--\r\n`);
+        assertEnvelope(await send(target(), nameless), ['NO_FILE_PROVIDED', 'VALIDATION_FAILED']);
+        const namelessFile: Part = { name: '', rawHeaders: 'Content-Disposition: form-data; filename="a.txt"\r\n', data: txt };
+        assertEnvelope(await send(target(), multipartBody(BOUNDARY, [namelessFile])), ['NO_FILE_PROVIDED', 'VALIDATION_FAILED']);
+        await assertClean(rows);
+      });
+
+      it('a part handler that throws answers 500 with the envelope, and the process keeps serving', async () => {
+        const rows = await rowCount();
+        const put = d.deps.blobs.put;
+        // A synchronous throw inside busboy's 'file' event: outside the handler's own promise.
+        d.deps.blobs.put = () => {
+          throw new Error('deliberate part-handler failure');
+        };
+        try {
+          const body = multipartBody(BOUNDARY, [{ name: route === 'upload' ? 'files' : 'file', filename: 'a.txt', type: 'text/plain', data: txt }]);
+          const r = await send(target(), body);
+          assert.equal(r.status, 500, r.text);
+          assert.equal(r.body.code, 'INTERNAL_ERROR', r.text);
+          assert.ok(!r.text.includes('deliberate'), 'no internal detail leaks');
+        } finally {
+          d.deps.blobs.put = put;
+        }
+        await assertClean(rows);
+      });
+
       it('80 random mutations of a valid body: never a 5xx, never a crash, nothing leaked', async () => {
         const rows = await rowCount();
         const parts: Part[] =

@@ -126,6 +126,23 @@ export function fieldsFromIssues(
 }
 
 /**
+ * Wraps the callbacks that handle request data outside the request's own promise (parser and stream
+ * events, timers, promise callbacks nobody awaits): a throw inside one becomes that request's failure
+ * through `onThrow` (an AppError answers with its own status; anything else reaches onError as 500
+ * INTERNAL_ERROR, logged with its stack) instead of an uncaughtException, which ends the process.
+ */
+export function callbackGuard(onThrow: (err: unknown) => void) {
+  return <A extends unknown[]>(fn: (...args: A) => unknown) =>
+    (...args: A): void => {
+      try {
+        fn(...args);
+      } catch (err) {
+        onThrow(err);
+      }
+    };
+}
+
+/**
  * A job failure retrying cannot fix (a bad file, a blocked URL, a 404, an extraction limit): the job
  * records it at once instead of using its retries. The one class jobs test for (isPermanent);
  * ExtractionError is one.

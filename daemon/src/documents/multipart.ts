@@ -2,7 +2,7 @@ import busboy from 'busboy';
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
-import { AppError } from '../errors.js';
+import { AppError, callbackGuard } from '../errors.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/types.js';
 
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -111,7 +111,8 @@ export function receiveMultipart(
     const sinks = new Set<PassThrough>();
     let fieldBytes = 0;
     let settled = false;
-    const fail = (err: AppError) => {
+    // An AppError answers with its status; anything else (a bug) is 500 INTERNAL_ERROR, never a crash.
+    const fail = (err: unknown) => {
       if (settled) return;
       settled = true;
       source.unpipe(bb);
@@ -126,108 +127,152 @@ export function receiveMultipart(
       reject(err);
     };
     const invalid = (message: string, field = '_body') => fail(new AppError('VALIDATION_FAILED', message, { [field]: [message] }));
+    // Every callback below runs in busboy's or a stream's event, outside this promise: a throw in one
+    // fails this request instead of escaping as an uncaught exception.
+    const guard = callbackGuard(fail);
+    const unnamed = () => invalid('Every part needs a name: Content-Disposition: form-data; name="…".');
 
-    bb.on('field', (name, value, info) => {
-      if (settled) return;
-      const bytes = Buffer.byteLength(value);
-      fieldBytes += bytes;
-      if (name === 'content' && (info.valueTruncated || bytes > opts.maxTextBytes)) return fail(textTooLarge(opts.maxTextBytes));
-      if (
-        info.valueTruncated ||
-        (name !== 'content' && bytes > MAX_SHORT_FIELD_BYTES) ||
-        fieldBytes > maxFieldBytes + MAX_SHORT_FIELD_BYTES * MAX_FIELDS
-      )
-        return fail(new AppError('VALIDATION_FAILED', `Field "${name}" is too long.`, { [name]: ['Too long.'] }));
-      if (hasNul(value) || hasNul(name)) return invalid(`Field "${name.replace(/\u0000/g, '')}" must not contain NUL characters.`, name);
-      fields[name] = value;
-    });
-    bb.on('file', (field, stream, info) => {
-      // Every stream gets its error listener at once: busboy ends a file stream with an error when
-      // the body breaks off, and an 'error' nobody listens to ends the process.
-      stream.on('error', () => {});
-      if (settled) {
-        stream.resume();
-        return;
-      }
-      const filename = documentFilename(info.filename ?? '');
-      if (hasNul(filename) || hasNul(info.mimeType ?? '')) {
-        stream.resume();
-        return invalid('File names and types must not contain NUL characters.', field);
-      }
-      const documentId = randomUUID();
-      const f: ReceivedFile = {
-        field,
-        documentId,
-        blobKey: `docs/${opts.collectionId}/${documentId}`,
-        filename,
-        mediaType: info.mimeType || 'application/octet-stream',
-        size: 0,
-        head: Buffer.alloc(0),
-        tooLarge: false,
-        empty: false,
-      };
-      files.push(f);
-      // Storage reads from a pass-through this code owns: if storage fails, the part is still read
-      // to its end (discarded), so the rest of the body keeps flowing.
-      const sink = new PassThrough();
-      // Storage reports its failures through put(); this listener only keeps a late error harmless.
-      sink.on('error', () => {});
-      sinks.add(sink);
-      stream.on('error', (err) => sink.destroy(err));
-      const hash = createHash('sha256');
-      stream.on('data', (chunk: Buffer) => hash.update(chunk));
-      stream.on('limit', () => {
-        f.tooLarge = true;
-        // A single upload (`file`) is refused outright; a batch (`files`) skips just this file.
-        if (field === 'file') fail(new AppError('FILE_TOO_LARGE', `File "${f.filename}" exceeds the 50 MB limit.`));
-      });
-      stream.pipe(sink);
-      writes.push(
-        blobs
-          .put(f.blobKey, sink, { maxBytes: maxFileBytes, contentType: f.mediaType })
-          .then(
-            (r) => {
-              f.size = r.size;
-              f.head = r.head;
-              f.sha256 = hash.digest('hex');
-              f.empty = !info.filename && r.size === 0;
-            },
-            (err) => {
-              f.failed = err;
-              if (err instanceof BlobTooLargeError) f.tooLarge = true;
-              stream.unpipe(sink);
-              stream.resume();
-            },
-          )
-          .finally(() => sinks.delete(sink)),
-      );
-    });
-    bb.on('filesLimit', () => invalid(`A batch holds at most ${MAX_BATCH_FILES} files.`, 'files'));
-    bb.on('fieldsLimit', () => invalid(`A request holds at most ${MAX_FIELDS} fields besides its files.`));
+    bb.on(
+      'field',
+      guard((name: string | undefined, value: string, info: busboy.FieldInfo) => {
+        if (settled) return;
+        if (name === undefined) return unnamed();
+        const bytes = Buffer.byteLength(value);
+        fieldBytes += bytes;
+        if (name === 'content' && (info.valueTruncated || bytes > opts.maxTextBytes)) return fail(textTooLarge(opts.maxTextBytes));
+        if (
+          info.valueTruncated ||
+          (name !== 'content' && bytes > MAX_SHORT_FIELD_BYTES) ||
+          fieldBytes > maxFieldBytes + MAX_SHORT_FIELD_BYTES * MAX_FIELDS
+        )
+          return fail(new AppError('VALIDATION_FAILED', `Field "${name}" is too long.`, { [name]: ['Too long.'] }));
+        if (hasNul(value) || hasNul(name)) return invalid(`Field "${name.replace(/\u0000/g, '')}" must not contain NUL characters.`, name);
+        fields[name] = value;
+      }),
+    );
+    bb.on(
+      'file',
+      guard((field: string | undefined, stream: Readable, info: busboy.FileInfo) => {
+        // Every stream gets its error listener at once: busboy ends a file stream with an error when
+        // the body breaks off, and an 'error' nobody listens to ends the process.
+        stream.on('error', () => {});
+        if (settled) {
+          stream.resume();
+          return;
+        }
+        if (field === undefined) {
+          stream.resume();
+          return unnamed();
+        }
+        const filename = documentFilename(info.filename ?? '');
+        if (hasNul(filename) || hasNul(info.mimeType ?? '')) {
+          stream.resume();
+          return invalid('File names and types must not contain NUL characters.', field);
+        }
+        const documentId = randomUUID();
+        const f: ReceivedFile = {
+          field,
+          documentId,
+          blobKey: `docs/${opts.collectionId}/${documentId}`,
+          filename,
+          mediaType: info.mimeType || 'application/octet-stream',
+          size: 0,
+          head: Buffer.alloc(0),
+          tooLarge: false,
+          empty: false,
+        };
+        files.push(f);
+        // Storage reads from a pass-through this code owns: if storage fails, the part is still read
+        // to its end (discarded), so the rest of the body keeps flowing.
+        const sink = new PassThrough();
+        // Storage reports its failures through put(); this listener only keeps a late error harmless.
+        sink.on('error', () => {});
+        sinks.add(sink);
+        stream.on(
+          'error',
+          guard((err: Error) => sink.destroy(err)),
+        );
+        const hash = createHash('sha256');
+        stream.on(
+          'data',
+          guard((chunk: Buffer) => hash.update(chunk)),
+        );
+        stream.on(
+          'limit',
+          guard(() => {
+            f.tooLarge = true;
+            // A single upload (`file`) is refused outright; a batch (`files`) skips just this file.
+            if (field === 'file') fail(new AppError('FILE_TOO_LARGE', `File "${f.filename}" exceeds the 50 MB limit.`));
+          }),
+        );
+        stream.pipe(sink);
+        writes.push(
+          blobs
+            .put(f.blobKey, sink, { maxBytes: maxFileBytes, contentType: f.mediaType })
+            .then(
+              guard((r: { size: number; head: Buffer }) => {
+                f.size = r.size;
+                f.head = r.head;
+                f.sha256 = hash.digest('hex');
+                f.empty = !info.filename && r.size === 0;
+              }),
+              guard((err: unknown) => {
+                f.failed = err;
+                if (err instanceof BlobTooLargeError) f.tooLarge = true;
+                stream.unpipe(sink);
+                stream.resume();
+              }),
+            )
+            .finally(() => sinks.delete(sink)),
+        );
+      }),
+    );
+    bb.on(
+      'filesLimit',
+      guard(() => invalid(`A batch holds at most ${MAX_BATCH_FILES} files.`, 'files')),
+    );
+    bb.on(
+      'fieldsLimit',
+      guard(() => invalid(`A request holds at most ${MAX_FIELDS} fields besides its files.`)),
+    );
     // An empty body is a request without a file, not a malformed one.
     let received = 0;
-    bb.on('error', (err) =>
-      received === 0
-        ? fail(new AppError('NO_FILE_PROVIDED', 'No file provided: the multipart body is empty.'))
-        : invalid(`Malformed multipart body: ${(err as Error).message}`),
+    bb.on(
+      'error',
+      guard((err: Error) =>
+        received === 0
+          ? fail(new AppError('NO_FILE_PROVIDED', 'No file provided: the multipart body is empty.'))
+          : invalid(`Malformed multipart body: ${err.message}`),
+      ),
     );
-    bb.on('close', () => {
-      if (settled) return;
-      void Promise.all(writes).then(() => {
+    bb.on(
+      'close',
+      guard(() => {
         if (settled) return;
-        settled = true;
-        resolve({ fields, files });
-      });
-    });
+        void Promise.all(writes).then(
+          guard(() => {
+            if (settled) return;
+            settled = true;
+            resolve({ fields, files });
+          }),
+        );
+      }),
+    );
     // A client that disconnects mid-body: the request errors or closes before its end.
     const gone = () => fail(new AppError('VALIDATION_FAILED', 'The request body ended early (the client disconnected).'));
-    source.on('error', gone);
-    source.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-    });
-    source.on('close', () => {
-      if (!source.readableEnded) gone();
-    });
+    source.on('error', guard(gone));
+    source.on(
+      'data',
+      guard((chunk: Buffer) => {
+        received += chunk.length;
+      }),
+    );
+    source.on(
+      'close',
+      guard(() => {
+        if (!source.readableEnded) gone();
+      }),
+    );
     // It may already have gone while access was being checked: then no event will come.
     if (source.destroyed && !source.readableEnded) return gone();
     source.pipe(bb);
