@@ -163,7 +163,9 @@ describe('chaos: malformed multipart and vanishing clients', () => {
           throw new Error('deliberate part-handler failure');
         };
         try {
-          const body = multipartBody(BOUNDARY, [{ name: route === 'upload' ? 'files' : 'file', filename: 'a.txt', type: 'text/plain', data: txt }]);
+          const body = multipartBody(BOUNDARY, [
+            { name: route === 'upload' ? 'files' : 'file', filename: 'a.txt', type: 'text/plain', data: txt },
+          ]);
           const r = await send(target(), body);
           assert.equal(r.status, 500, r.text);
           assert.equal(r.body.code, 'INTERNAL_ERROR', r.text);
