@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from './router.js';
 import { deleteWebhook, getWebhookConfig, putWebhook, rotateWebhookSecret, setWebhookActive, WEBHOOK_URL_MAX } from '../webhooks/config.js';
 import { listDeliveries, redeliver, sendTestEvent } from '../webhooks/log.js';
+import { webhookEventSchema } from '../webhooks/event-schema.js';
 import type { AppDeps } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse, Timestamp, withoutNul, setNextPage } from './router.js';
 
@@ -45,32 +46,7 @@ const WebhookDeleted = z
   })
   .openapi('WebhookDeleted');
 
-const DocumentEventData = z.object({
-  uuid: z.string().openapi({ format: 'uuid' }),
-  status: z.string().openapi({ example: 'indexed' }),
-  title: z.string(),
-  source_type: z.string(),
-  collection_uuid: z.string().openapi({ format: 'uuid' }),
-  collection_name: z.string(),
-  chunks_count: z.number().int(),
-  tags: z.string().openapi({ description: 'Comma-separated (a string here, not an array).', example: 'finance,2024' }),
-  error_message: z.string().nullable().openapi({ description: 'null on success; the failure description for document.failed.' }),
-  original_filename: z.string(),
-  file_size: z.number().int(),
-});
-
-const TestEventData = z.object({ message: z.string(), webhook_url: z.string() });
-
-const WebhookEvent = z
-  .object({
-    id: z.string().openapi({ format: 'uuid', description: 'Event id, identical on every retry and in X-Service-Event-Id.' }),
-    event: z.enum(['document.indexed', 'document.failed', 'webhook.test']),
-    timestamp: Timestamp.openapi({ description: 'When the event happened.' }),
-    data: z
-      .union([DocumentEventData, TestEventData])
-      .openapi({ description: 'Document fields for document.* events; `{message, webhook_url}` for webhook.test.' }),
-  })
-  .openapi('WebhookEvent', { description: `Body of every webhook delivery.\n\n${SIGNING}` });
+const WebhookEvent = webhookEventSchema(`Body of every webhook delivery.\n\n${SIGNING}`);
 
 const TestResult = z
   .object({
