@@ -159,6 +159,6 @@ export function registerSearchRoutes(app: App, deps: AppDeps): void {
       semanticRatio: b.semantic_ratio,
       minScore: b.min_score,
     });
-    return c.json(r as z.infer<typeof SearchResponseSchema>, 200);
+    return c.json(r, 200);
   });
 }
