@@ -134,6 +134,7 @@ export const SearchResponseSchema = z
 const searchRoute = createRoute({
   method: 'post',
   path: '/api/v1/search',
+  operationId: 'searchDocuments',
   tags: ['Search'],
   summary: 'Hybrid search',
   description: 'BM25 full-text plus vector search over the collections the key may read; only indexed chunks of live documents count.',

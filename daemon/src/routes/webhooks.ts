@@ -114,6 +114,7 @@ const routes = {
   get: createRoute({
     method: 'get',
     path: '/api/v1/webhooks',
+    operationId: 'getWebhook',
     tags,
     summary: "The organization's webhook",
     description: `Never returns the secret. \`{configured:false, url:null, is_active:false}\` when none is configured. ${SCOPED}`,
@@ -122,6 +123,7 @@ const routes = {
   put: createRoute({
     method: 'post',
     path: '/api/v1/webhooks',
+    operationId: 'setWebhook',
     tags,
     summary: 'Create the webhook or change its URL',
     description: `One webhook per organization. Creating answers 201 with the signing \`secret\`, shown only this once (new webhooks are active);
@@ -137,6 +139,7 @@ ALLOW_PRIVATE_URLS, its DNS answer must not be private (a name that does not res
   patch: createRoute({
     method: 'patch',
     path: '/api/v1/webhooks',
+    operationId: 'updateWebhook',
     tags,
     summary: 'Activate or deactivate the webhook',
     description: `While inactive, new events are not queued and pending retries are dropped when due; the test and redeliver endpoints still send. ${SCOPED}`,
@@ -149,6 +152,7 @@ ALLOW_PRIVATE_URLS, its DNS answer must not be private (a name that does not res
   delete: createRoute({
     method: 'delete',
     path: '/api/v1/webhooks',
+    operationId: 'deleteWebhook',
     tags,
     summary: 'Delete the webhook',
     description: `Answers 200 \`{configured:false, deleted:true}\` (\`deleted:false\` when there was none). Once it has answered nothing more is sent: queued deliveries and
@@ -158,6 +162,7 @@ retries find no webhook and stop (an attempt already in flight is waited for). T
   rotate: createRoute({
     method: 'post',
     path: '/api/v1/webhooks/rotate-secret',
+    operationId: 'rotateWebhookSecret',
     tags,
     summary: 'Rotate the signing secret',
     description: `Replaces the secret at once and returns the new one, shown only here. Every attempt from now on, including retries of earlier events, is signed with it. ${SCOPED}`,
@@ -169,6 +174,7 @@ retries find no webhook and stop (an attempt already in flight is waited for). T
   test: createRoute({
     method: 'post',
     path: '/api/v1/webhooks/test',
+    operationId: 'testWebhook',
     tags,
     summary: 'Send a test event now',
     description: `Delivers a signed \`webhook.test\` event (data: \`{message, webhook_url}\`) synchronously, once, without retries, even while inactive, and reports
@@ -181,6 +187,7 @@ the receiver's answer. Non-2xx, timeout, connection failure or a refused target 
   deliveries: createRoute({
     method: 'get',
     path: '/api/v1/webhooks/deliveries',
+    operationId: 'listWebhookDeliveries',
     tags,
     summary: 'Delivery attempts, newest first',
     description: `Every attempt (automatic, manual, test) of the organization's events. A plain array; when more exist the response has \`Link: <url>; rel="next"\` and \`X-Next-Cursor\`. ${SCOPED}`,
@@ -199,6 +206,7 @@ the receiver's answer. Non-2xx, timeout, connection failure or a refused target 
   redeliver: createRoute({
     method: 'post',
     path: '/api/v1/webhooks/deliveries/{id}/redeliver',
+    operationId: 'redeliverWebhook',
     tags,
     summary: "Send a delivery's event again",
     description: `Sends the same event (same \`id\`, body and event timestamp; fresh signature) to the current webhook now, synchronously, as a new \`manual\` attempt
