@@ -6,7 +6,7 @@ import { type ChaosRig, settleRows, startChaosRig, uploadBatch, watchMemory } fr
 import { docxBomb, xlsxBomb } from './helpers/hostile-files.js';
 
 // Zip bombs through the real upload → job → extraction-thread path. Limits are set low so the
-// test is quick; the defaults (README "Failure behaviour") scale the same behaviour up.
+// test is quick; the defaults (docs/operations.md, "Resource limits") scale the same behaviour up.
 const UNPACKED_MB = 32;
 const MEMORY_MB = 96;
 // Growth of the whole test process's RSS while the batch is processed. Two extraction threads

@@ -1,7 +1,7 @@
 // The compose files are documentation here (no Docker on the test machines): this keeps them coherent
 // with the daemon. Every setting they pass is one the daemon knows and accepts, every URL names a
 // service of the file, every dependency and volume exists, the worker can be scaled and has a health
-// check, and the scaled example wires pgbouncer, the replica and S3 the way the README says.
+// check, and the scaled example wires pgbouncer, the replica and S3 the way docs/deploying.md says.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -204,6 +204,28 @@ describe('replace, reprocess and delete', () => {
       );
     });
 
+    it("400 VALIDATION_FAILED for upload's metadata limits (a 501-character title, 51 tags, a 101-character tag)", async () => {
+      const doc = await indexedDoc();
+      const before = await row(doc.uuid);
+      const tooLongTitle = await replace(doc.uuid, 'sample.md', { title: 't'.repeat(501) });
+      assertError(tooLongTitle, 400, 'VALIDATION_FAILED');
+      assert.ok(tooLongTitle.body.fields?.title, tooLongTitle.text);
+      const tooManyTags = await replace(doc.uuid, 'sample.md', { tags: Array.from({ length: 51 }, (_, i) => `t${i}`).join(',') });
+      assertError(tooManyTags, 400, 'VALIDATION_FAILED');
+      assert.ok(tooManyTags.body.fields?.tags, tooManyTags.text);
+      assertError(await replace(doc.uuid, 'sample.md', { tags: 'x'.repeat(101) }), 400, 'VALIDATION_FAILED');
+      assert.deepEqual(await row(doc.uuid), before, 'the document is untouched');
+      assert.equal((await detail(doc.uuid)).body.title, 'Keep me');
+      // The limits themselves are accepted: a 500-character title and 50 tags.
+      const atLimit = await replace(doc.uuid, 'sample.md', {
+        title: 't'.repeat(500),
+        tags: Array.from({ length: 50 }, (_, i) => `t${i}`).join(','),
+      });
+      assert.equal(atLimit.status, 200, atLimit.text);
+      assert.equal(atLimit.body.title.length, 500);
+      assert.equal(atLimit.body.tags.length, 50);
+    });
+
     it('403 WRITE_ACCESS_REQUIRED for a read-scoped key and a subscriber; 404 for another tenant', async () => {
       const doc = await indexedDoc();
       assertError(await replace(doc.uuid, 'sample.md', {}, readKey), 403, 'WRITE_ACCESS_REQUIRED');

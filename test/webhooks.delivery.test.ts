@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
+import { webhookEventSchema } from '../daemon/src/webhooks/event-schema.js';
 import { emitEvent, type DocumentEventData } from '../daemon/src/webhooks/events.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
@@ -155,6 +156,8 @@ describe('webhook delivery', { concurrency: true }, () => {
       assert.ok(r.verdict.ok, JSON.stringify(r.verdict));
       assert.deepEqual(Object.keys(r.body).sort(), ['data', 'event', 'id', 'timestamp']);
       assert.deepEqual(Object.keys(r.body.data).sort(), EVENT_DATA_FIELDS);
+      // The schema the OpenAPI document publishes reads the delivered body whole, unknown keys stripped.
+      assert.deepEqual(webhookEventSchema('').parse(r.body), r.body);
       assert.equal(r.headers['x-service-event-id'], r.body.id);
       assert.equal(r.headers['content-type'], 'application/json');
       assert.equal(r.headers['user-agent'], 'docsift-webhooks/1');

@@ -22,7 +22,7 @@ const QUERY_CACHE_ENTRIES = 2000;
  * worker (server.ts), or on first use.
  */
 export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock?: Clock; api?: boolean } = {}): AppDeps {
-  // Which URL each part uses (README "Deploying and scaling"): API requests go through the pooler
+  // Which URL each part uses (docs/deploying.md): API requests go through the pooler
   // when there is one; migrations and the job worker connect directly; read-only work may go to a replica.
   const poolUrl = opts.api ? config.DATABASE_POOL_URL : undefined;
   config = { ...config, DATABASE_POOL_URL: poolUrl };

@@ -4,10 +4,9 @@ import { AppError } from '../errors.js';
 import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
-import { classify } from './checks.js';
+import { classify, readMeta } from './checks.js';
 import { commitOutcomeUnknown, documentNotFound, getVisibleDocument } from './upload.js';
 import { restartDocuments } from './restart.js';
-import { parseTags } from './json.js';
 import { receiveMultipart } from './multipart.js';
 
 /** POST /documents/{uuid}/replace/: same uuid, new file, processed from scratch; old chunks leave search at once. */
@@ -28,12 +27,15 @@ export async function replaceDocument(
   await Promise.all(unused.map((x) => deps.blobs.delete(x.blobKey).catch(() => {})));
   try {
     if (!f) throw new AppError('NO_FILE_PROVIDED', 'No file provided: send the new version in a `file` part.');
+    // Upload's checks: at most 500 title characters, 50 tags of 100, no NUL in any field.
+    const meta = readMeta(fields);
     // An oversized `file` part never gets here: receiveMultipart refuses the whole request.
-    const checked = classify(f, fields.source_type?.trim().toLowerCase() || undefined);
+    const checked = classify(f, meta.sourceTypeOverride);
     if ('code' in checked) throw new AppError(checked.code, checked.reason);
     const { sourceType } = checked;
-    const title = fields.title?.trim() || undefined;
-    const tags = fields.tags !== undefined ? parseTags(fields.tags) : undefined;
+    const title = meta.title;
+    // An absent `tags` field keeps the document's tags; an empty one clears them.
+    const tags = fields.tags !== undefined ? meta.tags : undefined;
     await beginResolvingCommit(deps.sql, async (tx) => {
       const current = await getDocumentById(tx, d.id, { forUpdate: true });
       if (!current || current.deleted_at) throw documentNotFound();

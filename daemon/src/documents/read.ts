@@ -36,7 +36,7 @@ export async function listDocuments(
   q: { tag?: string; collection?: string; status?: DocumentStatus; limit: number; cursor?: string },
 ) {
   const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
-  // Lists may trail the primary by the replica's replay lag (README "Deploying and scaling").
+  // Lists may trail the primary by the replica's replay lag (docs/deploying.md).
   const rows = await deps.reads.run((sql) =>
     listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, limit: q.limit + 1, cursor }),
   );

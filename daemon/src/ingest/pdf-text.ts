@@ -5,8 +5,8 @@
 // open of its own), then reads its metadata, attachments, every page's text with font lookups,
 // and in a second pass every page again with its annotations, to build an AST of which we keep
 // only the text. Here: one open, the page count checked on it, each page's text items once.
-// On the bench corpus's PDFs that is about half the CPU (test/bench: `bench:ingest`; README,
-// Performance, session 15).
+// On the bench corpus's PDFs that is about half the CPU (`bench:ingest`; docs/performance.md,
+// 2026-11-27).
 import { normalizeWhitespace } from './normalize.js';
 import { importPdfJs } from './pdfjs-load.mjs';
 

@@ -91,6 +91,7 @@ const routes = {
   plan: createRoute({
     method: 'get',
     path: '/api/v1/billing/plan',
+    operationId: 'getPlan',
     tags,
     summary: 'Plan and current cycle usage',
     description: BILLING_NOTES,
@@ -102,6 +103,7 @@ const routes = {
   invoices: createRoute({
     method: 'get',
     path: '/api/v1/billing/invoices',
+    operationId: 'listInvoices',
     tags,
     summary: 'Invoices of the organization',
     description: `Newest cycle first. ${BILLING_NOTES}`,

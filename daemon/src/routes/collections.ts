@@ -59,6 +59,7 @@ const routes = {
   list: createRoute({
     method: 'get',
     path: '/api/v1/collections',
+    operationId: 'listCollections',
     tags,
     summary: 'List visible collections',
     description: 'Collections the caller owns plus public collections it subscribes to; a scoped key sees only its granted collections.',
@@ -67,6 +68,7 @@ const routes = {
   create: createRoute({
     method: 'post',
     path: '/api/v1/collections',
+    operationId: 'createCollection',
     tags,
     summary: 'Create a collection',
     description: 'Scoped keys get 403 SCOPED_KEY_FORBIDDEN.',
@@ -79,6 +81,7 @@ const routes = {
   get: createRoute({
     method: 'get',
     path: '/api/v1/collections/{uuid}',
+    operationId: 'getCollection',
     tags,
     summary: 'Get a collection',
     description:
@@ -89,6 +92,7 @@ const routes = {
   update: createRoute({
     method: 'patch',
     path: '/api/v1/collections/{uuid}',
+    operationId: 'updateCollection',
     tags,
     summary: 'Update a collection (owner only)',
     description:
@@ -102,6 +106,7 @@ const routes = {
   delete: createRoute({
     method: 'delete',
     path: '/api/v1/collections/{uuid}',
+    operationId: 'deleteCollection',
     tags,
     summary: 'Delete a collection (owner only)',
     description:
@@ -115,6 +120,7 @@ const routes = {
   subscribe: createRoute({
     method: 'post',
     path: '/api/v1/collections/{slug}/subscribe',
+    operationId: 'subscribeCollection',
     tags: ['Subscriptions'],
     summary: 'Subscribe to a public collection',
     description:
@@ -125,6 +131,7 @@ const routes = {
   unsubscribe: createRoute({
     method: 'delete',
     path: '/api/v1/collections/{slug}/subscribe',
+    operationId: 'unsubscribeCollection',
     tags: ['Subscriptions'],
     summary: 'Unsubscribe',
     description: "Also removes grants of the caller's keys on that collection. Scoped keys get 403 SCOPED_KEY_FORBIDDEN.",

@@ -54,6 +54,7 @@ const routes = {
   byTag: createRoute({
     method: 'get',
     path: '/api/v1/tags/{tag}/documents',
+    operationId: 'listDocumentsByTag',
     tags,
     summary: 'Documents carrying a tag',
     description:
@@ -64,6 +65,7 @@ const routes = {
   list: createRoute({
     method: 'get',
     path: '/api/v1/documents',
+    operationId: 'listDocuments',
     tags,
     summary: 'List documents in visible collections',
     description:
@@ -83,6 +85,7 @@ const routes = {
   get: createRoute({
     method: 'get',
     path: '/api/v1/documents/{uuid}',
+    operationId: 'getDocument',
     tags,
     summary: 'Get a document with its text and chunks',
     description:
@@ -93,6 +96,7 @@ const routes = {
   download: createRoute({
     method: 'get',
     path: '/api/v1/documents/{uuid}/download',
+    operationId: 'downloadDocument',
     tags,
     summary: 'Download the original file',
     description:
@@ -106,6 +110,7 @@ const routes = {
   reprocess: createRoute({
     method: 'post',
     path: '/api/v1/documents/{uuid}/reprocess',
+    operationId: 'reprocessDocument',
     tags,
     summary: 'Process a document again',
     description:
@@ -116,6 +121,7 @@ const routes = {
   delete: createRoute({
     method: 'delete',
     path: '/api/v1/documents/{uuid}',
+    operationId: 'deleteDocument',
     tags,
     summary: 'Delete a document',
     description: 'Soft delete: gone from listings and search at once; the stored file is purged after 7 days. Needs write permission.',
@@ -188,6 +194,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/api/v1/collections/{uuid}/documents',
+    operationId: 'uploadDocuments',
     tags,
     summary: 'Upload documents',
     description:
@@ -225,6 +232,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/api/v1/documents/{uuid}/replace',
+    operationId: 'replaceDocument',
     tags,
     summary: 'Replace a document’s file',
     description:

@@ -99,6 +99,7 @@ const routes = {
   list: createRoute({
     method: 'get',
     path: '/api/v1/keys',
+    operationId: 'listKeys',
     tags,
     summary: "List the caller's keys",
     description: `All keys of the calling key's user, newest first, with their grants. Never includes the secret or its hash. ${SCOPED_NOTE}`,
@@ -107,6 +108,7 @@ const routes = {
   current: createRoute({
     method: 'get',
     path: '/api/v1/keys/current',
+    operationId: 'getCurrentKey',
     tags,
     summary: 'The calling key (whoami)',
     description: 'Describes the key used for this request, its user and organization. Allowed for every key.',
@@ -115,6 +117,7 @@ const routes = {
   create: createRoute({
     method: 'post',
     path: '/api/v1/keys',
+    operationId: 'createKey',
     tags,
     summary: 'Create a key',
     description: `Returns the secret once. Grants named in \`collections\` get \`read\`; add \`write\` with the grants endpoint. ${SCOPED_NOTE}`,
@@ -127,6 +130,7 @@ const routes = {
   update: createRoute({
     method: 'patch',
     path: '/api/v1/keys/{uuid}',
+    operationId: 'updateKey',
     tags,
     summary: 'Rename a key or set a new expiry',
     description: 'A new `expires_in` counts from now; this renews an expired key without changing its secret.',
@@ -136,6 +140,7 @@ const routes = {
   revoke: createRoute({
     method: 'delete',
     path: '/api/v1/keys/{uuid}',
+    operationId: 'revokeKey',
     tags,
     summary: 'Revoke a key',
     description: 'Deactivates the key at once (it then answers 401 INVALID_API_KEY). Idempotent. Returns the deactivated record.',
@@ -145,6 +150,7 @@ const routes = {
   rotate: createRoute({
     method: 'post',
     path: '/api/v1/keys/{uuid}/rotate',
+    operationId: 'rotateKey',
     tags,
     summary: 'Rotate a key',
     description:
@@ -155,6 +161,7 @@ const routes = {
   grants: createRoute({
     method: 'get',
     path: '/api/v1/keys/{uuid}/collections',
+    operationId: 'listKeyGrants',
     tags,
     summary: "List a key's collection grants",
     description: `One key of the caller's user (404 API_KEY_NOT_FOUND otherwise): each granted collection by slug with its permission (\`read\` or \`write\`). Full-access keys have no grants; they see everything their user sees. ${SCOPED_NOTE}`,
@@ -164,6 +171,7 @@ const routes = {
   putGrant: createRoute({
     method: 'post',
     path: '/api/v1/keys/{uuid}/collections',
+    operationId: 'grantCollection',
     tags,
     summary: 'Grant a collection to a key',
     description:
@@ -178,6 +186,7 @@ const routes = {
   deleteGrant: createRoute({
     method: 'delete',
     path: '/api/v1/keys/{uuid}/collections/{slug}',
+    operationId: 'revokeGrant',
     tags,
     summary: 'Remove a grant',
     description: `The key loses access to the collection at once (204). 404 GRANT_NOT_FOUND when the key has no grant on it. ${SCOPED_NOTE}`,

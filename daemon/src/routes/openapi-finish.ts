@@ -1,51 +1,10 @@
 // The last pass over the generated OpenAPI document: what SDK generators need and the route
-// definitions would otherwise repeat 37 times. Stable operationIds (one table, so a new route without
-// an id fails the lint test), the rate-limit headers on every response and Retry-After on 429s, and
-// an example on every media type: errors get one example per code the operation really returns,
+// definitions would otherwise repeat 37 times. The rate-limit headers on every response and
+// Retry-After on 429s, and an example on every media type (each operationId is in its createRoute;
+// the lint test fails on a route without one): errors get one example per code the operation really returns,
 // successes an example built from the schema (field examples first, then realistic values by name).
 import { ERROR_EXAMPLES, type ErrorCode } from '../errors.js';
 import { RATE_LIMIT_HEADERS } from './usage.js';
-
-/** `METHOD /path/` → operationId. Names follow the SDK's verbs (listX, getX, createX, …). */
-export const OPERATION_IDS: Record<string, string> = {
-  'GET /api/v1/keys/usage/': 'getUsage',
-  'GET /api/v1/keys/{uuid}/usage/': 'getKeyUsage',
-  'GET /api/v1/billing/plan/': 'getPlan',
-  'GET /api/v1/billing/invoices/': 'listInvoices',
-  'GET /api/v1/keys/': 'listKeys',
-  'POST /api/v1/keys/': 'createKey',
-  'GET /api/v1/keys/current/': 'getCurrentKey',
-  'PATCH /api/v1/keys/{uuid}/': 'updateKey',
-  'DELETE /api/v1/keys/{uuid}/': 'revokeKey',
-  'POST /api/v1/keys/{uuid}/rotate/': 'rotateKey',
-  'GET /api/v1/keys/{uuid}/collections/': 'listKeyGrants',
-  'POST /api/v1/keys/{uuid}/collections/': 'grantCollection',
-  'DELETE /api/v1/keys/{uuid}/collections/{slug}/': 'revokeGrant',
-  'GET /api/v1/collections/': 'listCollections',
-  'POST /api/v1/collections/': 'createCollection',
-  'GET /api/v1/collections/{uuid}/': 'getCollection',
-  'PATCH /api/v1/collections/{uuid}/': 'updateCollection',
-  'DELETE /api/v1/collections/{uuid}/': 'deleteCollection',
-  'POST /api/v1/collections/{slug}/subscribe/': 'subscribeCollection',
-  'DELETE /api/v1/collections/{slug}/subscribe/': 'unsubscribeCollection',
-  'GET /api/v1/tags/{tag}/documents/': 'listDocumentsByTag',
-  'GET /api/v1/documents/': 'listDocuments',
-  'GET /api/v1/documents/{uuid}/': 'getDocument',
-  'DELETE /api/v1/documents/{uuid}/': 'deleteDocument',
-  'GET /api/v1/documents/{uuid}/download/': 'downloadDocument',
-  'POST /api/v1/documents/{uuid}/reprocess/': 'reprocessDocument',
-  'POST /api/v1/collections/{uuid}/documents/': 'uploadDocuments',
-  'POST /api/v1/documents/{uuid}/replace/': 'replaceDocument',
-  'POST /api/v1/search/': 'searchDocuments',
-  'GET /api/v1/webhooks/': 'getWebhook',
-  'POST /api/v1/webhooks/': 'setWebhook',
-  'PATCH /api/v1/webhooks/': 'updateWebhook',
-  'DELETE /api/v1/webhooks/': 'deleteWebhook',
-  'POST /api/v1/webhooks/rotate-secret/': 'rotateWebhookSecret',
-  'POST /api/v1/webhooks/test/': 'testWebhook',
-  'GET /api/v1/webhooks/deliveries/': 'listWebhookDeliveries',
-  'POST /api/v1/webhooks/deliveries/{id}/redeliver/': 'redeliverWebhook',
-};
 
 type Json = Record<string, any>;
 
@@ -65,8 +24,6 @@ export function finishOpenApiDocument(doc: Json): Json {
   doc.tags = [...used].map((name) => ({ name, ...(TAGS[name] ? { description: TAGS[name] } : {}) }));
   for (const [p, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries<Json>(item)) {
-      const id = OPERATION_IDS[`${method.toUpperCase()} ${p}`];
-      if (id) op.operationId = id;
       for (const [status, res] of Object.entries<Json>(op.responses ?? {})) {
         // Every answer of /api/v1 carries the rate-limit headers (401s and the schema included).
         res.headers = { ...RATE_LIMIT_HEADERS, ...res.headers };

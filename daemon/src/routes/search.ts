@@ -134,6 +134,7 @@ export const SearchResponseSchema = z
 const searchRoute = createRoute({
   method: 'post',
   path: '/api/v1/search',
+  operationId: 'searchDocuments',
   tags: ['Search'],
   summary: 'Hybrid search',
   description: 'BM25 full-text plus vector search over the collections the key may read; only indexed chunks of live documents count.',
@@ -159,6 +160,6 @@ export function registerSearchRoutes(app: App, deps: AppDeps): void {
       semanticRatio: b.semantic_ratio,
       minScore: b.min_score,
     });
-    return c.json(r as z.infer<typeof SearchResponseSchema>, 200);
+    return c.json(r, 200);
   });
 }

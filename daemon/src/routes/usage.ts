@@ -112,6 +112,7 @@ const routes = {
   usage: createRoute({
     method: 'get',
     path: '/api/v1/keys/usage',
+    operationId: 'getUsage',
     tags,
     summary: 'Usage statistics',
     description: `Full-access keys see their whole organization; scoped keys see their own user (all of that user's keys). ${USAGE_NOTES}`,
@@ -124,6 +125,7 @@ const routes = {
   keyUsage: createRoute({
     method: 'get',
     path: '/api/v1/keys/{uuid}/usage',
+    operationId: 'getKeyUsage',
     tags,
     summary: 'Usage statistics of one key',
     description: `One key of the caller's user (404 API_KEY_NOT_FOUND otherwise). Scoped keys may read only their own key's usage (403 SCOPED_KEY_FORBIDDEN for other keys). ${USAGE_NOTES}`,

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from './router.js';
 import { deleteWebhook, getWebhookConfig, putWebhook, rotateWebhookSecret, setWebhookActive, WEBHOOK_URL_MAX } from '../webhooks/config.js';
 import { listDeliveries, redeliver, sendTestEvent } from '../webhooks/log.js';
+import { webhookEventSchema } from '../webhooks/event-schema.js';
 import type { AppDeps } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse, Timestamp, withoutNul, setNextPage } from './router.js';
 
@@ -45,32 +46,7 @@ const WebhookDeleted = z
   })
   .openapi('WebhookDeleted');
 
-const DocumentEventData = z.object({
-  uuid: z.string().openapi({ format: 'uuid' }),
-  status: z.string().openapi({ example: 'indexed' }),
-  title: z.string(),
-  source_type: z.string(),
-  collection_uuid: z.string().openapi({ format: 'uuid' }),
-  collection_name: z.string(),
-  chunks_count: z.number().int(),
-  tags: z.string().openapi({ description: 'Comma-separated (a string here, not an array).', example: 'finance,2024' }),
-  error_message: z.string().nullable().openapi({ description: 'null on success; the failure description for document.failed.' }),
-  original_filename: z.string(),
-  file_size: z.number().int(),
-});
-
-const TestEventData = z.object({ message: z.string(), webhook_url: z.string() });
-
-const WebhookEvent = z
-  .object({
-    id: z.string().openapi({ format: 'uuid', description: 'Event id, identical on every retry and in X-Service-Event-Id.' }),
-    event: z.enum(['document.indexed', 'document.failed', 'webhook.test']),
-    timestamp: Timestamp.openapi({ description: 'When the event happened.' }),
-    data: z
-      .union([DocumentEventData, TestEventData])
-      .openapi({ description: 'Document fields for document.* events; `{message, webhook_url}` for webhook.test.' }),
-  })
-  .openapi('WebhookEvent', { description: `Body of every webhook delivery.\n\n${SIGNING}` });
+const WebhookEvent = webhookEventSchema(`Body of every webhook delivery.\n\n${SIGNING}`);
 
 const TestResult = z
   .object({
@@ -138,6 +114,7 @@ const routes = {
   get: createRoute({
     method: 'get',
     path: '/api/v1/webhooks',
+    operationId: 'getWebhook',
     tags,
     summary: "The organization's webhook",
     description: `Never returns the secret. \`{configured:false, url:null, is_active:false}\` when none is configured. ${SCOPED}`,
@@ -146,6 +123,7 @@ const routes = {
   put: createRoute({
     method: 'post',
     path: '/api/v1/webhooks',
+    operationId: 'setWebhook',
     tags,
     summary: 'Create the webhook or change its URL',
     description: `One webhook per organization. Creating answers 201 with the signing \`secret\`, shown only this once (new webhooks are active);
@@ -161,6 +139,7 @@ ALLOW_PRIVATE_URLS, its DNS answer must not be private (a name that does not res
   patch: createRoute({
     method: 'patch',
     path: '/api/v1/webhooks',
+    operationId: 'updateWebhook',
     tags,
     summary: 'Activate or deactivate the webhook',
     description: `While inactive, new events are not queued and pending retries are dropped when due; the test and redeliver endpoints still send. ${SCOPED}`,
@@ -173,6 +152,7 @@ ALLOW_PRIVATE_URLS, its DNS answer must not be private (a name that does not res
   delete: createRoute({
     method: 'delete',
     path: '/api/v1/webhooks',
+    operationId: 'deleteWebhook',
     tags,
     summary: 'Delete the webhook',
     description: `Answers 200 \`{configured:false, deleted:true}\` (\`deleted:false\` when there was none). Once it has answered nothing more is sent: queued deliveries and
@@ -182,6 +162,7 @@ retries find no webhook and stop (an attempt already in flight is waited for). T
   rotate: createRoute({
     method: 'post',
     path: '/api/v1/webhooks/rotate-secret',
+    operationId: 'rotateWebhookSecret',
     tags,
     summary: 'Rotate the signing secret',
     description: `Replaces the secret at once and returns the new one, shown only here. Every attempt from now on, including retries of earlier events, is signed with it. ${SCOPED}`,
@@ -193,6 +174,7 @@ retries find no webhook and stop (an attempt already in flight is waited for). T
   test: createRoute({
     method: 'post',
     path: '/api/v1/webhooks/test',
+    operationId: 'testWebhook',
     tags,
     summary: 'Send a test event now',
     description: `Delivers a signed \`webhook.test\` event (data: \`{message, webhook_url}\`) synchronously, once, without retries, even while inactive, and reports
@@ -205,6 +187,7 @@ the receiver's answer. Non-2xx, timeout, connection failure or a refused target 
   deliveries: createRoute({
     method: 'get',
     path: '/api/v1/webhooks/deliveries',
+    operationId: 'listWebhookDeliveries',
     tags,
     summary: 'Delivery attempts, newest first',
     description: `Every attempt (automatic, manual, test) of the organization's events. A plain array; when more exist the response has \`Link: <url>; rel="next"\` and \`X-Next-Cursor\`. ${SCOPED}`,
@@ -223,6 +206,7 @@ the receiver's answer. Non-2xx, timeout, connection failure or a refused target 
   redeliver: createRoute({
     method: 'post',
     path: '/api/v1/webhooks/deliveries/{id}/redeliver',
+    operationId: 'redeliverWebhook',
     tags,
     summary: "Send a delivery's event again",
     description: `Sends the same event (same \`id\`, body and event timestamp; fresh signature) to the current webhook now, synchronously, as a new \`manual\` attempt

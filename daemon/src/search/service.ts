@@ -108,7 +108,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     bm25: { k1: deps.config.BM25_K1, b: deps.config.BM25_B },
   });
   const filter = { collectionIds, tags: req.tags };
-  let fallback: string | null = null;
+  let fallback: 'text_only' | null = null;
   if (!collectionIds.length)
     return {
       query: req.query,
@@ -188,7 +188,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     })),
     mode: req.mode,
     fallback,
-    fusion: { method: req.mode === 'hybrid' ? method : 'none', semantic_ratio: req.mode === 'hybrid' ? ratio : null },
+    fusion: { method: req.mode === 'hybrid' ? method : ('none' as const), semantic_ratio: req.mode === 'hybrid' ? ratio : null },
     ...(req.explain ? { explain: explain(dropped) } : {}),
   };
 }

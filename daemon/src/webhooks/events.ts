@@ -1,23 +1,9 @@
 import type { Tx } from '../db/client.js';
 import { webhooksOfOrgs } from './config.js';
 import { deliverWebhookJob } from './deliver-webhook.js';
+import type { DocumentEventData, EventType, StoredEventPayload } from './event-schema.js';
 
-export type EventType = 'document.indexed' | 'document.failed' | 'webhook.test';
-
-export interface DocumentEventData {
-  uuid: string;
-  status: string;
-  title: string;
-  source_type: string;
-  collection_uuid: string;
-  collection_name: string;
-  chunks_count: number;
-  /** Comma-separated, as the webhook payload specifies. */
-  tags: string;
-  error_message: string | null;
-  original_filename: string;
-  file_size: number;
-}
+export type { DocumentEventData, EventType } from './event-schema.js';
 
 /**
  * Records an event in the same transaction as the state change it describes, and queues its webhook
@@ -57,7 +43,7 @@ export async function emitEvents(tx: Tx, events: PendingEvent[], now: Date): Pro
     events.map(async ({ organizationId, type, data }) => {
       const hook = hooks.get(organizationId);
       if (!hook) return undefined;
-      const payload = { event: type, timestamp: now.toISOString(), data };
+      const payload: StoredEventPayload = { event: type, timestamp: now.toISOString(), data };
       const rows = await tx<{ id: string }[]>`
         insert into events (organization_id, type, payload, created_at) values (${organizationId}, ${type}, ${tx.json(payload as never)}, ${now}) returning id`;
       const id = rows[0]!.id;

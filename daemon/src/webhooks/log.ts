@@ -5,8 +5,9 @@ import type { AppDeps, Caller } from '../types.js';
 import { dispatchDelivery, type DispatchOutcome } from './deliver-webhook.js';
 import type { DeliveryTrigger } from './delivery.js';
 import { requireWebhook } from './config.js';
+import type { EventType, StoredEventPayload } from './event-schema.js';
 
-export const TEST_EVENT = 'webhook.test';
+export const TEST_EVENT: EventType = 'webhook.test';
 
 interface DeliveryRow {
   id: string;
@@ -117,7 +118,7 @@ export async function sendTestEvent(deps: AppDeps, caller: Caller) {
   requireFullAccess(caller, 'test webhooks');
   const hook = await requireWebhook(deps.sql, caller.orgId);
   const now = deps.clock.now();
-  const payload = {
+  const payload: StoredEventPayload = {
     event: TEST_EVENT,
     timestamp: now.toISOString(),
     data: { message: 'Test event from docsift: your webhook endpoint is reachable and verifies signatures.', webhook_url: hook.url },
