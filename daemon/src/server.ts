@@ -47,7 +47,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
       // Session state (an advisory lock held across statements): never through a transaction pooler.
       const direct = poolUrl ? createSql(config.DATABASE_URL, { max: 1, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS }) : sql;
       try {
-        await migrate(direct, (m) => logger.info(m));
+        await migrate(direct, (m) => logger.info(m), { warn: (m) => logger.warn(m) });
       } finally {
         if (direct !== sql) await direct.end({ timeout: 5 });
       }
