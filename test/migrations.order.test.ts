@@ -45,11 +45,14 @@ describe('migrate() and the order of migration files', () => {
 
   it('refuses an unapplied file numbered below the highest applied one, before running anything', async () => {
     const d = await dir({ ...A, ...B, ...C, '004_d.sql': 'create table mig_d (id int);' });
-    await assert.rejects(migrate(sql, () => {}, { dir: d }), (err: Error) => {
-      assert.match(err.message, /002_b/);
-      assert.match(err.message, /003/);
-      return true;
-    });
+    await assert.rejects(
+      migrate(sql, () => {}, { dir: d }),
+      (err: Error) => {
+        assert.match(err.message, /002_b/);
+        assert.match(err.message, /003/);
+        return true;
+      },
+    );
     const [t] = await sql<{ b: string | null; d: string | null }[]>`
       select to_regclass('public.mig_b')::text as b, to_regclass('public.mig_d')::text as d`;
     assert.equal(t!.b, null, 'the stale file did not run');
