@@ -10,6 +10,7 @@ import { migrate } from './db/migrate.js';
 import { buildTaskList, CRONTAB } from './jobs/index.js';
 import type { Logger } from './logger.js';
 import type { AppDeps, Clock } from './types.js';
+import { assertGraphileInternals } from './worker/graphile-internals.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
 import { superviseWorker, type SupervisedWorker, type WorkerStatus } from './worker/supervisor.js';
@@ -60,6 +61,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
     await warnIfIndexOrderDiffers(sql, { k1: config.BM25_K1, b: config.BM25_B }, logger);
     await sealPlaintextWebhookSecrets(sql, config.SIGNING_SECRET, logger);
     if (opts.worker) {
+      await assertGraphileInternals(sql);
       const events = new EventEmitter() as WorkerEvents;
       recovery = startCrashRecovery(sql, events, logger, { heartbeatMs: config.WORKER_HEARTBEAT_MS, staleMs: config.WORKER_STALE_MS });
       const { availability } = deps;

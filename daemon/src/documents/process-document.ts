@@ -230,7 +230,7 @@ export function processDocumentTask(deps: AppDeps) {
       return;
     }
     const workerId = helpers.job.locked_by ?? '';
-    const claimed = workerId && batchable(doc) ? await claimBatchJobs(deps.sql, workerId, helpers.job.id, BATCH_DOCUMENTS - 1) : [];
+    const claimed = workerId && batchable(doc) ? await claimBatchJobs(deps.sql, processDocumentJob.identifier, workerId, helpers.job.id, BATCH_DOCUMENTS - 1) : [];
     const others = new Map(
       (claimed.length
         ? await getDocumentsByIds(

@@ -1,4 +1,5 @@
 import type { Sql } from '../db/client.js';
+import { JOB_TABLE } from '../worker/graphile-internals.js';
 
 /**
  * Tables a burst of ingestion fills and the pipeline then empties: fresh postings (folded every
@@ -12,8 +13,8 @@ import type { Sql } from '../db/client.js';
 export const DRAINED_TABLES = [
   { table: 'text_fresh', drainedBelow: 1000, slack: 2 ** 20 },
   { table: 'document_texts', drainedBelow: 100, slack: 2 ** 18 },
-  // graphile-worker's own table (v0.16's layout); skipped if a later version names it otherwise.
-  { table: 'graphile_worker._private_jobs', drainedBelow: 100, slack: 2 ** 18 },
+  // graphile-worker's own table; skipped if a later version names it otherwise.
+  { table: JOB_TABLE, drainedBelow: 100, slack: 2 ** 18 },
 ] as const;
 
 export type DrainedTable = (typeof DRAINED_TABLES)[number]['table'];
