@@ -81,13 +81,13 @@ begin
   return null;
 end $$;
 
--- Name: document_text(uuid, text, integer[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: document_text(uuid, integer[]); Type: FUNCTION; Schema: public; Owner: -
 
-CREATE FUNCTION public.document_text(p_document uuid, p_content text, p_joins integer[]) RETURNS text
+CREATE FUNCTION public.document_text(p_document uuid, p_joins integer[]) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
   select case when p_joins is not null then coalesce(chunks_text(p_document, p_joins), '')
-              else coalesce((select t.content from document_texts t where t.document_id = p_document), p_content) end
+              else coalesce((select t.content from document_texts t where t.document_id = p_document), '') end
 $$;
 
 -- Name: fold_text_blocks(); Type: FUNCTION; Schema: public; Owner: -
@@ -439,7 +439,6 @@ CREATE TABLE public.documents (
     media_type text DEFAULT 'application/octet-stream'::text NOT NULL,
     blob_key text,
     source_url text,
-    content_text text DEFAULT ''::text NOT NULL,
     error_message text DEFAULT ''::text NOT NULL,
     chunks_count integer DEFAULT 0 NOT NULL,
     generation integer DEFAULT 1 NOT NULL,
