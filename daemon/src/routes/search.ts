@@ -158,6 +158,7 @@ export function registerSearchRoutes(app: App, deps: AppDeps): void {
       fusion: b.fusion,
       semanticRatio: b.semantic_ratio,
       minScore: b.min_score,
+      note: c.get('searchNote'),
     });
     return c.json(r as z.infer<typeof SearchResponseSchema>, 200);
   });
