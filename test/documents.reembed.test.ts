@@ -50,8 +50,8 @@ describe('reembed sends documents back to pending like reprocess does', () => {
     (
       await d.deps.sql<Row[]>`
         select generation, status, chunks_count, error_message, attempts, indexed_at, updated_at,
-               -- A pending text document's text waits in document_texts (migration 110).
-               coalesce((select t.content from document_texts t where t.document_id = d.id), d.content_text) as content_text
+               -- A pending text document's text waits in document_texts (migrations 110, 118).
+               coalesce((select t.content from document_texts t where t.document_id = d.id), '') as content_text
           from documents d where id = ${id}`
     )[0]!;
   const queued = async (id: string) =>

@@ -130,7 +130,7 @@ async function workerCommand(config: Config, logger: Logger): Promise<void> {
 
 async function migrateCommand(config: Config, logger: Logger): Promise<void> {
   await withDatabase(config, logger, async (sql, databaseUrl) => {
-    const applied = await migrate(sql, (m) => logger.info(m));
+    const applied = await migrate(sql, (m) => logger.info(m), { warn: (m) => logger.warn(m) });
     await migrateWorkerSchema(databaseUrl, logger);
     process.stdout.write(applied.length ? `Applied ${applied.length} migration(s).\n` : 'Database is up to date.\n');
   });
@@ -140,7 +140,7 @@ async function reembedCommand(config: Config, logger: Logger): Promise<void> {
   const embedder = createEmbeddingProvider(embeddingConfigFrom(config, logger));
   try {
     const r = await withDatabase(config, logger, async (sql, databaseUrl) => {
-      await migrate(sql, (m) => logger.info(m));
+      await migrate(sql, (m) => logger.info(m), { warn: (m) => logger.warn(m) });
       await migrateWorkerSchema(databaseUrl, logger);
       return reembedAll({ sql, clock: systemClock(config.CLOCK_OFFSET_MS), config }, embedder);
     });
@@ -154,7 +154,7 @@ async function reembedCommand(config: Config, logger: Logger): Promise<void> {
 
 async function reindexCommand(config: Config, logger: Logger): Promise<void> {
   const r = await withDatabase(config, logger, async (sql) => {
-    await migrate(sql, (m) => logger.info(m));
+    await migrate(sql, (m) => logger.info(m), { warn: (m) => logger.warn(m) });
     return reindexText(sql, { k1: config.BM25_K1, b: config.BM25_B });
   });
   process.stdout.write(
@@ -268,7 +268,7 @@ async function main(argv: string[]): Promise<void> {
       // provisioning and applied migrations goes to stderr, and only when asked for (LOG_LEVEL=debug).
       const adminLogger = createLogger(logger.isLevelEnabled('debug') ? config.LOG_LEVEL : 'warn', process.stderr);
       process.exitCode = await withDatabase(config, adminLogger, async (sql) => {
-        await migrate(sql, (m) => adminLogger.info(m));
+        await migrate(sql, (m) => adminLogger.info(m), { warn: (m) => adminLogger.warn(m) });
         return runAdmin({ sql, config, clock: systemClock(config.CLOCK_OFFSET_MS), out: process.stdout, err: process.stderr }, rest);
       });
       return;

@@ -10,6 +10,7 @@ import { migrate } from './db/migrate.js';
 import { buildTaskList, CRONTAB } from './jobs/index.js';
 import type { Logger } from './logger.js';
 import type { AppDeps, Clock } from './types.js';
+import { assertGraphileInternals } from './worker/graphile-internals.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
 import { superviseWorker, type SupervisedWorker, type WorkerStatus } from './worker/supervisor.js';
@@ -47,7 +48,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
       // Session state (an advisory lock held across statements): never through a transaction pooler.
       const direct = poolUrl ? createSql(config.DATABASE_URL, { max: 1, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS }) : sql;
       try {
-        await migrate(direct, (m) => logger.info(m));
+        await migrate(direct, (m) => logger.info(m), { warn: (m) => logger.warn(m) });
       } finally {
         if (direct !== sql) await direct.end({ timeout: 5 });
       }
@@ -60,6 +61,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
     await warnIfIndexOrderDiffers(sql, { k1: config.BM25_K1, b: config.BM25_B }, logger);
     await sealPlaintextWebhookSecrets(sql, config.SIGNING_SECRET, logger);
     if (opts.worker) {
+      await assertGraphileInternals(sql);
       const events = new EventEmitter() as WorkerEvents;
       recovery = startCrashRecovery(sql, events, logger, { heartbeatMs: config.WORKER_HEARTBEAT_MS, staleMs: config.WORKER_STALE_MS });
       const { availability } = deps;

@@ -62,6 +62,13 @@ export interface AppDeps {
   extraction: ExtractionPool;
 }
 
+/** What a search adds to its request's log record (REST /search and MCP search_documents). */
+export interface SearchNote {
+  query: string | null;
+  resultCount: number | null;
+  billable: boolean;
+}
+
 /** Request-scoped values, on the Hono context. */
 export interface AppEnv {
   Variables: {
@@ -75,5 +82,7 @@ export interface AppEnv {
      * from `caller` on purpose: the request log is filed by API key, and a session has none.
      */
     sessionCaller: Caller;
+    /** Filled by a metered search (billing/quota.ts meterSearch), read by the request log (usage/middleware.ts). */
+    searchNote: SearchNote;
   };
 }

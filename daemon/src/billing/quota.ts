@@ -1,7 +1,6 @@
 import type { Sql } from '../db/client.js';
 import { AppError } from '../errors.js';
-import type { AppDeps, Caller } from '../types.js';
-import { noteSearch, type SearchNote } from '../usage/middleware.js';
+import type { AppDeps, Caller, SearchNote } from '../types.js';
 import { cycleAt, isPlanId, PLANS, type Cycle, type Plan } from './plans.js';
 
 export interface OrgBilling {
@@ -82,7 +81,8 @@ export async function admitSearch(deps: AppDeps, caller: Caller): Promise<{ refu
 }
 
 /**
- * The metering hook of search(): records the query on the request's log entry, applies the plan
+ * The metering hook of search(): records the query on the request's log entry (`note`, from the
+ * request context; absent for a caller the request log does not file, a web session), applies the plan
  * quota, and marks the search billable only once it has produced results. A search that fails
  * (unknown collection, backend down) gives its quota unit back and is not charged.
  */
@@ -91,10 +91,10 @@ export async function meterSearch<T extends { count: number }>(
   caller: Caller,
   query: string,
   run: () => Promise<T>,
+  note: SearchNote = { query: null, resultCount: null, billable: false },
 ): Promise<T> {
   if (!deps.config.METERING_ENABLED) return run();
-  const note: SearchNote = { query, resultCount: null, billable: false };
-  noteSearch(caller, note);
+  note.query = query;
   const admission = await admitSearch(deps, caller);
   let result: T;
   try {

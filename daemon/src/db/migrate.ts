@@ -25,13 +25,30 @@ export async function appliedVersions(sql: Sql): Promise<Set<number>> {
   return new Set(rows.map((r) => r.version));
 }
 
+export interface MigrateOptions {
+  /** Stops after this version (tests build databases of an older schema with it). */
+  upTo?: number;
+  /** The migrations folder (tests use folders of their own). */
+  dir?: string;
+  /** Where the warning about migrations this code does not know goes (default: `log`). */
+  warn?: (msg: string) => void;
+}
+
 /**
- * Applies pending migrations, each in its own transaction, while holding a session
+ * Applies pending migrations in number order, each in its own transaction, while holding a session
  * advisory lock on one reserved connection so two daemons starting at once never race.
- * `upTo` stops after that version (tests build databases of an older schema with it).
+ *
+ * Numbers are taken at merge, so the applied versions are always a prefix of the files:
+ * - an unapplied file numbered below the highest applied one is refused before anything runs (it
+ *   would run after migrations written after it, on a schema its author never saw);
+ * - applied versions with no file (a newer daemon migrated this database) are reported through
+ *   `warn` and the start goes on, as graphile-worker does for its non-breaking migrations: a
+ *   rolling deploy runs the older daemons on the newer schema for a while, and migrations are
+ *   additive.
  */
-export async function migrate(sql: Sql, log: (msg: string) => void = () => {}, opts: { upTo?: number } = {}): Promise<number[]> {
-  const migrations = (await listMigrations()).filter((m) => opts.upTo === undefined || m.version <= opts.upTo);
+export async function migrate(sql: Sql, log: (msg: string) => void = () => {}, opts: MigrateOptions = {}): Promise<number[]> {
+  const files = await listMigrations(opts.dir);
+  const migrations = files.filter((m) => opts.upTo === undefined || m.version <= opts.upTo);
   const conn = await sql.reserve();
   const applied: number[] = [];
   try {
@@ -42,7 +59,23 @@ export async function migrate(sql: Sql, log: (msg: string) => void = () => {}, o
         name text not null,
         applied_at timestamptz not null default now()
       )`;
-    const done = new Set((await conn<{ version: number }[]>`select version from schema_migrations`).map((r) => r.version));
+    const rows = await conn<{ version: number; name: string }[]>`select version, name from schema_migrations order by version`;
+    const done = new Set(rows.map((r) => r.version));
+    const highest = rows.at(-1);
+    const stale = highest ? migrations.filter((m) => !done.has(m.version) && m.version < highest.version) : [];
+    if (stale.length)
+      throw new Error(
+        `migration ${stale.map((m) => `${String(m.version).padStart(3, '0')}_${m.name}`).join(', ')} is numbered below ` +
+          `${String(highest!.version).padStart(3, '0')}_${highest!.name}, which this database already applied: ` +
+          'renumber it above the highest migration (numbers are taken at merge)',
+      );
+    const known = new Set(files.map((m) => m.version));
+    const unknown = rows.filter((r) => !known.has(r.version));
+    if (unknown.length)
+      (opts.warn ?? log)(
+        `the database has migrations this code does not know (${unknown.map((r) => `${String(r.version).padStart(3, '0')}_${r.name}`).join(', ')}): ` +
+          'a newer docsift migrated it; run the same version everywhere',
+      );
     for (const m of migrations) {
       if (done.has(m.version)) continue;
       const text = await readFile(m.file, 'utf8');

@@ -1,4 +1,5 @@
 import type { Sql, Tx } from '../db/client.js';
+import { completeLockedJobs, lockJobs, releaseLockedJobs } from '../worker/graphile-internals.js';
 
 /**
  * The bulk path for small documents. A `process_document` job whose document is small also claims
@@ -15,7 +16,8 @@ import type { Sql, Tx } from '../db/client.js';
  * - it is deleted in the transaction that writes its document's outcome (a completed job), or
  *   released (attempts given back) when the batch could not finish it, and runs again on its own.
  * A document whose job was replaced meanwhile (a restart: new generation) is skipped by the
- * generation check, as a stale job is.
+ * generation check, as a stale job is. The job-table SQL itself is worker/graphile-internals.ts's,
+ * the one module that touches graphile-worker's private tables.
  */
 
 /** Documents per batch (the claiming one included). */
@@ -35,43 +37,34 @@ export function batchable(d: { source_type: string; file_size: number }): boolea
   return d.source_type !== 'url' && d.file_size <= BATCH_MAX_FILE_BYTES;
 }
 
-/** Locks up to `limit` available process_document jobs of small pending documents for `workerId`. */
-export async function claimBatchJobs(sql: Sql, workerId: string, ownJobId: string, limit: number): Promise<ClaimedJob[]> {
-  if (limit <= 0) return [];
-  return sql<ClaimedJob[]>`
-    with j as (
-      -- In graphile-worker's own order, along its index of available jobs; each candidate's
-      -- document is one primary-key probe, and the walk stops at the limit.
-      select jobs.id
-        from graphile_worker._private_jobs jobs
-       where jobs.task_id = (select t.id from graphile_worker._private_tasks t where t.identifier = 'process_document')
-         and jobs.is_available and jobs.run_at <= now() and jobs.job_queue_id is null and jobs.id <> ${ownJobId}::bigint
-         and exists (select 1 from documents d
-                      where d.id = (jobs.payload ->> 'documentId')::uuid and d.status = 'pending' and d.deleted_at is null
-                        and d.source_type <> 'url' and d.file_size <= ${BATCH_MAX_FILE_BYTES})
-       order by jobs.priority, jobs.run_at
-       limit ${limit}
-         for update of jobs skip locked
-    )
-    update graphile_worker._private_jobs jobs
-       set attempts = jobs.attempts + 1, locked_by = ${workerId}, locked_at = now()
-      from j
-     where jobs.id = j.id
-    returning jobs.id::text as "jobId", jobs.payload ->> 'documentId' as "documentId",
-              (jobs.payload ->> 'generation')::int as generation, jobs.attempts`;
+/** Locks up to `limit` available jobs (of task `identifier`: process_document) of small pending documents for `workerId`. */
+export async function claimBatchJobs(
+  sql: Sql,
+  identifier: string,
+  workerId: string,
+  ownJobId: string,
+  limit: number,
+): Promise<ClaimedJob[]> {
+  // Each candidate's document is one primary-key probe.
+  const jobs = await lockJobs(sql, {
+    identifier,
+    workerId,
+    exceptJobId: ownJobId,
+    limit,
+    where: sql`exists (select 1 from documents d
+                        where d.id = (jobs.payload ->> 'documentId')::uuid and d.status = 'pending' and d.deleted_at is null
+                          and d.source_type <> 'url' and d.file_size <= ${BATCH_MAX_FILE_BYTES})`,
+  });
+  return jobs.map((j) => ({
+    jobId: j.jobId,
+    documentId: String(j.payload.documentId),
+    generation: Number(j.payload.generation),
+    attempts: j.attempts,
+  }));
 }
 
 /** Completes claimed jobs in the transaction that wrote their documents' outcome. */
-export async function completeBatchJobs(tx: Tx, workerId: string, jobIds: string[]): Promise<void> {
-  if (!jobIds.length) return;
-  await tx`delete from graphile_worker._private_jobs where id = any(${jobIds}::bigint[]) and locked_by = ${workerId}`;
-}
+export const completeBatchJobs: (tx: Tx, workerId: string, jobIds: string[]) => Promise<void> = completeLockedJobs;
 
 /** Gives claimed jobs back, their attempt undone: each runs again on its own. */
-export async function releaseBatchJobs(sql: Sql, workerId: string, jobIds: string[]): Promise<void> {
-  if (!jobIds.length) return;
-  await sql`
-    update graphile_worker._private_jobs
-       set locked_at = null, locked_by = null, attempts = greatest(attempts - 1, 0)
-     where id = any(${jobIds}::bigint[]) and locked_by = ${workerId}`;
-}
+export const releaseBatchJobs: (sql: Sql, workerId: string, jobIds: string[]) => Promise<void> = releaseLockedJobs;

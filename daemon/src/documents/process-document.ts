@@ -163,12 +163,13 @@ async function processBatch(deps: AppDeps, items: Item[], workerId: string, log:
       })),
       { model: deps.embedder.model, textConfig: deps.config.TEXT_SEARCH_CONFIG, now },
     );
-    if (indexed.length)
-      await tx`
+    // The text is kept once: in the chunks when they rebuild it exactly (migration 080), otherwise in
+    // document_texts, where a text document's upload waited (migrations 110, 118).
+    const written = indexed.length
+      ? await tx<{ id: string; rebuilt: boolean }[]>`
         update documents d
            set status = 'indexed', chunks_count = t.n, error_message = '', attempts = t.attempts,
-               -- Kept once: in the chunks when they rebuild it exactly (migration 080).
-               content_text = case when r.rebuilt then '' else t.text end, text_joins = case when r.rebuilt then t.joins::int[] end,
+               text_joins = case when r.rebuilt then t.joins::int[] end,
                file_size = case when d.source_type = 'url' then t.fetched else d.file_size end,
                indexed_at = ${now}, updated_at = ${now}
           from unnest(${indexed.map((x) => x.d.id)}::uuid[], ${indexed.map((x) => x.outcome.chunks.length)}::int[],
@@ -177,9 +178,17 @@ async function processBatch(deps: AppDeps, items: Item[], workerId: string, log:
                       ${indexed.map((x) => x.item.attempts)}::int[])
                as t(id, n, text, fetched, joins, attempts)
                cross join lateral (select coalesce(chunks_text(t.id, t.joins::int[]) = t.text, false) as rebuilt) r
-         where d.id = t.id`;
-    // The uploaded text is in the chunks or the row now (migration 110).
+         where d.id = t.id
+         returning d.id, r.rebuilt`
+      : [];
     if (indexed.length) await tx`delete from document_texts where document_id = any(${indexed.map((x) => x.d.id)}::uuid[])`;
+    const kept = new Set(written.flatMap((w) => (w.rebuilt ? [] : [w.id])));
+    if (kept.size) {
+      const rows = indexed.filter((x) => kept.has(x.d.id));
+      await tx`
+        insert into document_texts (document_id, content)
+        select * from unnest(${rows.map((x) => x.d.id)}::uuid[], ${rows.map((x) => x.outcome.loaded.text)}::text[])`;
+    }
     if (failed.length)
       await tx`
         update documents d set status = 'failed', error_message = t.message, chunks_count = 0, attempts = t.attempts, updated_at = ${now}
@@ -230,7 +239,10 @@ export function processDocumentTask(deps: AppDeps) {
       return;
     }
     const workerId = helpers.job.locked_by ?? '';
-    const claimed = workerId && batchable(doc) ? await claimBatchJobs(deps.sql, workerId, helpers.job.id, BATCH_DOCUMENTS - 1) : [];
+    const claimed =
+      workerId && batchable(doc)
+        ? await claimBatchJobs(deps.sql, processDocumentJob.identifier, workerId, helpers.job.id, BATCH_DOCUMENTS - 1)
+        : [];
     const others = new Map(
       (claimed.length
         ? await getDocumentsByIds(

@@ -58,7 +58,7 @@ export async function getDocumentById(tx: Tx, id: string, opts: { forUpdate?: bo
 /** Several documents by id (any state), locked in id order when `forUpdate` (no deadlock between two such locks). */
 export async function getDocumentsByIds(tx: Tx, ids: string[], opts: { forUpdate?: boolean } = {}): Promise<StoredDocument[]> {
   return tx<StoredDocument[]>`
-    select ${columns(tx)}, d.deleted_at, document_text(d.id, d.content_text, d.text_joins) as content_text
+    select ${columns(tx)}, d.deleted_at, document_text(d.id, d.text_joins) as content_text
       from documents d join collections c on c.id = d.collection_id
      where d.id = any(${ids}::uuid[])
      order by d.id
@@ -121,6 +121,6 @@ export async function chunksOfDocument(tx: Tx, documentId: string): Promise<Chun
 
 export async function contentText(tx: Tx, documentId: string): Promise<string> {
   const rows = await tx<{ content_text: string }[]>`
-    select document_text(id, content_text, text_joins) as content_text from documents where id = ${documentId}`;
+    select document_text(id, text_joins) as content_text from documents where id = ${documentId}`;
   return rows[0]?.content_text ?? '';
 }

@@ -40,15 +40,19 @@ export async function restartDocuments(tx: Tx, deps: RestartDeps, target: Restar
     await tx`insert into orphan_blobs (blob_key, orphaned_at) values (${one.blob_key}, ${now}) on conflict do nothing`;
   const which = one ? tx`d.id = ${one.id}` : tx`d.deleted_at is null`;
   // A text document's text waits in document_texts again (migration 110): rebuilt from the chunks,
-  // which go below, when they hold it (migration 080); already there for a pending or failed one.
+  // which go below, when they hold it (migration 080); already there otherwise. Any other
+  // document's text is extracted again, so a copy its chunks did not rebuild goes (migration 118).
   await tx`
     insert into document_texts (document_id, content)
-    select d.id, document_text(d.id, d.content_text, d.text_joins) from documents d where ${which} and d.source_type = 'text'
+    select d.id, document_text(d.id, d.text_joins) from documents d where ${which} and d.source_type = 'text' and d.text_joins is not null
     on conflict (document_id) do nothing`;
+  await tx`
+    delete from document_texts t using documents d
+     where d.id = t.document_id and ${which} and d.source_type <> 'text'`;
   const rows = await tx<{ id: string; generation: number; organization_id: string; created_at: Date }[]>`
     update documents d set
       generation = d.generation + 1, status = 'pending', chunks_count = 0, error_message = '', attempts = 0, indexed_at = null,
-      content_text = '', text_joins = null,
+      text_joins = null,
       ${
         one
           ? tx`blob_key = ${ch.blobKey ?? one.blob_key}, original_filename = ${ch.filename ?? one.original_filename},

@@ -1,8 +1,10 @@
 import type { Sql } from '../db/client.js';
+import { JOB_TABLE } from '../worker/graphile-internals.js';
 
 /**
  * Tables a burst of ingestion fills and the pipeline then empties: fresh postings (folded every
- * minute), uploaded text waiting for processing, and graphile-worker's job queue. A btree never
+ * minute), uploaded text waiting for processing (the text of the few indexed documents whose
+ * chunks do not rebuild it stays), and graphile-worker's job queue. A btree never
  * gives pages back, so after a bulk upload their indexes keep the size of the peak backlog while
  * the tables are (nearly) empty: SciFact left 0.7 KB per chunk in text_fresh's indexes at 32 MB of
  * slack (session 6), and 0.2 KB per chunk in document_texts' and the job queue's (session 10).
@@ -12,8 +14,8 @@ import type { Sql } from '../db/client.js';
 export const DRAINED_TABLES = [
   { table: 'text_fresh', drainedBelow: 1000, slack: 2 ** 20 },
   { table: 'document_texts', drainedBelow: 100, slack: 2 ** 18 },
-  // graphile-worker's own table (v0.16's layout); skipped if a later version names it otherwise.
-  { table: 'graphile_worker._private_jobs', drainedBelow: 100, slack: 2 ** 18 },
+  // graphile-worker's own table; skipped if a later version names it otherwise.
+  { table: JOB_TABLE, drainedBelow: 100, slack: 2 ** 18 },
 ] as const;
 
 export type DrainedTable = (typeof DRAINED_TABLES)[number]['table'];

@@ -7,7 +7,7 @@ import { listCollections } from '../collections/service.js';
 import { documentDetail } from '../documents/read.js';
 import { searchByTag } from '../documents/tags.js';
 import { API_VERSION } from '../routes/schema.js';
-import type { AppDeps, Caller } from '../types.js';
+import type { AppDeps, Caller, SearchNote } from '../types.js';
 
 type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
@@ -34,7 +34,7 @@ async function run(fn: () => Promise<{ text: string; data: Record<string, unknow
 const snippet = (s: string, n = 300) => (s.length > n ? s.slice(0, n).trimEnd() + '…' : s);
 
 /** One server per request (stateless transport), bound to the caller: tools see exactly what its key sees. */
-export function buildMcpServer(deps: AppDeps, caller: Caller): McpServer {
+export function buildMcpServer(deps: AppDeps, caller: Caller, searchNote?: SearchNote): McpServer {
   const server = new McpServer({ name: 'docsift', version: API_VERSION }, { capabilities: { tools: {} } });
   const readOnly = { readOnlyHint: true, openWorldHint: false };
 
@@ -67,6 +67,7 @@ export function buildMcpServer(deps: AppDeps, caller: Caller): McpServer {
           limit: a.limit ?? 5,
           mode: 'hybrid',
           minScore: a.min_score,
+          note: searchNote,
         });
         const lines = r.results.map(
           (x, i) =>

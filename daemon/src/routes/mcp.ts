@@ -10,7 +10,7 @@ import type { AppDeps } from '../types.js';
  */
 export function registerMcpRoutes(app: App, deps: AppDeps): void {
   app.all('/mcp', async (c) => {
-    const server = buildMcpServer(deps, c.get('caller'));
+    const server = buildMcpServer(deps, c.get('caller'), c.get('searchNote'));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

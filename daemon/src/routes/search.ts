@@ -159,6 +159,7 @@ export function registerSearchRoutes(app: App, deps: AppDeps): void {
       fusion: b.fusion,
       semanticRatio: b.semantic_ratio,
       minScore: b.min_score,
+      note: c.get('searchNote'),
     });
     return c.json(r, 200);
   });

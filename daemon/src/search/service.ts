@@ -6,7 +6,7 @@ import { isDatabaseUnavailable } from '../db/availability.js';
 import { isUuid } from '../ids.js';
 import { getVisibleCollectionId } from '../collections/service.js';
 import { withSearchSettings, type Tx } from '../db/client.js';
-import type { AppDeps, Caller } from '../types.js';
+import type { AppDeps, Caller, SearchNote } from '../types.js';
 import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod, type ModelDefaults } from './fusion-defaults.js';
 import { hydrate } from './hydrate.js';
@@ -27,6 +27,8 @@ export interface SearchRequest {
   semanticRatio?: number;
   /** Minimum similarity of a chunk only the vector channel found (hybrid), or of every chunk (vector). */
   minScore?: number;
+  /** The request context's search note (the request log's record of this search), filled by metering. */
+  note?: SearchNote;
 }
 
 type Source = 'request' | 'setting' | 'model_default' | 'none';
@@ -72,7 +74,7 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
       Object.fromEntries(withNul.map(([name]) => [name, ['Must not contain NUL characters.']])),
     );
   }
-  return meterSearch(deps, caller, req.query, () => runSearch(deps, caller, req));
+  return meterSearch(deps, caller, req.query, () => runSearch(deps, caller, req), req.note);
 }
 
 /**

@@ -1,21 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import type { AppDeps, AppEnv, Caller } from '../types.js';
-
-/** What a search adds to its request's log record (REST /search and MCP search_documents). */
-export interface SearchNote {
-  query: string;
-  resultCount: number | null;
-  billable: boolean;
-}
-
-// Keyed by the Caller object: it is created per request by the auth middleware and is what
-// search() receives, on REST and on MCP alike, so no request context has to be threaded through.
-const searchNotes = new WeakMap<Caller, SearchNote>();
-
-export function noteSearch(caller: Caller, note: SearchNote): void {
-  searchNotes.set(caller, note);
-}
+import type { AppDeps, AppEnv, Caller, SearchNote } from '../types.js';
 
 /** `/api/v1/keys/:uuid` → `/api/v1/keys/{uuid}`, the form the OpenAPI document uses. */
 function endpointOf(pattern: string): string {
@@ -33,6 +18,9 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const ts = deps.clock.now();
     const started = performance.now();
+    // The transports hand it to search() (routes/search.ts, routes/mcp.ts), which fills it.
+    const note: SearchNote = { query: null, resultCount: null, billable: false };
+    c.set('searchNote', note);
     let failed = false;
     try {
       await next();
@@ -42,7 +30,6 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     } finally {
       const caller = c.get('caller') as Caller | undefined;
       if (caller) {
-        const note = searchNotes.get(caller);
         writer.push({
           ts,
           organizationId: caller.orgId,
@@ -53,9 +40,9 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
           endpoint: endpointOf(routePath(c, -1) || c.req.path),
           status: failed ? 500 : c.res.status,
           durationUs: (performance.now() - started) * 1000,
-          query: note?.query ?? null,
-          resultCount: note?.resultCount ?? null,
-          billable: note?.billable ?? false,
+          query: note.query,
+          resultCount: note.resultCount,
+          billable: note.billable,
         });
       }
     }

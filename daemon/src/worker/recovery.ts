@@ -3,6 +3,7 @@ import type { WorkerEvents } from 'graphile-worker';
 import type { Sql } from '../db/client.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Logger } from '../logger.js';
+import { giveBackAttempts } from './graphile-internals.js';
 
 export interface RecoveryOptions {
   heartbeatMs: number;
@@ -86,7 +87,7 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
   const releaseOwn = async () => {
     if (giveBack.size) {
       const ids = [...giveBack];
-      await sql`update graphile_worker._private_jobs set attempts = greatest(attempts - 1, 0) where id = any(${ids}::bigint[])`;
+      await giveBackAttempts(sql, ids);
       for (const id of ids) giveBack.delete(id);
     }
     if (gone.size) {
@@ -101,7 +102,7 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
     const staleSec = opts.staleMs / 1000;
     const rows = await sql<{ locked_by: string }[]>`
       select distinct j.locked_by
-        from graphile_worker._private_jobs j
+        from graphile_worker.jobs j
         left join worker_heartbeats h on h.worker_id = j.locked_by
        where j.locked_by is not null
          and (h.last_seen < now() - make_interval(secs => ${staleSec})
