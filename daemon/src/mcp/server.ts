@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError, ERROR_CODES } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
+import { noteMcpToolCall } from '../usage/middleware.js';
 import { listCollections } from '../collections/service.js';
 import { documentDetail } from '../documents/read.js';
 import { searchByTag } from '../documents/tags.js';
@@ -15,7 +16,7 @@ import type { AppDeps, Caller } from '../types.js';
 
 type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-async function run(fn: () => Promise<{ text: string; data: Record<string, unknown> }>): Promise<ToolResult> {
+async function runTool(fn: () => Promise<{ text: string; data: Record<string, unknown> }>): Promise<ToolResult> {
   try {
     const { text, data } = await fn();
     return { content: [{ type: 'text', text }], structuredContent: data };
@@ -68,6 +69,11 @@ export function buildMcpServer(deps: AppDeps, caller: Caller): McpServer {
     { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
   );
   const readOnly = { readOnlyHint: true, openWorldHint: false };
+  // A request that reaches a tool is a tool call in the request log (the others are protocol calls).
+  const run: typeof runTool = (fn) => {
+    noteMcpToolCall(caller);
+    return runTool(fn);
+  };
 
   server.registerTool(
     'search_documents',

@@ -17,6 +17,20 @@ export function noteSearch(caller: Caller, note: SearchNote): void {
   searchNotes.set(caller, note);
 }
 
+/**
+ * The endpoint recorded for an /mcp request that called no tool (initialize, notifications,
+ * tools/list, the client's GET for a stream): a session makes several per tool call, so they are
+ * counted like any request but left out of "recent requests", which lists the tool calls (`/mcp`).
+ */
+export const MCP_PROTOCOL_ENDPOINT = '/mcp (protocol)';
+
+const mcpToolCalls = new WeakSet<Caller>();
+
+/** Marks this request (its Caller) as an MCP tool call. */
+export function noteMcpToolCall(caller: Caller): void {
+  mcpToolCalls.add(caller);
+}
+
 /** `/api/v1/keys/:uuid` → `/api/v1/keys/{uuid}`, the form the OpenAPI document uses. */
 function endpointOf(pattern: string): string {
   return pattern.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}');
@@ -43,14 +57,15 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
       const caller = c.get('caller') as Caller | undefined;
       if (caller) {
         const note = searchNotes.get(caller);
+        // The last matched route is the handler's; an unmatched path keeps the middleware's pattern.
+        const endpoint = endpointOf(routePath(c, -1) || c.req.path);
         writer.push({
           ts,
           organizationId: caller.orgId,
           userId: caller.userId,
           keyId: caller.keyId,
           method: c.req.method,
-          // The last matched route is the handler's; an unmatched path keeps the middleware's pattern.
-          endpoint: endpointOf(routePath(c, -1) || c.req.path),
+          endpoint: endpoint === '/mcp' && !mcpToolCalls.has(caller) ? MCP_PROTOCOL_ENDPOINT : endpoint,
           status: failed ? 500 : c.res.status,
           durationUs: (performance.now() - started) * 1000,
           query: note?.query ?? null,
