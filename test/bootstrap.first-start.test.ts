@@ -151,6 +151,8 @@ describe('first start of the real daemon', () => {
     assert.equal(url, `http://127.0.0.1:${port}`);
     assert.equal(keys.length, 1, `expected one key in:\n${p.stdout()}`);
     bootKey = keys[0]!;
+    // The printed admin command says it needs this daemon's database (run bare, it would find another).
+    assert.match(p.stdout(), /admin set-password --email admin@localhost {3}\(with this daemon's DATABASE_URL set\)/);
     const req = http(url);
 
     const ready = await req('GET', '/readyz');

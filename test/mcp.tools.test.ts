@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -163,5 +164,70 @@ describe('MCP endpoint', () => {
     );
     const out = JSON.parse(call.stdout);
     assert.equal(out.structuredContent.results[0].document_id, docA.uuid);
+  });
+
+  it('reports the package version and instructions; every tool declares the outputSchema its structuredContent matches', async () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'daemon/package.json'), 'utf8')) as { version: string };
+    assert.deepEqual(client.getServerVersion(), { name: 'docsift', version: pkg.version });
+    assert.match(client.getInstructions() ?? '', /search_documents[\s\S]*get_document_info/);
+    const { tools } = await client.listTools();
+    for (const t of tools) {
+      assert.equal(t.outputSchema?.type, 'object', `${t.name} declares an outputSchema`);
+      assert.ok(Object.keys(t.outputSchema?.properties ?? {}).length > 0, t.name);
+    }
+    // The SDK client validates structuredContent against the listed outputSchema and throws on a mismatch.
+    const calls = [
+      { name: 'search_documents', arguments: { query: 'vacation days' } },
+      { name: 'list_collections', arguments: {} },
+      { name: 'get_document_info', arguments: { document_id: docA.uuid } },
+      { name: 'search_by_tag', arguments: { tag: 'hr' } },
+    ];
+    for (const call of calls) {
+      const r = (await client.callTool(call)) as ToolResult;
+      assert.ok(!r.isError, `${call.name}: ${r.content[0]?.text}`);
+      const schema = tools.find((t) => t.name === call.name)!.outputSchema!;
+      // On success every field but the failure's error and code is present (explain is asked for only).
+      for (const k of Object.keys(schema.properties ?? {}).filter((k) => !['error', 'code', 'explain'].includes(k)))
+        assert.ok(k in r.structuredContent, `${call.name} returns ${k}`);
+    }
+  });
+
+  it('search_by_tag honours limit; search_documents filters by tags and runs the mode asked', async () => {
+    const col = await makeCollection(req, a.key, 'Tagged many');
+    const docs = [];
+    for (let i = 0; i < 4; i++)
+      docs.push(await addText(req, a.key, col.uuid, `Memo ${i}`, `Quarterly memo number ${i} about parking.`, 'memo'));
+    const hr = await addText(req, a.key, col.uuid, 'Parking rules', 'Parking spaces are assigned by HR.', 'rules');
+    await waitSettled(
+      req,
+      a.key,
+      [...docs, hr].map((x) => x.uuid),
+    );
+    const two = (await client.callTool({ name: 'search_by_tag', arguments: { tag: 'memo', limit: 2 } })) as ToolResult;
+    assert.equal(two.structuredContent.count, 2);
+    assert.equal(two.structuredContent.documents.length, 2);
+    const all = (await client.callTool({ name: 'search_by_tag', arguments: { tag: 'memo' } })) as ToolResult;
+    assert.equal(all.structuredContent.count, 4);
+    const { tools } = await client.listTools();
+    const props = tools.find((t) => t.name === 'search_documents')!.inputSchema.properties ?? {};
+    assert.ok(props.tags && props.mode, 'search_documents takes tags and mode');
+    const tagged = (await client.callTool({
+      name: 'search_documents',
+      arguments: { query: 'parking', tags: ['rules'], limit: 10 },
+    })) as ToolResult;
+    assert.ok(!tagged.isError, tagged.content[0]?.text);
+    assert.deepEqual([...new Set(tagged.structuredContent.results.map((x: any) => x.document_id))], [hr.uuid]);
+    const text = (await client.callTool({ name: 'search_documents', arguments: { query: 'parking', mode: 'text' } })) as ToolResult;
+    assert.equal(text.structuredContent.mode, 'text');
+    const bad = (await client.callTool({ name: 'search_by_tag', arguments: { tag: 'memo', limit: 0 } })) as ToolResult;
+    assert.equal(bad.isError, true, 'limit below 1 is refused');
+    // Tenant B sees none of tenant A's tagged documents.
+    const cb = await connect(d.url, b.key);
+    try {
+      const other = (await cb.callTool({ name: 'search_by_tag', arguments: { tag: 'memo', limit: 50 } })) as ToolResult;
+      assert.equal(other.structuredContent.count, 0);
+    } finally {
+      await cb.close();
+    }
   });
 });

@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import postgres from 'postgres';
 import { pruneUsageLog } from '../daemon/src/usage/rollup-usage.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
@@ -108,6 +110,45 @@ describe('request log', () => {
         ['/api/v1/search', 404, 'nowhere', null, false],
         ['/mcp', 200, 'batches', mcpCount, true],
         ['/mcp', 200, null, null, false],
+      ],
+    );
+  });
+
+  it('an MCP client session lists only its tool calls in recent requests; protocol calls are counted apart', async () => {
+    const key = (await req('POST', '/api/v1/keys/', { key: t.key, json: { name: 'mcp-session' } })).body.key as string;
+    const keyId = await keyIdOf(key);
+    const client = new Client({ name: 'usage-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(d.url + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+    );
+    try {
+      await client.listTools();
+      await client.callTool({ name: 'search_documents', arguments: { query: 'request log' } });
+      await client.callTool({ name: 'list_collections', arguments: {} });
+    } finally {
+      await client.close();
+    }
+    await d.deps.usageLog.flush();
+    const rows = await rowsOf(keyId);
+    const tools = rows.filter((r) => r.endpoint === '/mcp');
+    const protocol = rows.filter((r) => r.endpoint === '/mcp (protocol)');
+    assert.deepEqual(
+      tools.map((r) => [r.method, r.query]),
+      [
+        ['POST', 'request log'],
+        ['POST', null],
+      ],
+    );
+    // initialize, notifications/initialized, tools/list (and the client's GET for a stream): counted, not listed.
+    assert.ok(protocol.length >= 3, `protocol calls recorded: ${protocol.length}`);
+    const usage = await req('GET', `/api/v1/keys/${keyId}/usage/`, { key: t.key });
+    assert.equal(usage.status, 200, usage.text);
+    assert.deepEqual(
+      usage.body.recent.items.map((i: any) => [i.method, i.endpoint, i.query]),
+      [
+        ['POST', '/mcp', null],
+        ['POST', '/mcp', 'request log'],
+        ['GET', '/api/v1/keys/current', null],
       ],
     );
   });

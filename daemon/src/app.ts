@@ -1,3 +1,4 @@
+import { registerProtectedResourceMetadata, withBearerChallenge } from './mcp/auth-discovery.js';
 import { randomUUID } from 'node:crypto';
 import { anonymousBudget, apiGuard, publicApiGuard } from './auth/guard.js';
 import { closeUnreadBodies, requestBodyLimit } from './limits/body-size.js';
@@ -157,7 +158,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
     if (c.req.method === 'GET' && SESSION_API_PATHS.test(c.req.path)) return keyOrSession(c, next);
     return guard(c, next);
   });
-  app.use('/mcp', guard);
+  app.use('/mcp', withBearerChallenge(deps, guard));
   // Then every body is capped while it streams in (multipart uploads have their own limits).
   const bodyCap = requestBodyLimit(deps.config);
   app.use('/api/v1/*', bodyCap);
@@ -172,6 +173,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
   registerFileRoutes(app, deps);
   registerSearchRoutes(app, deps);
   registerMcpRoutes(app, deps);
+  registerProtectedResourceMetadata(app, deps);
   registerWebhookRoutes(app, deps);
 
   registerDocsRoutes(app, deps, () => buildOpenApiDocument(app));

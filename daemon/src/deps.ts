@@ -1,3 +1,4 @@
+import { WebhookFailureLog } from './webhooks/failure-log.js';
 import type { ResolvedConfig } from './config.js';
 import { DatabaseAvailability } from './db/availability.js';
 import { createSql } from './db/client.js';
@@ -42,6 +43,7 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     embedder,
     usageLog: new UsageLogWriter(sql, logger, { flushMs: config.USAGE_FLUSH_MS, flushRows: config.USAGE_FLUSH_ROWS }),
     queryCache: new QueryEmbeddingCache(QUERY_CACHE_ENTRIES),
+    webhookFailures: new WebhookFailureLog(logger),
     // The database this process's requests use: the pooler when the API goes through one.
     availability: new DatabaseAvailability(poolUrl ?? config.DATABASE_URL, logger, { pooled: !!poolUrl }),
     keyCounter,
@@ -62,6 +64,7 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
  */
 export async function closeDeps(deps: AppDeps, opts: { timeoutSec?: number } = {}): Promise<void> {
   await deps.usageLog.close();
+  deps.webhookFailures.flush();
   // Held permits go back while the pool is open, so other daemons can admit them.
   await deps.leases.close().catch(() => {});
   await deps.availability.close();

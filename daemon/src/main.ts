@@ -9,6 +9,7 @@ import { startDaemon } from './server.js';
 import { startWorkerHealth } from './worker/health.js';
 import { bootstrap } from './accounts/create.js';
 import { adminHelp, runAdmin } from './admin.js';
+import { adminCommandLine, missingDatabase, openedDatabaseLine } from './admin/database.js';
 import { ensureLocalPostgres } from './local-pg/provision.js';
 import { createSql, type Sql } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -107,7 +108,7 @@ async function serveCommand(config: Config, logger: Logger, args: string[]): Pro
       ``,
       `Try: curl -H "Authorization: Bearer ${boot.key}" ${daemon.url}/api/v1/keys/`,
       `Web UI sign-in for ${boot.user?.email}: set a password with`,
-      `  npm run -s daemon -- admin set-password --email ${boot.user?.email}`,
+      `  ${adminCommandLine(`set-password --email ${boot.user?.email}`, process.env)}`,
     );
   }
   process.stdout.write(lines.join('\n') + '\n\n');
@@ -267,7 +268,14 @@ async function main(argv: string[]): Promise<void> {
       // stdout carries only the result (one JSON document with --json); start-up chatter such as
       // provisioning and applied migrations goes to stderr, and only when asked for (LOG_LEVEL=debug).
       const adminLogger = createLogger(logger.isLevelEnabled('debug') ? config.LOG_LEVEL : 'warn', process.stderr);
-      process.exitCode = await withDatabase(config, adminLogger, async (sql) => {
+      const missing = missingDatabase(config);
+      if (missing) {
+        process.stderr.write(`${missing}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.exitCode = await withDatabase(config, adminLogger, async (sql, databaseUrl) => {
+        process.stderr.write(`${openedDatabaseLine(config, databaseUrl)}\n`);
         await migrate(sql, (m) => adminLogger.info(m), { warn: (m) => adminLogger.warn(m) });
         return runAdmin({ sql, config, clock: systemClock(config.CLOCK_OFFSET_MS), out: process.stdout, err: process.stderr }, rest);
       });

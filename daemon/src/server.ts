@@ -60,6 +60,20 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
     await assertEmbeddingModel(sql, deps.embedder.model, deps.embedder.configuredDimension);
     await warnIfIndexOrderDiffers(sql, { k1: config.BM25_K1, b: config.BM25_B }, logger);
     await sealPlaintextWebhookSecrets(sql, config.SIGNING_SECRET, logger);
+    // The port is bound before any background work starts: a second daemon whose port is taken
+    // (EADDRINUSE) exits having run no job, so it never delivers a webhook under its own settings.
+    let port = config.PORT;
+    if (opts.api) {
+      const app = createApp(
+        deps,
+        opts.worker ? { workerStatus: () => worker?.status() ?? { processing: false, reason: 'the job worker is starting' } } : {},
+      );
+      server = await new Promise<ServerType>((resolve, reject) => {
+        const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+        s.once('error', reject);
+      });
+      port = (server.address() as AddressInfo).port;
+    }
     if (opts.worker) {
       await assertGraphileInternals(sql);
       const events = new EventEmitter() as WorkerEvents;
@@ -82,16 +96,6 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
       });
       // In the background: the first documents then find the parsers loaded (ExtractionPool.warm).
       deps.extraction.warm().catch((err: unknown) => logger.warn({ err }, 'could not start the extraction threads ahead'));
-    }
-    let port = config.PORT;
-    if (opts.api) {
-      const w = worker;
-      const app = createApp(deps, w ? { workerStatus: () => w.status() } : {});
-      server = await new Promise<ServerType>((resolve, reject) => {
-        const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
-        s.once('error', reject);
-      });
-      port = (server.address() as AddressInfo).port;
     }
     const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
     const url = config.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;

@@ -1,3 +1,4 @@
+import type { WebhookFailureLog } from './webhooks/failure-log.js';
 import type { ResolvedConfig } from './config.js';
 import type { DatabaseAvailability } from './db/availability.js';
 import type { ReadPool, Sql } from './db/client.js';
@@ -50,6 +51,8 @@ export interface AppDeps {
   embedder: EmbeddingProvider;
   /** Request-log records, buffered and written in batches (usage/log-writer.ts). */
   usageLog: UsageLogWriter;
+  /** Failed webhook deliveries, collapsed per endpoint in the log (webhooks/failure-log.ts). */
+  webhookFailures: WebhookFailureLog;
   /** Recent query embeddings, so a repeated query costs no embedding call (search/query-cache.ts). */
   queryCache: QueryEmbeddingCache;
   /** Whether PostgreSQL is reachable: 503 at once during an outage (db/availability.ts). */
@@ -67,6 +70,8 @@ export interface SearchNote {
   query: string | null;
   resultCount: number | null;
   billable: boolean;
+  /** Set by the MCP server when the request called a tool; other /mcp requests are protocol calls. */
+  mcpToolCall: boolean;
 }
 
 /** Request-scoped values, on the Hono context. */

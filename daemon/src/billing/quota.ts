@@ -91,7 +91,7 @@ export async function meterSearch<T extends { count: number }>(
   caller: Caller,
   query: string,
   run: () => Promise<T>,
-  note: SearchNote = { query: null, resultCount: null, billable: false },
+  note: SearchNote = { query: null, resultCount: null, billable: false, mcpToolCall: false },
 ): Promise<T> {
   if (!deps.config.METERING_ENABLED) return run();
   note.query = query;

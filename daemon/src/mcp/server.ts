@@ -1,17 +1,21 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError, ERROR_CODES } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
 import { listCollections } from '../collections/service.js';
 import { documentDetail } from '../documents/read.js';
 import { searchByTag } from '../documents/tags.js';
-import { API_VERSION } from '../routes/schema.js';
+import { SearchResponseSchema } from '../routes/search.js';
+import { CollectionSchema } from '../routes/collections.js';
+import { DocumentDetail, DocumentListItem } from '../routes/document-schemas.js';
+import { TAG_RESULTS_MAX } from '../documents/tags.js';
+import { createRequire } from 'node:module';
 import type { AppDeps, Caller, SearchNote } from '../types.js';
 
 type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-async function run(fn: () => Promise<{ text: string; data: Record<string, unknown> }>): Promise<ToolResult> {
+async function runTool(fn: () => Promise<{ text: string; data: Record<string, unknown> }>): Promise<ToolResult> {
   try {
     const { text, data } = await fn();
     return { content: [{ type: 'text', text }], structuredContent: data };
@@ -31,12 +35,44 @@ async function run(fn: () => Promise<{ text: string; data: Record<string, unknow
   }
 }
 
+/** The daemon's package version: what `initialize` reports as serverInfo.version. */
+const PACKAGE_VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
+/** Sent once at `initialize`: how an agent should use these tools together. */
+export const MCP_INSTRUCTIONS = `docsift searches the documents this API key can read (PDF, Office, HTML, Markdown, text…), grouped in collections.
+Start with search_documents for any question the documents may answer: it returns the best-matching passages with their document, collection, tags and a relevance score in [0,1]; cite the title (and page when given).
+Use list_collections to see what is there and to get slugs for narrowing a search; search_by_tag lists documents carrying a tag; get_document_info returns one document's full text by the document_id of a search result.
+Tools are read-only. A failed call answers with isError and a code (for example COLLECTION_NOT_FOUND, RATE_LIMIT_EXCEEDED, SERVICE_UNAVAILABLE): react to the code.`;
+
+/**
+ * A tool's outputSchema: the REST answer's shape, whose fields are all present on success, plus the
+ * `error` and `code` of a failed call (isError). Clients validate every structuredContent against
+ * it, failures included, so the top-level fields are optional and the nested shapes stay exact.
+ */
+function outputOf<T extends z.ZodObject>(success: T) {
+  return success.partial().extend({
+    error: z.string().optional().describe('Only when isError: what went wrong.'),
+    code: z.enum(ERROR_CODES).optional().describe('Only when isError: the API error code, e.g. COLLECTION_NOT_FOUND.'),
+  });
+}
+
+/** search_by_tag's default page: an agent's context is small, and get_document_info follows up. */
+const TAG_DEFAULT_LIMIT = 20;
+
 const snippet = (s: string, n = 300) => (s.length > n ? s.slice(0, n).trimEnd() + '…' : s);
 
 /** One server per request (stateless transport), bound to the caller: tools see exactly what its key sees. */
-export function buildMcpServer(deps: AppDeps, caller: Caller, searchNote?: SearchNote): McpServer {
-  const server = new McpServer({ name: 'docsift', version: API_VERSION }, { capabilities: { tools: {} } });
+export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote): McpServer {
+  const server = new McpServer(
+    { name: 'docsift', version: PACKAGE_VERSION },
+    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
+  );
   const readOnly = { readOnlyHint: true, openWorldHint: false };
+  // A request that reaches a tool is a tool call in the request log (the others are protocol calls).
+  const run: typeof runTool = (fn) => {
+    if (note) note.mcpToolCall = true;
+    return runTool(fn);
+  };
 
   server.registerTool(
     'search_documents',
@@ -48,6 +84,15 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, searchNote?: Searc
         query: z.string().min(1).max(1000).describe('What to look for, in natural language or keywords.'),
         collection: z.string().optional().describe('Limit to one collection (its slug, from list_collections).'),
         limit: z.number().int().min(1).max(50).optional().describe('Number of results, 1–50 (default 5).'),
+        tags: z
+          .array(z.string().min(1))
+          .max(50)
+          .optional()
+          .describe('Only passages of documents carrying any of these tags (case-insensitive).'),
+        mode: z
+          .enum(['hybrid', 'text', 'vector'])
+          .optional()
+          .describe('hybrid (default): keywords and meaning, fused; text: exact words only (BM25); vector: meaning only.'),
         min_score: z
           .number()
           .min(0)
@@ -57,6 +102,7 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, searchNote?: Searc
             'Relevance floor, 0–1: minimum similarity of a result found by meaning only (exact word matches are always kept). Default per embedding model; raise it for fewer, closer results.',
           ),
       },
+      outputSchema: outputOf(SearchResponseSchema),
       annotations: readOnly,
     },
     async (a) =>
@@ -65,9 +111,10 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, searchNote?: Searc
           query: a.query.trim(),
           collection: a.collection,
           limit: a.limit ?? 5,
-          mode: 'hybrid',
+          mode: a.mode ?? 'hybrid',
+          ...(a.tags?.length ? { tags: a.tags } : {}),
           minScore: a.min_score,
-          note: searchNote,
+          note,
         });
         const lines = r.results.map(
           (x, i) =>
@@ -87,6 +134,7 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, searchNote?: Searc
       description:
         'Lists every collection this API key can read, with slug, description, document and chunk counts. Use the slug to narrow search_documents or search_by_tag.',
       inputSchema: {},
+      outputSchema: outputOf(z.object({ count: z.number().int(), collections: z.array(CollectionSchema) })),
       annotations: readOnly,
     },
     async () =>
@@ -111,6 +159,7 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, searchNote?: Searc
       description:
         'Returns one document’s metadata, processing status, full extracted text and its chunks, by document uuid (document_id from search results).',
       inputSchema: { document_id: z.string().describe('The document uuid.') },
+      outputSchema: outputOf(DocumentDetail),
       annotations: readOnly,
     },
     async (a) =>
@@ -126,16 +175,24 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, searchNote?: Searc
     {
       title: 'Find documents by tag',
       description:
-        'Finds all documents carrying a tag (exact, case-insensitive), optionally within one collection. Returns document metadata, not text; follow up with get_document_info.',
+        'Finds documents carrying a tag (exact, case-insensitive), newest first, optionally within one collection; `limit` caps how many (default 20). Returns document metadata, not text; follow up with get_document_info.',
       inputSchema: {
         tag: z.string().min(1).describe('The tag, e.g. "invoices".'),
         collection: z.string().optional().describe('Collection slug.'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(TAG_RESULTS_MAX)
+          .optional()
+          .describe(`Most documents to return, 1–${TAG_RESULTS_MAX} (default ${TAG_DEFAULT_LIMIT}), newest first.`),
       },
+      outputSchema: outputOf(z.object({ tag: z.string(), count: z.number().int(), documents: z.array(DocumentListItem) })),
       annotations: readOnly,
     },
     async (a) =>
       run(async () => {
-        const r = await searchByTag(deps, caller, a.tag, { collection: a.collection });
+        const r = await searchByTag(deps, caller, a.tag, { collection: a.collection, limit: a.limit ?? TAG_DEFAULT_LIMIT });
         const text = r.count
           ? `${r.count} document(s) tagged "${r.tag}":\n${r.documents.map((d) => `- ${d.title} (${d.uuid}) in ${d.collection_name}, ${d.status}`).join('\n')}`
           : `No documents tagged "${r.tag}".`;

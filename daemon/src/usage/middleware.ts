@@ -2,6 +2,13 @@ import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppDeps, AppEnv, Caller, SearchNote } from '../types.js';
 
+/**
+ * The endpoint recorded for an /mcp request that called no tool (initialize, notifications,
+ * tools/list, the client's GET for a stream): a session makes several per tool call, so they are
+ * counted like any request but left out of "recent requests", which lists the tool calls (`/mcp`).
+ */
+export const MCP_PROTOCOL_ENDPOINT = '/mcp (protocol)';
+
 /** `/api/v1/keys/:uuid` → `/api/v1/keys/{uuid}`, the form the OpenAPI document uses. */
 function endpointOf(pattern: string): string {
   return pattern.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}');
@@ -19,7 +26,7 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const ts = deps.clock.now();
     const started = performance.now();
     // The transports hand it to search() (routes/search.ts, routes/mcp.ts), which fills it.
-    const note: SearchNote = { query: null, resultCount: null, billable: false };
+    const note: SearchNote = { query: null, resultCount: null, billable: false, mcpToolCall: false };
     c.set('searchNote', note);
     let failed = false;
     try {
@@ -30,14 +37,15 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
     } finally {
       const caller = c.get('caller') as Caller | undefined;
       if (caller) {
+        // The last matched route is the handler's; an unmatched path keeps the middleware's pattern.
+        const endpoint = endpointOf(routePath(c, -1) || c.req.path);
         writer.push({
           ts,
           organizationId: caller.orgId,
           userId: caller.userId,
           keyId: caller.keyId,
           method: c.req.method,
-          // The last matched route is the handler's; an unmatched path keeps the middleware's pattern.
-          endpoint: endpointOf(routePath(c, -1) || c.req.path),
+          endpoint: endpoint === '/mcp' && !note.mcpToolCall ? MCP_PROTOCOL_ENDPOINT : endpoint,
           status: failed ? 500 : c.res.status,
           durationUs: (performance.now() - started) * 1000,
           query: note.query,

@@ -1,5 +1,6 @@
 import type { Sql } from '../db/client.js';
 import { AppError } from '../errors.js';
+import { MCP_PROTOCOL_ENDPOINT } from './middleware.js';
 
 /** Whose usage: an organization (full-access keys), a user (scoped keys) or one key. */
 export type UsageScope = { kind: 'org'; id: string } | { kind: 'user'; id: string } | { kind: 'key'; id: string };
@@ -151,7 +152,7 @@ async function recentPage(sql: Sql, scope: UsageScope, from: Date, limit: number
            case when ${viewer.seesAllQueries} or r.user_id = ${viewer.userId} then r.query end as query, r.result_count
       from request_log r
       left join api_keys k on k.id = r.key_id
-     where ${logScope} and r.ts >= ${from}
+     where ${logScope} and r.ts >= ${from} and r.endpoint <> ${MCP_PROTOCOL_ENDPOINT}
        ${cursor ? sql`and (r.ts, r.id) < (${cursor.ts}::timestamptz, ${cursor.id})` : sql``}
      order by r.ts desc, r.id desc
      limit ${limit + 1}`;

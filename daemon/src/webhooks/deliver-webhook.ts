@@ -31,7 +31,7 @@ export function deliveryJobKey(webhookId: string, eventId: string): string {
 
 export type DispatchOutcome =
   | { sent: false; reason: 'webhook_gone' | 'inactive' | 'event_gone' }
-  | { sent: true; deliveryId: string; attempt: number; result: AttemptResult; nextRetryAt: Date | null };
+  | { sent: true; deliveryId: string; attempt: number; url: string; result: AttemptResult; nextRetryAt: Date | null };
 
 export interface DispatchRequest {
   webhookId: string;
@@ -106,7 +106,7 @@ export async function dispatchDelivery(deps: AppDeps, req: DispatchRequest): Pro
       nextRetryAt,
       now,
     });
-    return { sent: true, deliveryId, attempt, result, nextRetryAt };
+    return { sent: true, deliveryId, attempt, url: hook.url, result, nextRetryAt };
   });
 }
 
@@ -131,9 +131,19 @@ export function deliverWebhookTask(deps: AppDeps) {
       log.info({ reason: out.reason }, 'webhook delivery dropped');
       return;
     }
-    if (out.result.ok) log.debug({ status: out.result.statusCode, ms: out.result.durationMs }, 'webhook delivered');
-    else if (out.nextRetryAt) log.info({ error: out.result.error, nextRetryAt: out.nextRetryAt }, 'webhook delivery failed: will retry');
-    else log.warn({ error: out.result.error }, 'webhook delivery failed: giving up');
+    if (out.result.ok) {
+      log.debug({ status: out.result.statusCode, ms: out.result.durationMs }, 'webhook delivered');
+      deps.webhookFailures.delivered(p.webhookId);
+      return;
+    }
+    deps.webhookFailures.failed({
+      webhookId: p.webhookId,
+      url: out.url,
+      eventId: p.eventId,
+      attempt: out.attempt,
+      error: out.result.error,
+      willRetry: out.nextRetryAt !== null,
+    });
   };
 }
 
