@@ -54,7 +54,7 @@ export async function executeSync(
   plan: SyncPlan,
   out: SyncOutcomes,
 ): Promise<void> {
-  const client = await ctx.client();
+  const client = await ctx.client({ pooled: true });
   const progress = await createProgress(ctx, 'upload', { quiet: opts.quiet });
   const sending: LocalFile[] = [...plan.upload, ...plan.replace.map((p) => p.file)];
   const state = {
