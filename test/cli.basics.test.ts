@@ -12,12 +12,8 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
   let t: Tenant;
   let other: Tenant;
   let e: CliEnv;
-  const cli = (args: string[], o: { input?: string; env?: Record<string, string>; viaBin?: boolean } = {}) =>
-    runCli(args, {
-      env: { ...e.env, ...o.env },
-      ...(o.input !== undefined ? { input: o.input } : {}),
-      ...(o.viaBin ? { viaBin: true } : {}),
-    });
+  const cli = (args: string[], o: { input?: string; env?: Record<string, string> } = {}) =>
+    runCli(args, { env: { ...e.env, ...o.env }, ...(o.input !== undefined ? { input: o.input } : {}) });
 
   before(async () => {
     d = await startTestDaemon({ label: 'cli_basics' });
@@ -40,8 +36,7 @@ describe('docsift CLI: login, whoami, collections, errors', () => {
   });
 
   it('login verifies the key and saves a 0600 profile; whoami reports the key field by field', async () => {
-    // Through bin/docsift.mjs (TypeScript via tsx) once; the other tests run the same sources bundled.
-    const login = await cli(['login', '--url', d.url, '--api-key-stdin', '--json'], { input: `${t.key}\n`, viaBin: true });
+    const login = await cli(['login', '--url', d.url, '--api-key-stdin', '--json'], { input: `${t.key}\n` });
     assert.equal(login.code, 0, login.stderr);
     const l = login.json();
     assert.equal(l.profile, 'default');

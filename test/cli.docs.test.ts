@@ -121,7 +121,7 @@ describe('docsift CLI: documents and search', () => {
       cli(['docs', 'list', '--collection', 'samples', '--status', 'failed', '--json']),
     ]);
     assert.equal(page.json().length, 5);
-    assert.match(page.stderr, /more documents: --cursor \S+ or --all/);
+    assert.match(page.stderr, /more documents: docsift docs list -c samples --limit 5 --cursor \S+ --json \(or --all\)/);
     assert.equal(all.json().length, 20);
     assert.deepEqual(
       failedOnly

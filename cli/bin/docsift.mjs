@@ -1,21 +1,12 @@
 #!/usr/bin/env node
-// In the repository the CLI runs from TypeScript source (tsx) and resolves @docsift/sdk to its
-// source too, so there is no build step to forget; a published package runs the built dist/.
-import { existsSync } from 'node:fs';
-import { register } from 'node:module';
-
-const source = new URL('../src/main.ts', import.meta.url);
-if (existsSync(source)) {
-  const { register: registerTsx } = await import('tsx/esm/api');
-  registerTsx();
-  // Registered after tsx, so it runs first: adds the export condition that maps @docsift/sdk to src/.
-  register(
-    'data:text/javascript,' +
-      encodeURIComponent(
-        'export async function resolve(s, c, next) { return next(s, { ...c, conditions: [...new Set([...(c.conditions ?? []), "docsift:source"])] }); }',
-      ),
-  );
-  await import(source.href);
-} else {
+// Runs the compiled CLI (dist/main.js, one bundled module): `npm install` builds it (root `prepare`),
+// as does `npm run build`. Never TypeScript at run time: a start costs Node's own start plus one file.
+try {
   await import('../dist/main.js');
+} catch (err) {
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('dist/main.js')) throw err;
+  process.stderr.write(
+    'error: the docsift CLI is not built (dist/main.js is missing).\nhint: run `npm run build -w @docsift/cli` (or `npm install`) in the docsift folder.\n',
+  );
+  process.exitCode = 1;
 }

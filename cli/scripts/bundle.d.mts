@@ -1,2 +1,3 @@
 export declare const cliRoot: string;
-export declare function bundleCli(opts: { outdir: string; bundleSdk?: boolean; minify?: boolean }): Promise<void>;
+export declare const LAZY_PACKAGES: string[];
+export declare function bundleCli(opts: { outdir: string; minify?: boolean }): Promise<void>;

@@ -1,14 +1,19 @@
-// Bundles the CLI's own code into one ES module with esbuild; npm packages stay external imports.
-// `bundleSdk` also inlines @docsift/sdk from its TypeScript source (tests, so no SDK build is needed);
-// the published build leaves it external, resolved to the installed @docsift/sdk package.
+// Bundles the CLI into one ES module with esbuild: its own code, @docsift/sdk (from its TypeScript
+// source) and the small packages every command needs (commander, openapi-fetch), so a start reads
+// one file instead of resolving dozens of modules. Packages only some commands need (ink and React
+// for live progress, inquirer for prompts, undici for the bulk connection pool, tinyglobby for
+// globs) stay external imports, loaded by the command that uses them.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 export const cliRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Writes <outdir>/main.js plus chunks for lazily loaded parts (ink progress views), so startup never loads ink or React. */
-export async function bundleCli({ outdir, bundleSdk = false, minify = false }) {
+/** Loaded lazily (dynamic import) by the commands that need them; never at start-up. */
+export const LAZY_PACKAGES = ['ink', 'react', '@inquirer/prompts', 'undici', 'tinyglobby'];
+
+/** Writes <outdir>/main.js plus chunks for lazily loaded parts (ink progress views). */
+export async function bundleCli({ outdir, minify = false }) {
   await build({
     entryPoints: [path.join(cliRoot, 'src/main.ts')],
     outdir,
@@ -19,9 +24,11 @@ export async function bundleCli({ outdir, bundleSdk = false, minify = false }) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    conditions: bundleSdk ? ['docsift:source'] : [],
+    conditions: ['docsift:source'],
     minify,
     sourcemap: false,
+    // commander is CommonJS; its require() of Node built-ins needs a real require in an ES module.
+    banner: { js: "import { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);" },
     logLevel: 'warning',
     plugins: [
       {
@@ -29,8 +36,8 @@ export async function bundleCli({ outdir, bundleSdk = false, minify = false }) {
         setup(b) {
           b.onResolve({ filter: /^[^./]/ }, (args) => {
             if (args.path.startsWith('node:')) return { external: true };
-            if (bundleSdk && args.path.startsWith('@docsift/sdk')) return undefined;
-            return { path: args.path, external: true };
+            const lazy = LAZY_PACKAGES.some((p) => args.path === p || args.path.startsWith(`${p}/`));
+            return lazy ? { path: args.path, external: true } : undefined;
           });
         },
       },

@@ -1,6 +1,6 @@
 import { createClient, type DocsiftClient } from '@docsift/sdk/node';
 import type { Command } from 'commander';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { configPath, readConfig, type ConfigFile, type Profile } from './config.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
 import { Output } from './output.js';
@@ -38,11 +38,12 @@ export class Context {
   private config: ConfigFile | undefined;
   private clientInstance: DocsiftClient | undefined;
   /**
-   * One connection pool for every request of this run (a sync or bulk upload makes hundreds):
-   * connections are kept alive between requests and shared by the concurrent uploads. Idle ones do
-   * not keep the process alive (undici unrefs them), so the CLI still exits when its work is done.
+   * Bulk commands (sync, upload) share one connection pool for every request of the run (hundreds):
+   * connections are kept alive 30 s between requests and shared by the concurrent uploads. Idle ones
+   * do not keep the process alive (undici unrefs them). undici is imported only then: loading it
+   * costs more than a one-request command's whole run, which Node's own fetch serves.
    */
-  private agent: Agent | undefined;
+  private agent: Promise<Agent> | undefined;
   /** A live progress view on screen takes retry notices into its frame (a line beside it would break it). */
   private waitListener: ((w: RetryWait) => void) | undefined;
   private lastWait: RetryWait | undefined;
@@ -102,7 +103,7 @@ export class Context {
   }
 
   /** The SDK client for the resolved credentials; exit 4 with a hint when there is no key. */
-  async client(): Promise<DocsiftClient> {
+  async client(opts: { pooled?: boolean } = {}): Promise<DocsiftClient> {
     if (this.clientInstance) return this.clientInstance;
     const c = await this.credentials();
     if (!c.apiKey)
@@ -112,16 +113,19 @@ export class Context {
         'Run `docsift login`, or set DOCSIFT_API_KEY (and DOCSIFT_URL).',
         'NOT_LOGGED_IN',
       );
-    this.clientInstance = this.makeClient(c.url, c.apiKey);
+    this.clientInstance = this.makeClient(c.url, c.apiKey, opts);
     return this.clientInstance;
   }
 
-  makeClient(url: string, apiKey: string): DocsiftClient {
-    this.agent ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+  makeClient(url: string, apiKey: string, opts: { pooled?: boolean } = {}): DocsiftClient {
+    const pooled: typeof fetch = async (input, init) => {
+      this.agent ??= import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }));
+      return fetch(input, { ...init, dispatcher: await this.agent } as RequestInit);
+    };
     return createClient({
       baseUrl: url,
       apiKey,
-      dispatcher: this.agent,
+      ...(opts.pooled ? { fetch: pooled } : {}),
       headers: { 'User-Agent': `docsift-cli/${VERSION}` },
       maxRetries: Number(this.env.DOCSIFT_MAX_RETRIES ?? 3),
       onRetry: ({ delayMs, error }) => this.retrying(retryWait(error, delayMs)),

@@ -1,16 +1,18 @@
-import { CommanderError } from 'commander';
-import { buildProgram } from './program.js';
-import { ExitCode } from './errors.js';
+// Entry point. Two things happen before any command code loads:
+// - a reader that stops early (`docsift search x | head -1`) closes our stdout; the next write
+//   fails with EPIPE, which ends the run quietly with exit 0, as `head` intends (no stack trace);
+// - `--version` answers from the version string alone, without loading the command tree.
+import { VERSION } from './version.js';
 
-const program = buildProgram();
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof CommanderError) {
-    // Commander has already printed its message (to stderr); help and --version are successes.
-    process.exitCode = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code) ? ExitCode.OK : ExitCode.USAGE;
-  } else {
-    process.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
-    process.exitCode = ExitCode.ERROR;
-  }
-}
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+// Nowhere left to report a closed stderr; the result on stdout still matters.
+process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+});
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${VERSION}\n`);
+else await import('./run.js');

@@ -42,7 +42,8 @@ export interface SyncPlan {
   delete: Removal[];
   /** Removals --delete would make, left alone without it. */
   kept: Removal[];
-  skipped: { file: LocalFile; reason: string }[];
+  /** Left out before sending, with the code the service would have refused them with. */
+  skipped: { file: LocalFile; reason: string; code: 'UNSUPPORTED_FILE_TYPE' | 'FILE_TOO_LARGE' }[];
 }
 
 /** The same key the service derives from a relative path (it also turns `\` into `/`). */
@@ -68,11 +69,11 @@ export function hashFile(file: string): Promise<string> {
   });
 }
 
-function whyNotSent(f: LocalFile): string | undefined {
+function whyNotSent(f: LocalFile): Omit<SyncPlan['skipped'][number], 'file'> | undefined {
   const dot = f.key.lastIndexOf('.');
   const ext = dot > f.key.lastIndexOf('/') ? f.key.slice(dot + 1).toLowerCase() : '';
-  if (!SYNC_EXTENSIONS.has(ext)) return 'unsupported file type (not sent)';
-  if (f.size > MAX_FILE_BYTES) return 'larger than 50 MB (not sent)';
+  if (!SYNC_EXTENSIONS.has(ext)) return { reason: 'unsupported file type (not sent)', code: 'UNSUPPORTED_FILE_TYPE' };
+  if (f.size > MAX_FILE_BYTES) return { reason: 'larger than 50 MB (not sent)', code: 'FILE_TOO_LARGE' };
   return undefined;
 }
 
@@ -99,9 +100,9 @@ export async function planSync(
 
   const seen = new Set<string>();
   for (const file of local) {
-    const reason = whyNotSent(file);
-    if (reason) {
-      plan.skipped.push({ file, reason });
+    const notSent = whyNotSent(file);
+    if (notSent) {
+      plan.skipped.push({ file, ...notSent });
       continue;
     }
     seen.add(file.key);

@@ -1,9 +1,10 @@
-// Runs the real `docsift` binary as a child process, for the end-to-end tests in test/cli.*.test.ts.
-// By default it runs an esbuild bundle of the current sources (built once per content hash, ~0.4 s
-// per start instead of ~1.5 s through tsx); DOCSIFT_TEST_CLI=bin runs bin/docsift.mjs (tsx) instead.
+// Runs the real `docsift` binary as a child process, for the end-to-end tests in test/cli.*.test.ts:
+// the shipped layout (bin/docsift.mjs beside dist/main.js) built by the same bundler as
+// `npm run build`, from the current sources (once per content hash, into node_modules/.cache), so a
+// test never runs a stale dist/.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,20 +22,22 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
 }
 
 let entry: Promise<string> | undefined;
-/** The bundled CLI for the current sources; concurrent test files share it (atomic rename). */
+/** bin/docsift.mjs of a build of the current sources; concurrent test files share it (atomic rename). */
 export function cliEntry(): Promise<string> {
   entry ??= (async () => {
     const hash = createHash('sha256');
-    for (const dir of ['cli/src', 'cli/scripts', 'sdk/src']) hashTree(hash, path.resolve(cliRoot, '..', dir));
+    for (const dir of ['cli/bin', 'cli/src', 'cli/scripts', 'sdk/src']) hashTree(hash, path.resolve(cliRoot, '..', dir));
     const dir = path.join(cliRoot, 'node_modules/.cache/docsift-cli', hash.digest('hex').slice(0, 16));
-    const main = path.join(dir, 'main.js');
-    if (existsSync(main)) return main;
+    const bin = path.join(dir, 'bin/docsift.mjs');
+    if (existsSync(bin)) return bin;
     const tmp = `${dir}.${process.pid}.tmp`;
     const { bundleCli } = await import('../scripts/bundle.mjs');
-    await bundleCli({ outdir: tmp, bundleSdk: true });
+    await bundleCli({ outdir: path.join(tmp, 'dist') });
+    mkdirSync(path.join(tmp, 'bin'), { recursive: true });
+    copyFileSync(BIN, path.join(tmp, 'bin/docsift.mjs'));
     await rename(tmp, dir).catch(async (err) => {
       // Another process won the race with identical output.
-      if (!existsSync(main)) throw err;
+      if (!existsSync(bin)) throw err;
       await rm(tmp, { recursive: true, force: true });
     });
     // Bundles of older sources are dead weight once a day has passed.
@@ -43,7 +46,7 @@ export function cliEntry(): Promise<string> {
       const full = path.join(cache, old);
       if (full !== dir && Date.now() - statSync(full).mtimeMs > 86_400_000) await rm(full, { recursive: true, force: true });
     }
-    return main;
+    return bin;
   })();
   return entry;
 }
@@ -78,18 +81,28 @@ export async function cliEnv(extra: Record<string, string> = {}): Promise<CliEnv
 
 export async function runCli(
   args: string[],
-  opts: { env: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number; viaBin?: boolean },
+  opts: {
+    env: Record<string, string>;
+    input?: string;
+    cwd?: string;
+    timeoutMs?: number;
+    /** Close the read end of stdout before the CLI writes, as `| head -1` does once it has its line. */
+    closeStdout?: boolean;
+    /** Node options before the script, e.g. `--import` of a module that traces what gets loaded. */
+    nodeArgs?: string[];
+  },
 ): Promise<CliResult> {
-  const script = opts.viaBin || process.env.DOCSIFT_TEST_CLI === 'bin' ? BIN : await cliEntry();
+  const script = await cliEntry();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), script, ...args], {
       env: opts.env,
       cwd: opts.cwd ?? process.cwd(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    if (opts.closeStdout) child.stdout.destroy();
+    else child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);

@@ -1,3 +1,5 @@
+import type { UploadManyResult } from './upload-many.js';
+
 /** Base class of every error the SDK throws, so callers can catch them all with one check. */
 export class DocsiftError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -57,13 +59,37 @@ export class RateLimitError extends ApiError {
   }
 }
 
-/** No HTTP answer: DNS failure, refused or reset connection, network down. */
+/**
+ * No HTTP answer: DNS failure, refused or reset connection, network down. The message names the
+ * address and the system's code with its meaning, e.g. `Could not connect to http://localhost:8080:
+ * ECONNREFUSED (connection refused: nothing listens there; is the server running?)`.
+ */
 export class ConnectionError extends DocsiftError {
   /** True when the request certainly never reached the server (connection refused, name not resolved). */
   readonly beforeSend: boolean;
-  constructor(message: string, options: { cause?: unknown; beforeSend?: boolean } = {}) {
+  /** The system's or undici's code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`; undefined when none was given (browsers). */
+  readonly code: string | undefined;
+  constructor(message: string, options: { cause?: unknown; beforeSend?: boolean; code?: string | undefined } = {}) {
     super(message, options);
     this.beforeSend = options.beforeSend ?? false;
+    this.code = options.code;
+  }
+}
+
+/**
+ * `documents.uploadMany` stopped early because the server could no longer be reached (a refused
+ * connection after retries): every later request would fail the same way, so the remaining files
+ * were not sent. `result` holds what was done before (uploaded, skipped and failed files);
+ * `unsent` lists the input indexes never sent. Uploading the `unsent` ones later completes the run.
+ */
+export class UploadInterruptedError extends ConnectionError {
+  constructor(
+    message: string,
+    readonly result: UploadManyResult,
+    readonly unsent: number[],
+    options: { cause?: unknown; code?: string | undefined } = {},
+  ) {
+    super(message, { ...options, beforeSend: true });
   }
 }
 

@@ -9,6 +9,7 @@ export {
   NotFoundError,
   RateLimitError,
   ConnectionError,
+  UploadInterruptedError,
   TimeoutError,
   DocumentProcessingError,
   WebhookVerificationError,

@@ -59,12 +59,43 @@ function errorCodes(err: unknown, depth = 0): string[] {
   return [...own, ...nested, ...errorCodes(e.cause, depth + 1)];
 }
 
-/** Wraps a fetch rejection. Browsers give a bare TypeError, so there `beforeSend` stays false (the safe answer). */
+/** What each code means, said once in the message so nobody has to look it up. */
+const CODE_MEANING: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens there; is the server running?',
+  ENOTFOUND: 'no such host name',
+  EAI_AGAIN: 'the host name could not be looked up right now',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'no answer to the connection attempt',
+  ECONNRESET: 'the server closed the connection before answering',
+  EPIPE: 'the server closed the connection while the request was sent',
+  UND_ERR_SOCKET: 'the server closed the connection before answering',
+  ETIMEDOUT: 'the connection timed out',
+};
+
+/** The innermost message of a cause chain ("bad port", "getaddrinfo ENOTFOUND x"), past the generic "fetch failed". */
+function innermostMessage(err: unknown): string | undefined {
+  let e = err;
+  let message: string | undefined;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++, e = (e as { cause?: unknown }).cause)
+    if (e instanceof Error && e.message) message = e.message;
+  return message;
+}
+
+/**
+ * Wraps a fetch rejection, whose own message is only "fetch failed" (Node) or "Failed to fetch"
+ * (browsers): the address, the code and its meaning. Browsers give a bare TypeError, so there
+ * `beforeSend` stays false (the safe answer).
+ */
 export function connectionErrorFrom(err: unknown, url: string): ConnectionError {
   const codes = errorCodes(err);
   const beforeSend = codes.length > 0 && codes.every((c) => BEFORE_SEND_CODES.has(c));
-  const detail = codes[0] ?? (err instanceof Error ? err.message : String(err));
-  return new ConnectionError(`Could not reach ${new URL(url).origin}: ${detail}`, { cause: err, beforeSend });
+  const code = codes[0];
+  const origin = new URL(url).origin;
+  const detail = code ? `${code} (${CODE_MEANING[code] ?? innermostMessage(err) ?? 'no answer'})` : (innermostMessage(err) ?? String(err));
+  const lost = code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
+  const message = `${beforeSend ? 'Could not connect to' : lost ? 'Lost the connection to' : 'Could not reach'} ${origin}: ${detail}`;
+  return new ConnectionError(message, { cause: err, beforeSend, code });
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

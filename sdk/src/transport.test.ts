@@ -147,6 +147,37 @@ test('a refused connection is retried even for a POST, then reported as Connecti
   assert.deepEqual(retries, ['POST', 'POST']);
 });
 
+test('connection failures say where, which code and what it means, never only "fetch failed"', async () => {
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  const refused = await createClient({ ...fast, baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 })
+    .search('x')
+    .catch((e: unknown) => e);
+  assert.ok(refused instanceof ConnectionError);
+  assert.equal(refused.code, 'ECONNREFUSED');
+  assert.equal(
+    String(refused),
+    `ConnectionError: Could not connect to http://127.0.0.1:${port}: ECONNREFUSED (connection refused: nothing listens there; is the server running?)`,
+  );
+  // A server that closes the socket mid-request (it died): said in words, not as UND_ERR_SOCKET alone.
+  const dying = createServer((req) => req.socket.destroy());
+  await new Promise<void>((r) => dying.listen(0, '127.0.0.1', r));
+  const lost = await createClient({ ...fast, baseUrl: `http://127.0.0.1:${(dying.address() as AddressInfo).port}`, maxRetries: 0 })
+    .collections.create({ name: 'x' })
+    .catch((e: unknown) => e);
+  await new Promise<void>((r) => dying.close(() => r()));
+  assert.ok(lost instanceof ConnectionError && !lost.beforeSend);
+  assert.match(lost.message, /^Lost the connection to http:\/\/127\.0\.0\.1:\d+: \w+ \(the server closed the connection/);
+  // A port fetch refuses to use: the innermost reason rather than "fetch failed".
+  const bad = await createClient({ ...fast, baseUrl: 'http://127.0.0.1:1', maxRetries: 0 })
+    .search('x')
+    .catch((e: unknown) => e);
+  assert.ok(bad instanceof ConnectionError);
+  assert.equal(bad.message, 'Could not reach http://127.0.0.1:1: bad port');
+});
+
 test('a base URL with /api/v1 or a trailing slash is normalised', async () => {
   fresh([{ status: 200, body: [] }]);
   await createClient({ ...fast, baseUrl: `${baseUrl}/api/v1/` }).keys.list();

@@ -1,4 +1,13 @@
-import { ApiError, AuthenticationError, DocsiftError, NotFoundError, PermissionError } from './errors.js';
+import {
+  ApiError,
+  AuthenticationError,
+  ConnectionError,
+  DocsiftError,
+  NotFoundError,
+  PermissionError,
+  TimeoutError,
+  UploadInterruptedError,
+} from './errors.js';
 import type { CallOptions, Transport } from './transport.js';
 import type { BatchUpload, UploadedDocument } from './types.js';
 import {
@@ -37,28 +46,46 @@ export interface UploadManyOptions extends Omit<UploadFields, 'title'> {
 
 export type UploadOutcome =
   | { index: number; filename: string; size: number; status: 'uploaded'; document: UploadedDocument }
-  | { index: number; filename: string; size: number; status: 'skipped'; reason: string; code?: string }
+  | { index: number; filename: string; size: number; status: 'skipped'; reason: string; code: string }
   | { index: number; filename: string; size: number; status: 'failed'; error: DocsiftError };
 
 export interface UploadManyResult {
   /** One entry per input, in input order. */
   results: UploadOutcome[];
   uploaded: UploadedDocument[];
-  /** Refused by the service (e.g. unsupported type, too large), with its reason. */
-  skipped: { index: number; filename: string; reason: string; code?: string }[];
+  /** Refused by the service (e.g. unsupported type, too large), with its reason and code (e.g. `UNSUPPORTED_FILE_TYPE`). */
+  skipped: { index: number; filename: string; reason: string; code: string }[];
   /** Not accepted because the request failed (after retries). */
   failed: { index: number; filename: string; error: DocsiftError }[];
 }
 
-// Errors that will fail every remaining request the same way: stop rather than repeat them.
-const isFatal = (err: unknown) => err instanceof AuthenticationError || err instanceof PermissionError || err instanceof NotFoundError;
+// Errors that will fail every remaining request the same way: stop rather than repeat them. A
+// refused connection (after the client's retries) means the server is gone.
+const isFatal = (err: unknown) =>
+  err instanceof AuthenticationError ||
+  err instanceof PermissionError ||
+  err instanceof NotFoundError ||
+  (err instanceof ConnectionError && err.beforeSend && !(err instanceof TimeoutError));
+
+/**
+ * The batch answer's skip reasons carry no code; these are the service's reasons (spec §4 upload
+ * checks), so a caller can still tell them apart. A code the service sends wins.
+ */
+function skipCode(s: { reason: string; code?: string }): string {
+  if (s.code) return s.code;
+  if (/exceeds the \d+ MB limit/i.test(s.reason)) return 'FILE_TOO_LARGE';
+  if (/^Unsupported file type/i.test(s.reason)) return 'UNSUPPORTED_FILE_TYPE';
+  if (/does not match its type/i.test(s.reason)) return 'INVALID_FILE_CONTENT';
+  return 'FILE_REJECTED';
+}
 
 /**
  * Uploads many files into one collection: batched into multipart requests (fewer requests matter
  * under per-minute rate limits), several in flight, with progress after every request. A file the
  * service refuses is reported as skipped with its reason; a request that fails after retries marks
  * its files failed and the rest carry on. Authentication, permission and unknown-collection errors
- * reject at once, since every other request would fail the same way.
+ * reject at once, since every other request would fail the same way; so does a refused connection
+ * (the server is gone), as an UploadInterruptedError carrying what was done and what was not sent.
  */
 export async function uploadMany(
   t: Transport,
@@ -155,7 +182,15 @@ export async function uploadMany(
     }
     for (const s of data.skipped) {
       const item = take(s.filename);
-      if (item) record({ index: item.index, filename: item.file.name, size: item.file.blob.size, status: 'skipped', reason: s.reason });
+      if (item)
+        record({
+          index: item.index,
+          filename: item.file.name,
+          size: item.file.blob.size,
+          status: 'skipped',
+          reason: s.reason,
+          code: skipCode(s),
+        });
     }
     // Anything unmatched (a name the server rewrote) gets an honest answer rather than silence.
     for (const rest of byName.values()) {
@@ -170,18 +205,34 @@ export async function uploadMany(
     }
   };
 
-  await runPool(planBatches(sendable, batchSize, opts.maxBatchBytes ?? 32 * 1024 * 1024), opts.concurrency ?? 4, async (batch) => {
-    await sendBatch(batch);
-    opts.onProgress?.({ ...progress });
-  });
-
-  const results = outcomes.filter((o): o is UploadOutcome => !!o);
-  return {
-    results,
-    uploaded: results.flatMap((o) => (o.status === 'uploaded' ? [o.document] : [])),
-    skipped: results.flatMap((o) =>
-      o.status === 'skipped' ? [{ index: o.index, filename: o.filename, reason: o.reason, ...(o.code ? { code: o.code } : {}) }] : [],
-    ),
-    failed: results.flatMap((o) => (o.status === 'failed' ? [{ index: o.index, filename: o.filename, error: o.error }] : [])),
+  const summary = (): UploadManyResult => {
+    const results = outcomes.filter((o): o is UploadOutcome => !!o);
+    return {
+      results,
+      uploaded: results.flatMap((o) => (o.status === 'uploaded' ? [o.document] : [])),
+      skipped: results.flatMap((o) =>
+        o.status === 'skipped' ? [{ index: o.index, filename: o.filename, reason: o.reason, code: o.code }] : [],
+      ),
+      failed: results.flatMap((o) => (o.status === 'failed' ? [{ index: o.index, filename: o.filename, error: o.error }] : [])),
+    };
   };
+  try {
+    await runPool(planBatches(sendable, batchSize, opts.maxBatchBytes ?? 32 * 1024 * 1024), opts.concurrency ?? 4, async (batch) => {
+      await sendBatch(batch);
+      opts.onProgress?.({ ...progress });
+    });
+  } catch (err) {
+    if (!(err instanceof ConnectionError)) throw err;
+    const result = summary();
+    const unsent = named.map((n) => n.index).filter((i) => !outcomes[i]);
+    const sentBytes = result.results.reduce((n, o) => n + (o.status === 'failed' ? 0 : o.size), 0);
+    throw new UploadInterruptedError(
+      `${err.message}. The upload stopped there: ${result.uploaded.length} of ${named.length} files uploaded (${sentBytes} bytes), ` +
+        `${result.skipped.length} refused, ${result.failed.length} failed in flight, ${unsent.length} not sent.`,
+      result,
+      unsent,
+      { cause: err, code: err.code },
+    );
+  }
+  return summary();
 }

@@ -10,6 +10,8 @@ export interface UploadView {
   bytesTotal: number;
   bytesDone: number;
   uploaded: number;
+  /** Sync: files sent to replace a document (counted apart from new uploads, as its summary does). */
+  replaced?: number | undefined;
   skipped: number;
   failed: number;
   elapsedMs: number;
@@ -57,6 +59,9 @@ export function UploadProgressView(p: UploadView): ReactElement {
       null,
       h(Text, { color: 'green' }, `${p.uploaded} uploaded`),
       h(Text, null, ' · '),
+      ...(p.replaced !== undefined
+        ? [h(Text, { color: 'yellow', dimColor: !p.replaced }, `${p.replaced} replaced`), h(Text, null, ' · ')]
+        : []),
       h(Text, { color: p.skipped ? 'yellow' : undefined, dimColor: !p.skipped }, `${p.skipped} skipped`),
       h(Text, null, ' · '),
       h(Text, { color: p.failed ? 'red' : undefined, dimColor: !p.failed }, `${p.failed} failed`),

@@ -17,7 +17,7 @@ type StateOf<K extends Kind> = K extends 'upload' ? UploadView : WaitView;
 function describe(kind: Kind, s: UploadView | WaitView): string {
   if (kind === 'upload') {
     const u = s as UploadView;
-    return `upload: ${u.filesDone}/${u.filesTotal} files, ${formatBytes(u.bytesDone)}/${formatBytes(u.bytesTotal)} (${u.uploaded} uploaded, ${u.skipped} skipped, ${u.failed} failed)`;
+    return `upload: ${u.filesDone}/${u.filesTotal} files, ${formatBytes(u.bytesDone)}/${formatBytes(u.bytesTotal)} (${u.uploaded} uploaded, ${u.replaced !== undefined ? `${u.replaced} replaced, ` : ''}${u.skipped} skipped, ${u.failed} failed)`;
   }
   const w = s as WaitView;
   return `indexing: ${w.pending} pending, ${w.indexed} indexed, ${w.failed} failed (of ${w.total})`;

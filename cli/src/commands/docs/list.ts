@@ -2,6 +2,18 @@ import type { DocumentListItem, DocumentStatus, ListDocumentsQuery } from '@docs
 import { choiceFlag, defineCommand, intFlag, stringFlag } from '../../command.js';
 import { formatBytes, formatDate } from '../../output.js';
 
+const shellWord = (s: string) => (/^[\w./:@,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The command that shows the page after this one: the same filters and page size, from `cursor`. */
+export function nextPageCommand(query: ListDocumentsQuery, limit: number, cursor: string): string {
+  const args = ['docsift', 'docs', 'list'];
+  if (query.collection) args.push('-c', shellWord(query.collection));
+  if (query.tag) args.push('--tag', shellWord(query.tag));
+  if (query.status) args.push('--status', query.status);
+  args.push('--limit', String(limit), '--cursor', cursor);
+  return args.join(' ');
+}
+
 interface Options {
   query: ListDocumentsQuery;
   limit: number;
@@ -71,11 +83,12 @@ export default defineCommand<Options>({
         'No documents. Upload some: docsift docs upload <paths…> --collection <slug>',
       );
     });
-    if (more)
+    if (more) {
+      // The cursor continues this filtered list only: the offered command repeats the filters.
+      const next = nextPageCommand(query, limit, nextCursor!);
       ctx.out.note(
-        ctx.json
-          ? `more documents: --cursor ${nextCursor} or --all`
-          : ctx.out.dim(`Showing ${rows.length}; more with --all or --cursor ${nextCursor}`),
+        ctx.json ? `more documents: ${next} --json (or --all)` : ctx.out.dim(`Showing ${rows.length}; more with --all or: ${next}`),
       );
+    }
   },
 });

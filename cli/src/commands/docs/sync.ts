@@ -84,7 +84,9 @@ Examples:
     const uploaded: { key: string; path: string; uuid?: string }[] = [];
     const replaced: { key: string; path: string; uuid: string }[] = [];
     const deleted: { key: string; uuid: string; reason: string }[] = [];
-    const skipped = plan.skipped.map((s) => ({ key: s.file.key, path: s.file.path, reason: s.reason }) as Record<string, string>);
+    const skipped = plan.skipped.map(
+      (s) => ({ key: s.file.key, path: s.file.path, reason: s.reason, code: s.code }) as Record<string, string>,
+    );
     const failed: SyncFailure[] = [];
     let bytesSent = 0;
 
@@ -162,6 +164,8 @@ function printSummary(
   const o = ctx.out;
   const c = s.counts;
   const target = `${o.bold(s.collection.name)} (${s.collection.slug})`;
+  // Sent, then refused (the service's checks): counted in the bytes sent, and sent again next run.
+  const refused = s.skipped.filter((k) => !k.reason?.endsWith('(not sent)')).length;
   if (s.dry_run) {
     o.line(
       `Dry run for ${target}: would upload ${c.uploaded}, replace ${c.replaced}, delete ${c.deleted}; ${c.unchanged} unchanged. Nothing was changed.`,
@@ -171,12 +175,13 @@ function printSummary(
     for (const d of s.deleted) o.line(`  ${o.red('-')} ${d.key}${d.reason === 'duplicate' ? o.dim(' (duplicate)') : ''}`);
   } else {
     o.line(
-      `${c.failed ? o.red('✗') : o.green('✓')} Synced to ${target}: ${c.uploaded} uploaded, ${c.replaced} replaced, ${c.unchanged} unchanged, ${c.deleted} deleted (${formatBytes(s.bytes_sent)} sent).`,
+      `${c.failed ? o.red('✗') : o.green('✓')} Synced to ${target}: ${c.uploaded} uploaded, ${c.replaced} replaced, ${c.unchanged} unchanged, ${c.deleted} deleted${refused ? `, ${refused} refused by the server` : ''} (${formatBytes(s.bytes_sent)} sent).`,
     );
   }
   if (s.skipped.length) {
     o.line(o.yellow(`Skipped ${s.skipped.length}:`));
     for (const k of s.skipped) o.line(`  ${k.key} — ${k.reason}`);
+    if (refused) o.line(o.dim('Files the server refused are sent again by every run until they are fixed or removed.'));
   }
   if (s.failed.length) {
     o.line(o.red(`Failed ${s.failed.length}:`));

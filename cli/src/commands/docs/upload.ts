@@ -70,7 +70,7 @@ To mirror a folder (replace changed files, delete gone ones), use \`docsift docs
   },
   async run(ctx, opts) {
     const collection = await resolveCollection(ctx, opts.collection);
-    const client = await ctx.client();
+    const client = await ctx.client({ pooled: true });
     const expanded = await expandInputs(opts.paths);
     const { missing } = expanded;
     if (!expanded.files.length) {

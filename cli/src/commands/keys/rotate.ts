@@ -5,8 +5,13 @@ import { printSecret } from './secret.js';
 
 export default defineCommand<{ ref: string | undefined }>({
   name: 'rotate [key]',
-  summary: 'Issue a new secret with the same name and grants; the old one stops working at once',
-  help: `When the rotated key is the one this profile uses, the profile is updated with the new secret.
+  summary: 'New key (uuid, secret) with the same name, grants, tier and expiry period, restarted; the old one stops at once',
+  help: `Rotation issues a new key record: a new uuid, prefix and secret, with the old key's name,
+access (full or scoped, with the same collection grants and permissions), rate tier and expiry
+period. The expiry restarts from now: a key created with --expires 90d expires 90 days after the
+rotation (a key without expiry stays without). The old key stops working immediately and is listed
+as revoked (\`docsift keys list --all\`); a revoked key cannot be rotated.
+When the rotated key is the one this profile uses, the profile is updated with the new secret.
 
 Examples:
   docsift keys rotate ci-uploader

@@ -1,0 +1,17 @@
+// The command line proper: builds the command tree and runs the command named in argv.
+import { CommanderError } from 'commander';
+import { buildProgram } from './program.js';
+import { ExitCode } from './errors.js';
+
+const program = buildProgram();
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // Commander has already printed its message (to stderr); help and --version are successes.
+    process.exitCode = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code) ? ExitCode.OK : ExitCode.USAGE;
+  } else {
+    process.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = ExitCode.ERROR;
+  }
+}
