@@ -67,6 +67,8 @@ describe('plan quotas', () => {
     assert.equal(p.body.remaining_included_queries, 0);
     assert.equal(p.body.overage_queries, 0);
     assert.equal(p.body.projected_total_cents, 0);
+    // A hard quota stops searches at 1,000: the pace so far (1,000 in 3 days) projects no more than that.
+    assert.equal(p.body.projected_queries, 1000);
     assert.equal(p.body.cycle_start, cycleStart().toISOString());
     assert.equal(p.body.cycle_end, new Date(cycleEnd).toISOString());
 
@@ -130,5 +132,35 @@ describe('plan quotas', () => {
     assert.equal(r.status, 403);
     assert.equal(r.body.code, 'SCOPED_KEY_FORBIDDEN');
     assert.equal((await req('GET', '/api/v1/billing/invoices/', { key: k.body.key })).status, 403);
+  });
+});
+
+describe('plan quota refusal with rate limits on', () => {
+  let d: TestDaemon;
+  before(async () => {
+    d = await startTestDaemon({ label: 'quota_headers', env: { RATE_LIMITS_ENABLED: 'true' } });
+  });
+  after(async () => d?.close());
+
+  it('the quota 429 describes the quota in X-RateLimit-*, matching its Retry-After; other answers keep the per-minute window', async () => {
+    const tn = await createTenant(d, 'quota_hdr');
+    const now = Date.now();
+    const cycle = cycleAt(new Date(now - 3 * DAY), new Date(now));
+    await d.deps.sql`update organizations set billing_cycle_anchor = ${cycle.start} where id = ${tn.orgId}`;
+    await d.deps.sql`insert into search_quota_usage (organization_id, cycle_start, searches) values (${tn.orgId}, ${cycle.start}, 1000)`;
+    const req = http(d.url);
+    const r = await req('POST', '/api/v1/search/', { key: tn.key, json: { query: 'anything' } });
+    assert.equal(r.status, 429, r.text);
+    assert.match(r.body.error, /plan quota used up/i);
+    const retryAfter = Number(r.headers.get('retry-after'));
+    assert.ok(retryAfter > 26 * 86_400, `Retry-After ${retryAfter} s reaches the next cycle`);
+    assert.equal(r.headers.get('x-ratelimit-limit'), '1000');
+    assert.equal(r.headers.get('x-ratelimit-remaining'), '0');
+    assert.equal(r.headers.get('x-ratelimit-reset'), String(Math.ceil(cycle.end.getTime() / 1000)));
+    // Any other answer describes the per-minute request window, as before.
+    const list = await req('GET', '/api/v1/collections/', { key: tn.key });
+    assert.equal(list.status, 200);
+    assert.equal(list.headers.get('x-ratelimit-limit'), '10');
+    assert.equal(list.headers.get('x-ratelimit-remaining'), '8');
   });
 });

@@ -98,6 +98,8 @@ describe('S3 storage misconfigured or unreachable', () => {
         const r = await upload('lost.txt', 'written while the store is down');
         assert.equal(r.status, 500, r.text);
         assert.equal(r.body.code, 'UPLOAD_FAILED');
+        // Nothing was stored and the store may come back: clients (SDK, CLI) retry after this.
+        assert.equal(r.headers.get('retry-after'), '5');
         assert.equal(await rows(), before, 'no document row without its file');
 
         const dl = await req('GET', `/api/v1/documents/${kept.body.uuid}/download/`, { key: t.key });
@@ -164,6 +166,7 @@ describe('S3 storage misconfigured or unreachable', () => {
         assert.ok(stopped, 'the store was stopped mid-upload');
         assert.equal(res.status, 500, JSON.stringify(answer));
         assert.equal(answer.code, 'UPLOAD_FAILED');
+        assert.equal(res.headers.get('retry-after'), '5');
       } finally {
         await down.start();
       }

@@ -39,6 +39,8 @@ describe('web UI: overview and usage dashboard', () => {
     await admin(d, ['set-password', '--email', t.email, '--password-stdin'], PASSWORD);
     const notes = await makeCollection(req, t.key, 'Field notes', { description: 'Observations from the garden' });
     await makeCollection(req, t.key, 'Empty shelf');
+    const single = await makeCollection(req, t.key, 'Single page');
+    ids.push((await addText(req, t.key, single.uuid, 'Lone note', 'One short note.')).uuid);
     ids.push((await addText(req, t.key, notes.uuid, 'Cats', 'The cat sat on the mat and purred all afternoon.', 'pets')).uuid);
     ids.push((await addText(req, t.key, notes.uuid, 'Tomatoes', 'Tomato plants need sun, water and a stake to climb.', 'garden')).uuid);
     const f = new FormData();
@@ -81,6 +83,10 @@ describe('web UI: overview and usage dashboard', () => {
     assert.match(text, /2 indexed/);
     assert.match(text, /1 failed/);
     assert.match((await page.locator('article', { hasText: 'Empty shelf' }).textContent()) ?? '', /0 documents/);
+    // One of a thing is singular.
+    const single = (await page.locator('article', { hasText: 'Single page' }).textContent()) ?? '';
+    assert.match(single, /(?<!\d)1 document(?!s)/);
+    assert.match(single, /(?<!\d)1 chunk(?!s)/);
     const failedRow = page.locator('tbody tr', { hasText: 'broken.pdf' });
     assert.equal((await failedRow.locator('.badge').textContent())?.trim(), 'failed');
     const [doc] = await d.deps.sql<{ error_message: string }[]>`select error_message from documents where id = ${failedId}`;
@@ -157,6 +163,26 @@ describe('web UI: overview and usage dashboard', () => {
     await page.keyboard.press('ArrowLeft');
     assert.match((await page.locator('#volume-chart-readout').textContent()) ?? '', /requests, \d+ errors/);
     await screenshot(page, 'usage-7-days');
+  });
+
+  it('shows every column of the By key table at 1280 px, AVG TIME included', async () => {
+    const narrow = await b.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await signIn(narrow.page, d.url, t.email, PASSWORD);
+      await narrow.page.goto(`${d.url}/app/usage?days=7`);
+      const wrap = narrow.page.locator('#per-key-title + .table-wrap');
+      const fit = await wrap.evaluate((el) => ({
+        scroll: el.scrollWidth,
+        client: el.clientWidth,
+        right: el.getBoundingClientRect().right,
+      }));
+      assert.ok(fit.scroll <= fit.client, `the By key table scrolls: ${fit.scroll} px of content in ${fit.client} px`);
+      const avg = await wrap.locator('th', { hasText: /avg time/i }).boundingBox();
+      assert.ok(avg && avg.x + avg.width <= fit.right + 0.5, `AVG TIME ends at ${avg && avg.x + avg.width}, the table at ${fit.right}`);
+      await screenshot(narrow.page, 'usage-by-key-1280');
+    } finally {
+      await narrow.context.close();
+    }
   });
 
   it('pages through the request log and switches periods', async () => {

@@ -121,6 +121,9 @@ describe('web UI: documents', () => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await uploadDone();
     assert.match((await rowText('sample.pdf')) ?? '', /^uploaded pending · open$/);
+    // The collection's document list shows the new document without a reload.
+    await page.locator('#documents tbody tr', { hasText: 'sample.pdf' }).waitFor();
+    assert.equal(await page.locator('#documents', { hasText: 'No documents here yet' }).count(), 0);
     assert.ok(
       (await seen()).some((s) => /^sample\.pdf=(sent|uploading \d+%)$/.test(s)),
       'the progress bar moved',

@@ -167,6 +167,8 @@ describe('web UI: API Keys page', () => {
     await Promise.all([page.waitForURL(/done=revoked/), page.getByRole('button', { name: 'Revoke key' }).click()]);
     assert.match((await page.getByRole('status').first().textContent()) ?? '', /revoked/i);
     assert.ok(((await row('ci-bot').textContent()) ?? '').includes('revoked'));
+    // A revoked key never expires "in 30 days": its expiry no longer applies.
+    assert.equal((await row('ci-bot').locator('td[data-label="Expires"]').textContent())?.trim(), 'revoked');
     const r = await req('GET', '/api/v1/collections/', { key: secret });
     assert.equal(r.status, 401);
     assert.equal(r.body.code, 'INVALID_API_KEY');

@@ -119,6 +119,18 @@ describe('web UI: search and metering', () => {
     await search('kitten resting on a rug', { mode: 'Vector' });
     assert.equal(new URL(page.url()).searchParams.get('mode'), 'vector');
     assert.equal(await page.getByLabel(/^Vector/).isChecked(), true, 'the chosen mode stays selected');
+    // The selected segment's radio is drawn filled (a dot in the label's colour), never an empty ring
+    // on the accent background; the others are empty rings.
+    const drawn = await page.locator('.segmented-radio input').evaluateAll((inputs) =>
+      inputs.map((i) => {
+        const dot = getComputedStyle(i);
+        return { checked: (i as HTMLInputElement).checked, fill: dot.backgroundColor, ink: getComputedStyle(i.closest('label')!).color };
+      }),
+    );
+    for (const r of drawn) {
+      if (r.checked) assert.equal(r.fill, r.ink, `the selected mode's radio is filled: ${JSON.stringify(r)}`);
+      else assert.match(r.fill, /rgba\(0, 0, 0, 0\)|transparent/, `an unselected mode's radio is an empty ring: ${JSON.stringify(r)}`);
+    }
     assert.match((await page.locator('#results-title').locator('..').textContent()) ?? '', /ranked results? · vector/);
     assert.equal((await titles())[0], 'Cats');
     await screenshot(page, 'search-vector');

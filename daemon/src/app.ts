@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { anonymousBudget, apiGuard, publicApiGuard } from './auth/guard.js';
 import { closeUnreadBodies, requestBodyLimit } from './limits/body-size.js';
 import { requestLog } from './usage/middleware.js';
+import { rateLimitHeadersOnUnguardedAnswers } from './limits/unguarded-answers.js';
 import { AppError } from './errors.js';
 import { newRouter, respondError, toAppError, type App } from './routes/router.js';
 import { migrationsCurrent } from './db/migrate.js';
@@ -49,6 +50,7 @@ function methodsByPath(app: App): (path: string) => string[] {
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SEARCH_PATH = /^\/api\/v1\/search\/?$/;
 
 /**
  * 503 SERVICE_UNAVAILABLE. With Retry-After when the request certainly had no effect, so any client
@@ -56,7 +58,18 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * midway and may have been applied (a COMMIT whose reply never came), so only idempotent calls are
  * repeated blindly.
  */
-function databaseUnavailable(availability: DatabaseAvailability, nothingDone: boolean): AppError {
+function databaseUnavailable(availability: DatabaseAvailability, nothingDone: boolean, path = ''): AppError {
+  // A search has no effect to check: it is always safe to repeat, and its clients branch on the
+  // specification's code for an unavailable search backend.
+  if (SEARCH_PATH.test(path)) {
+    return new AppError(
+      'SEARCH_UNAVAILABLE',
+      'Search is unavailable: the database is unreachable; retry shortly.',
+      undefined,
+      { 'Retry-After': String(availability.retryAfterSeconds) },
+      503,
+    );
+  }
   if (!nothingDone) {
     return new AppError(
       'SERVICE_UNAVAILABLE',
@@ -88,13 +101,15 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
   });
   // Request log (usage metering): outermost after the request id, so response times include auth and limits.
   app.use('*', requestLog(deps));
+  const anonymous = anonymousBudget(deps);
+  app.use('*', rateLimitHeadersOnUnguardedAnswers(deps, anonymous));
   app.use('*', closeUnreadBodies());
   // While the database is known to be down, API calls answer 503 at once instead of each waiting on
   // a connection attempt (db/availability.ts probes and lifts this as soon as it answers again).
   // After closeUnreadBodies, so an upload refused this way closes its connection like any other.
   app.use('*', async (c, next) => {
     if (availability.isDown && !PUBLIC_API_PATHS.test(c.req.path) && /^\/(api|mcp)(\/|$)/.test(c.req.path)) {
-      return respondError(c, databaseUnavailable(availability, true));
+      return respondError(c, databaseUnavailable(availability, true, c.req.path));
     }
     return next();
   });
@@ -104,10 +119,10 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
     // A server-side failure explained by the database being unreachable is an outage, not a bug: 503
     // (logged once, by the tracker), also when a handler wrapped the driver's error in its own
     // (UPLOAD_FAILED, SEARCH_UNAVAILABLE).
-    if (appErr.status >= 500 && appErr.code !== 'SERVICE_UNAVAILABLE' && (await availability.explains(err, c.get('startedAt')))) {
-      appErr = databaseUnavailable(availability, READ_METHODS.has(c.req.method) || isConnectFailure(err));
+    if (appErr.status >= 500 && appErr.status !== 503 && (await availability.explains(err, c.get('startedAt')))) {
+      appErr = databaseUnavailable(availability, READ_METHODS.has(c.req.method) || isConnectFailure(err), c.req.path);
     }
-    if (appErr.status >= 500 && appErr.code !== 'SERVICE_UNAVAILABLE') {
+    if (appErr.status >= 500 && appErr.status !== 503) {
       (c.get('logger') ?? deps.logger).error({ err, requestId: c.get('requestId'), path: c.req.path }, 'request failed');
     }
     return respondError(c, appErr);
@@ -149,7 +164,6 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
 
   // Bearer auth, then the per-user rate limit (X-RateLimit-* headers, 429). /mcp counts too; the
   // schema, docs and health checks do not.
-  const anonymous = anonymousBudget(deps);
   const guard = apiGuard(deps, anonymous);
   const publicGuard = publicApiGuard(deps, anonymous);
   const keyOrSession = sessionOrBearer(deps, guard);

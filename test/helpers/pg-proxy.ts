@@ -14,6 +14,8 @@ export interface PgProxy {
   armCommitCut(pattern: RegExp, opts?: { thenDown?: boolean }): void;
   /** While on, new connections are dropped at once (the database looks unreachable). */
   refuse(on: boolean): void;
+  /** The database goes away: every open connection is dropped and new ones are refused until `refuse(false)`. */
+  down(): void;
   /** How many COMMITs were cut so far. */
   cuts: number;
   close(): Promise<void>;
@@ -119,6 +121,10 @@ export async function startPgProxy(target: { host: string; port: number }): Prom
     },
     refuse(on) {
       refusing = on;
+    },
+    down() {
+      refusing = true;
+      for (const s of sockets) s.destroy();
     },
     get cuts() {
       return state.cuts;

@@ -112,12 +112,14 @@ function callerOf(deps: AppDeps, row: KeyRow | undefined, now: Date): Caller {
 /**
  * Adds headers to a finished response in place. c.header() would wrap the response in a new one
  * per header, turning node-server's fast string body into a stream (measured: most of the
- * limiter's CPU cost); only immutable headers fall back to it.
+ * limiter's CPU cost); only immutable headers fall back to it. A header the response already has
+ * is kept: a refusal by another limit (the plan quota's 429) describes that limit.
  */
-function setOnResponse(res: Response, headers: Record<string, string>, fallback: (k: string, v: string) => void): void {
+export function setOnResponse(res: Response, headers: Record<string, string>, fallback: (k: string, v: string) => void): void {
+  const missing = Object.entries(headers).filter(([k]) => !res.headers.has(k));
   try {
-    for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+    for (const [k, v] of missing) res.headers.set(k, v);
   } catch {
-    for (const [k, v] of Object.entries(headers)) fallback(k, v);
+    for (const [k, v] of missing) fallback(k, v);
   }
 }

@@ -68,7 +68,14 @@ export async function admitSearch(deps: AppDeps, caller: Caller): Promise<{ refu
       'RATE_LIMIT_EXCEEDED',
       `Plan quota used up: the ${org.plan.name} plan includes ${org.plan.includedQueries.toLocaleString('en-US')} searches per billing cycle and has no overage. Searches resume when the next cycle starts at ${cycle.end.toISOString()}, or upgrade the plan.`,
       undefined,
-      { 'Retry-After': String(retryAfter) },
+      // The headers describe the limit that refused: the cycle's quota, used up until the cycle ends
+      // (not the per-minute request window the other answers report).
+      {
+        'Retry-After': String(retryAfter),
+        'X-RateLimit-Limit': String(org.plan.includedQueries),
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(Math.ceil(cycle.end.getTime() / 1000)),
+      },
     );
   }
   return {

@@ -7,7 +7,8 @@ const DAY_MS = 86_400_000;
 /**
  * The organization's plan and the current cycle so far, for the dashboard. `used_queries` is the
  * live quota counter; the projection extrapolates the pace so far over the whole cycle (at least
- * one day of it counted as elapsed, so the first minutes do not project wildly).
+ * one day of it counted as elapsed, so the first minutes do not project wildly). A plan with a hard
+ * quota (no overage) stops searches at its included queries, so the projection stops there too.
  */
 export async function planSummary(sql: Sql, orgId: string, now: Date) {
   const org = await orgBilling(sql, orgId);
@@ -16,7 +17,8 @@ export async function planSummary(sql: Sql, orgId: string, now: Date) {
   const soFar = chargesFor(org.plan, used);
   const length = cycle.end.getTime() - cycle.start.getTime();
   const elapsed = Math.min(length, Math.max(DAY_MS, now.getTime() - cycle.start.getTime()));
-  const projectedQueries = Math.max(used, Math.round((used * length) / elapsed));
+  const pace = Math.max(used, Math.round((used * length) / elapsed));
+  const projectedQueries = org.plan.overageMillicents === null ? Math.min(pace, Math.max(used, org.plan.includedQueries)) : pace;
   const projected = chargesFor(org.plan, projectedQueries);
   return {
     plan: org.plan.id,

@@ -29,6 +29,11 @@ export function respondError(c: Context<AppEnv>, err: AppError): Response {
 
 /** Maps anything thrown by a handler to the error envelope; only genuine faults become 500s. */
 export function toAppError(err: unknown): AppError {
+  // Nothing was stored and the file store may be back shortly: say when to try again (clients
+  // retry a 500 only with Retry-After), as for the download's 503 below.
+  if (err instanceof AppError && err.code === 'UPLOAD_FAILED' && !err.headers?.['Retry-After']) {
+    return new AppError(err.code, err.message, err.fields, { ...err.headers, 'Retry-After': '5' });
+  }
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) {
     if (err.status === 400)
@@ -110,7 +115,7 @@ const RATE_LIMITED_HEADERS = {
  * authenticated route and are added automatically unless `publicRoute` is set; 500 and 503 (a
  * database outage) apply to every route.
  */
-export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean } = {}) {
+export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean; outageCode?: 'SEARCH_UNAVAILABLE' } = {}) {
   const all = new Set<ErrorCode>(codes);
   if (!opts.publicRoute) {
     for (const c of [
@@ -123,12 +128,13 @@ export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean
       all.add(c);
   }
   all.add('INTERNAL_ERROR');
-  all.add('SERVICE_UNAVAILABLE');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of all) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  // A database outage is a 503: SERVICE_UNAVAILABLE, or the route's own outage code (search).
+  byStatus.set(503, [opts.outageCode ?? 'SERVICE_UNAVAILABLE']);
   const out: Record<
     number,
     {
@@ -141,7 +147,12 @@ export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean
     out[status] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}: ${list.join(', ')}`,
       content: { 'application/json': { schema: ErrorEnvelope } },
-      ...(status === 503 ? { headers: RETRY_AFTER_HEADER } : status === 429 ? { headers: RATE_LIMITED_HEADERS } : {}),
+      // 503s, and an UPLOAD_FAILED 500 (nothing was stored), say when to try again.
+      ...(status === 503 || (status === 500 && list.includes('UPLOAD_FAILED'))
+        ? { headers: RETRY_AFTER_HEADER }
+        : status === 429
+          ? { headers: RATE_LIMITED_HEADERS }
+          : {}),
     };
   }
   return out;

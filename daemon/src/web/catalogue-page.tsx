@@ -5,7 +5,7 @@ import type { Session } from '../auth/sessions.js';
 import { listPublicCatalogue, subscribe, unsubscribe } from '../collections/service.js';
 import type { AppDeps } from '../types.js';
 import { field, page, type WebEnv } from './context.js';
-import { count, truncate } from './format.js';
+import { count, noun, truncate } from './format.js';
 import { Badge, Csrf, Layout, Notice, PageHead } from './layout.js';
 
 type Entry = Awaited<ReturnType<typeof listPublicCatalogue>>[number];
@@ -34,7 +34,7 @@ const CataloguePage: FC<{ session: Session; entries: Entry[]; done?: string }> =
           {e.description ? <p class="muted">{truncate(e.description, 200)}</p> : null}
           <div class="meta">
             <span>
-              <b>{count(e.document_count)}</b> documents
+              <b>{count(e.document_count)}</b> {noun(e.document_count, 'document')}
             </span>
           </div>
           {e.owned ? null : (

@@ -5,6 +5,9 @@ const nf1 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 export const count = (n: number): string => nf.format(n);
 
+/** The noun for a count: "1 document", "2 documents", "0 documents". */
+export const noun = (n: number, one: string, many = `${one}s`): string => (n === 1 ? one : many);
+
 /** 1234 → "1.2k", 3_400_000 → "3.4M": axis labels and tight stat lines. */
 export function compact(n: number): string {
   const a = Math.abs(n);

@@ -53,7 +53,13 @@ const KeyRow: FC<{ k: KeyView; now: Date }> = ({ k, now }) => {
         <Badge tone={st.tone}>{st.label}</Badge>
       </td>
       <td data-label="Expires">
-        {k.expires_at ? <span title={dateTime(k.expires_at)}>{relative(k.expires_at, now)}</span> : <span class="muted">never</span>}
+        {!k.is_active ? (
+          <span class="muted">revoked</span>
+        ) : k.expires_at ? (
+          <span title={dateTime(k.expires_at)}>{relative(k.expires_at, now)}</span>
+        ) : (
+          <span class="muted">never</span>
+        )}
       </td>
       <td data-label="Last used">
         {k.last_used_at ? <span title={dateTime(k.last_used_at)}>{relative(k.last_used_at, now)}</span> : <span class="muted">never</span>}

@@ -7,7 +7,7 @@ import { listDocuments } from '../documents/read.js';
 import type { AppDeps, Caller } from '../types.js';
 import { page, type WebEnv } from './context.js';
 import { DocumentFilters, DocumentsTable, qs, STATUSES } from './documents-table.js';
-import { count, truncate } from './format.js';
+import { count, noun, truncate } from './format.js';
 import { Badge, Layout, Notice, PageHead } from './layout.js';
 import { NO_COUNTS, statusCounts, visibleTags, type StatusCounts } from './queries.js';
 import { SearchForm } from './search-page.js';
@@ -44,10 +44,10 @@ export const CollectionCard: FC<{ c: CollectionRow; counts: StatusCounts; userId
     {c.description ? <p class="muted">{truncate(c.description, 140)}</p> : null}
     <div class="meta">
       <span>
-        <b>{count(c.document_count)}</b> documents
+        <b>{count(c.document_count)}</b> {noun(c.document_count, 'document')}
       </span>
       <span>
-        <b>{count(c.total_chunks)}</b> chunks
+        <b>{count(c.total_chunks)}</b> {noun(c.total_chunks, 'chunk')}
       </span>
     </div>
     <div class="meta">

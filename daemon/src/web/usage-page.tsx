@@ -66,7 +66,7 @@ const UsageView: FC<{ session: Session; report: Report; plan: Plan; invoices: In
       </p>
       <ChartTable daily={report.daily} />
     </section>
-    <div class="grid cols-2 section">
+    <div class="grid cols-2 usage-split section">
       <PlanCard plan={plan} />
       <PerKey report={report} total={report.total_requests} />
     </div>

@@ -119,6 +119,22 @@
   };
   watch();
 
+  // After an upload, the page's document list (#documents) is fetched again and swapped in, so the
+  // new documents show (and their status is followed) without a reload.
+  const refreshDocuments = async () => {
+    const current = document.getElementById('documents');
+    if (!current) return;
+    try {
+      const r = await fetch(window.location.href, { headers: { Accept: 'text/html' } });
+      if (!r.ok) return;
+      const fresh = new DOMParser().parseFromString(await r.text(), 'text/html').getElementById('documents');
+      if (fresh) current.replaceWith(document.adoptNode(fresh));
+      watch();
+    } catch {
+      // Offline for a moment: the "Refresh the list" link still works.
+    }
+  };
+
   // Uploads: files from the picker or dropped on the zone go in one request to the form's upload
   // endpoint (the API's use case behind it), with a progress bar per file worked out from the
   // bytes sent. Results and refusals are the API's own: uploaded, skipped with a reason, or an error.
@@ -190,9 +206,11 @@
         } else {
           settle(rows[0], 'ok', multiple ? 'uploaded' : 'replaced', body);
           status.textContent = multiple ? '1 uploaded.' : 'Replaced. Processing the new file…';
+          if (multiple) refreshDocuments();
           if (!multiple) window.location.assign(`/app/documents/${body.uuid}?done=replaced`);
         }
         if (multiple && body.total_uploaded !== 0) {
+          refreshDocuments();
           const refresh = document.createElement('a');
           refresh.href = `${window.location.pathname}#documents`;
           refresh.textContent = ' Refresh the list';
