@@ -180,7 +180,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   app.openapi(routes.download, async (c) => {
     // Without PUBLIC_URL, the address the client reached us by.
     const origin = deps.config.PUBLIC_URL ? publicUrl(deps.config) : new URL(c.req.url).origin;
-    // The one API route that also accepts the web UI's session (specification, Download rules).
+    // The one API route that also accepts the web UI's session (docs/service-spec.md §4, Download rules).
     return c.redirect(await downloadUrl(deps, keyOrSessionCaller(c), c.req.valid('param').uuid, origin), 302);
   });
   app.openapi(routes.reprocess, async (c) =>
