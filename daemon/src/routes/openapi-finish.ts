@@ -22,8 +22,8 @@ const TAGS: Record<string, string> = {
 export function finishOpenApiDocument(doc: Json): Json {
   const used = new Set(Object.values<Json>(doc.paths ?? {}).flatMap((item) => Object.values<Json>(item).flatMap((op) => op.tags ?? [])));
   doc.tags = [...used].map((name) => ({ name, ...(TAGS[name] ? { description: TAGS[name] } : {}) }));
-  for (const [p, item] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries<Json>(item)) {
+  for (const item of Object.values<Json>(doc.paths ?? {})) {
+    for (const op of Object.values<Json>(item)) {
       for (const [status, res] of Object.entries<Json>(op.responses ?? {})) {
         // Every answer of /api/v1 carries the rate-limit headers (401s and the schema included).
         res.headers = { ...RATE_LIMIT_HEADERS, ...res.headers };
