@@ -68,6 +68,23 @@ describe('docsift-daemon admin on the command line', () => {
     );
   });
 
+  it('invite links use the public URL the server prints: IPv6 hosts in brackets, wildcards as loopback', async () => {
+    const env = { DATABASE_URL: db.url, DATA_DIR: dataDir };
+    const made = await runAdmin(['create-user', '--email', 'invite@admin.example', '--new-org', 'Invite', '--json'], env);
+    assert.equal(made.code, 0, made.stderr);
+    for (const [settings, base] of [
+      [{ HOST: '::1', PORT: '8123' }, 'http://[::1]:8123'],
+      [{ HOST: '0.0.0.0', PORT: '8124' }, 'http://127.0.0.1:8124'],
+      [{ PUBLIC_URL: 'https://docs.example.com/' }, 'https://docs.example.com'],
+    ] as const) {
+      const r = await runAdmin(['invite', '--email', 'invite@admin.example', '--json'], { ...env, ...settings });
+      assert.equal(r.code, 0, r.stderr);
+      const { link } = JSON.parse(r.stdout) as { link: string };
+      assert.ok(link.startsWith(`${base}/app/invite/`), `${JSON.stringify(settings)}: ${link}`);
+      assert.doesNotThrow(() => new URL(link), link);
+    }
+  });
+
   it('admin <sub> --help prints its help without connecting to the database', async () => {
     const env = { DATABASE_URL: `postgres://docsift@127.0.0.1:${await closedPort()}/none`, DATA_DIR: dataDir };
     const r = await runAdmin(['set-tier', '--help'], env);

@@ -1,6 +1,6 @@
 // The default PostgreSQL pool follows the machine: 2 connections per core, between 4 and 10. On 2
 // cores, 10 connections running searches at once cost about 8 % more CPU per search than 4
-// (bench:search kept.ts, session 13): the backends take turns on the cores instead of queueing in the
+// (bench:search kept.ts, docs/performance.md): the backends take turns on the cores instead of queueing in the
 // daemon. An explicit DB_POOL_MAX always wins.
 import assert from 'node:assert/strict';
 import os from 'node:os';

@@ -194,3 +194,28 @@ describe('document download', () => {
     assertError(await req('GET', `/api/v1/documents/${id}/download/`, { key: k.body.key }), 404, 'DOCUMENT_NOT_FOUND');
   });
 });
+
+describe('document download behind PUBLIC_URL', () => {
+  let d: TestDaemon;
+  after(async () => d?.close());
+
+  it('links start with PUBLIC_URL without doubling its trailing slash, and the daemon serves their path', async () => {
+    d = await startTestDaemon({ label: 'doc_download_public', env: { PUBLIC_URL: 'https://docs.example.com/' } });
+    const direct = `http://127.0.0.1:${d.port}`;
+    assert.equal(d.url, 'https://docs.example.com');
+    const t = await createTenant(d, 'dl-public');
+    const req = http(direct);
+    const c = await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Public URL' } });
+    assert.equal(c.status, 201, c.text);
+    const f = new FormData();
+    f.append('file', new Blob([await readFile(samplePath('sample.pdf'))], { type: 'application/pdf' }), 'sample.pdf');
+    const up = await req('POST', `/api/v1/collections/${c.body.uuid}/documents/`, { key: t.key, body: f });
+    assert.equal(up.status, 201, up.text);
+    const r = await req('GET', `/api/v1/documents/${up.body.uuid}/download/`, { key: t.key });
+    assert.equal(r.status, 302, r.text);
+    const location = r.headers.get('location')!;
+    assert.match(location, /^https:\/\/docs\.example\.com\/files\/[^/]+$/, location);
+    const res = await fetch(`${direct}${new URL(location).pathname}`, { redirect: 'manual' });
+    assert.equal(res.status, 200);
+  });
+});

@@ -172,7 +172,7 @@ describe('upload and request-body limits', () => {
       );
       assertError(r, 400, 'VALIDATION_FAILED');
       assert.match(r.body.error, /50 fields/);
-      // 50 fields are fine (unknown ones are ignored as before).
+      // 50 fields are fine (unknown ones are ignored).
       const ok = await send(
         uploadPath(),
         multipartBody(BOUNDARY, [...fields.slice(0, 50), { name: 'file', filename: 'a.txt', type: 'text/plain', data: txt }]),
@@ -204,7 +204,7 @@ describe('upload and request-body limits', () => {
       } as RequestInit);
       assert.equal(res.status, 413);
       assert.equal((await res.json()).code, 'PAYLOAD_TOO_LARGE');
-      // Under the cap, the same routes work as before.
+      // Under the cap, the same routes answer normally.
       assert.equal((await req('POST', '/api/v1/search/', { key: t.key, json: { query: 'x'.repeat(500), mode: 'text' } })).status, 200);
       assert.equal((await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'Under the cap' } })).status, 201);
       // MCP is a JSON route too.

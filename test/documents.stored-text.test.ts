@@ -104,7 +104,7 @@ describe('documents: the extracted text stored once', () => {
     assert.deepEqual(await stored(id), { waiting: LONG, chunks: 0 });
     const g = await req('GET', `/api/v1/documents/${id}/`, { key: owner.key });
     assert.equal(g.body.status, 'pending');
-    assert.equal(g.body.content_text, LONG, 'a pending document reads as before');
+    assert.equal(g.body.content_text, LONG, 'a pending document reads its uploaded text');
     await runJob(id, 1);
     const s = await stored(id);
     assert.equal(s.waiting, null);

@@ -178,7 +178,7 @@ describe('rate limits', () => {
 
   it("the schema and 401s carry the address's anonymous budget, never a user's count; health checks carry nothing", async () => {
     const t = await createTenant(d, 'public');
-    // Issue 16: the specification puts the headers on every API response, the schema and 401s included.
+    // docs/service-spec.md §8 puts the headers on every API response, the schema and 401s included.
     const before = Number((await req('GET', '/api/v1/schema/')).headers.get('x-ratelimit-remaining'));
     for (let i = 0; i < 15; i++) {
       const s = await req('GET', '/api/v1/schema/');

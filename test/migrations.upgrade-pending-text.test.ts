@@ -126,7 +126,7 @@ describe('upgrading to pending text in its own table and json event payloads (mi
     assert.equal(g.body.content_text, FAILED);
   });
 
-  it('an event written as jsonb is read back whole, its payload now json, and sent as before', async () => {
+  it('an event written as jsonb is read back whole, its payload now json, and sent unchanged', async () => {
     const [t] = await sql<{ type: string; uuid: string }[]>`
       select pg_typeof(payload)::text as type, payload -> 'data' ->> 'uuid' as uuid from events where id = ${eventId}`;
     assert.deepEqual({ ...t }, { type: 'json', uuid: 'x' });

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 // PostgreSQL compiles a statement with LLVM when its estimated cost passes jit_above_cost (100,000),
 // and the estimate counts branches that never run. At 1M chunks the vector search's exact branch
 // (skipped by a one-time filter) crossed it, and every search paid 20-40 ms of compilation for 2-3 ms
-// of HNSW walk (text-index.md, "JIT at a million chunks"). The daemon's statements are short, so
+// of HNSW walk (docs/performance.md, "JIT at a million chunks"). The daemon's statements are short, so
 // its connections run without JIT.
 
 /** Whether the server JIT-compiled a statement whose plan has a costly branch that never runs. */

@@ -1,4 +1,4 @@
-// The local receiver behind `docsift webhooks listen`: verifies each delivery exactly as the spec
+// The local receiver behind `docsift webhooks listen`: verifies each delivery exactly as docs/service-spec.md §6
 // tells receivers to (HMAC over the raw bytes, constant-time compare, 5-minute replay window) and
 // optionally forwards the untouched request to a local app, answering the service with the app's
 // status so retries behave as they would in production.

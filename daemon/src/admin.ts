@@ -45,7 +45,7 @@ export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<numbe
   };
   const command = COMMANDS.find((c) => c.name === sub);
   if (!command) return usage(`Unknown admin subcommand "${sub ?? ''}".`);
-  // Not strict: an option another subcommand takes is ignored, as before.
+  // Not strict: an option another subcommand takes is ignored.
   const { values } = parseArgs({ args, strict: false, options: { ...command.options, json: { type: 'boolean' } } });
   const json = values.json === true;
   const a: AdminArgs = {

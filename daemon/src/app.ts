@@ -25,7 +25,7 @@ import type { AppDeps } from './types.js';
 
 // Endpoints under /api/v1 that need no credential.
 const PUBLIC_API_PATHS = /^\/api\/v1\/(schema|docs|redoc)(\/.*)?$/;
-// Endpoints that also accept the web UI's session cookie (specification: download).
+// Endpoints that also accept the web UI's session cookie (docs/service-spec.md §4, Download rules).
 const SESSION_API_PATHS = /^\/api\/v1\/documents\/[^/]+\/download\/?$/;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -202,6 +202,17 @@ export function resolvedConfig(config: Config): ResolvedConfig {
   return { ...config, DATABASE_URL, SIGNING_SECRET };
 }
 
+/**
+ * The base URL printed links start with, without a trailing slash: PUBLIC_URL, else
+ * http://HOST:PORT with an IPv6 host in brackets and the IPv4 wildcard as loopback. `port` is the
+ * port actually bound (PORT 0 picks one).
+ */
+export function publicUrl(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>, port: number = config.PORT): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/+$/, '');
+  const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return `http://${host}:${port}`;
+}
+
 export class ConfigError extends Error {}
 
 /** Settings that only make sense together: reported like field errors. */

@@ -4,7 +4,7 @@ import type { WorkerEvents } from 'graphile-worker';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import type { ResolvedConfig } from './config.js';
+import { publicUrl, type ResolvedConfig } from './config.js';
 import { closeDeps, createDeps } from './deps.js';
 import { migrate } from './db/migrate.js';
 import { buildTaskList, CRONTAB } from './jobs/index.js';
@@ -97,8 +97,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
       // In the background: the first documents then find the parsers loaded (ExtractionPool.warm).
       deps.extraction.warm().catch((err: unknown) => logger.warn({ err }, 'could not start the extraction threads ahead'));
     }
-    const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-    const url = config.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+    const url = publicUrl(config, port);
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {

@@ -8,7 +8,7 @@ const secret = 'whsec_test_secret';
 const body = JSON.stringify({ id: 'e1', event: 'document.indexed', timestamp: '2026-01-01T00:00:00.000Z', data: { uuid: 'd1' } });
 const now = 1_800_000_000_000;
 const ts = String(now / 1000);
-// Independent reference: node:crypto, exactly as the spec words it.
+// Independent reference: node:crypto, exactly as docs/service-spec.md §6 words it.
 const sig = 'sha256=' + createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
 
 const reason = (r: string) => (err: unknown) => err instanceof WebhookVerificationError && err.reason === r;

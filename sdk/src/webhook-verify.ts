@@ -1,4 +1,4 @@
-// Receiver-side webhook checks (spec §6), on WebCrypto so the same code runs in Node 20+, browsers,
+// Receiver-side webhook checks (docs/service-spec.md §6), on WebCrypto so the same code runs in Node 20+, browsers,
 // Deno and edge runtimes. The signature is recomputed over the raw body bytes, never re-serialised JSON.
 import { WebhookVerificationError } from './errors.js';
 import type { WebhookEvent } from './types.js';

@@ -1,6 +1,6 @@
 // `node --import tsx test/bench/limits-grouping.ts`: what the rate limiter's counting costs at a
 // fixed concurrency: the key lookup alone (what the guard does with limits off, the baseline), one
-// statement per request (limits/limiter.ts countForKey, as before the group commit), grouped
+// statement per request (limits/limiter.ts countForKey, no group commit), grouped
 // (limits/key-counter.ts KeyCounter) and permit leases (limits/permit-leases.ts, what the guard
 // uses). All run in this process on one pool, rounds interleaved and their order rotated, so a busy
 // machine slows them alike; the figure is CPU per request (this process + its PostgreSQL

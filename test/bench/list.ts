@@ -1,5 +1,5 @@
 // `npm run bench:list`: GET /api/v1/documents/ without `limit` answers every visible document in one
-// array (the specification's shape), streamed from a database cursor. This measures what that costs
+// array (docs/service-spec.md §4), streamed from a database cursor. This measures what that costs
 // the daemon at BENCH_DOCS documents (default 100,000): time to first byte, total time, bytes, and the
 // daemon process's RSS before and at its peak, beside the floor of one paginated page (limit=500).
 // The client counts bytes without parsing, so its own memory does not matter.

@@ -3,13 +3,13 @@ import type { http } from './daemon.js';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** Replay tolerance the specification tells receivers to enforce. */
+/** Replay tolerance docs/service-spec.md §6 tells receivers to enforce. */
 export const TOLERANCE_SECONDS = 5 * 60;
 
 export type Verdict = { ok: true; timestamp: number } | { ok: false; reason: string };
 
 /**
- * Verifies a delivery exactly as the specification tells receivers to: HMAC-SHA256 keyed with the
+ * Verifies a delivery exactly as docs/service-spec.md §6 tells receivers to: HMAC-SHA256 keyed with the
  * secret over "{X-Service-Timestamp}.{raw body}", lowercase hex after `sha256=`, compared in
  * constant time, and timestamps more than five minutes old rejected (replay protection).
  */

@@ -9,6 +9,7 @@ import { closeInvoices, listInvoices } from '../billing/invoices.js';
 import { setPlan } from '../billing/org-plan.js';
 import { stripeClient } from '../billing/payments.js';
 import { isPlanId, PLAN_IDS } from '../billing/plans.js';
+import { publicUrl } from '../config.js';
 import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { type AdminCommand, type AdminContext, required, tierOption, UsageError, userByEmail } from './command.js';
@@ -234,10 +235,7 @@ export const COMMANDS: AdminCommand[] = [
       const user = await userByEmail(ctx, email!, ': create it first with create-user');
       if (!user.is_active) throw new AppError('USER_ACCOUNT_DISABLED', `User ${email} is disabled: activate-user first.`);
       const { token, expiresAt } = await createInvite(ctx.sql, user.id, ctx.clock.now());
-      const base = (
-        ctx.config.PUBLIC_URL ?? `http://${ctx.config.HOST === '0.0.0.0' ? '127.0.0.1' : ctx.config.HOST}:${ctx.config.PORT}`
-      ).replace(/\/+$/, '');
-      const link = `${base}/app/invite/${token}`;
+      const link = `${publicUrl(ctx.config)}/app/invite/${token}`;
       a.print(`One-time invite link for ${user.email} (valid until ${expiresAt.toISOString()}):\n\n  ${link}\n`, {
         email: user.email,
         link,

@@ -65,7 +65,7 @@ export async function listKeys(deps: AppDeps, caller: Caller) {
 }
 
 /** A collection the key's owner can see, by slug; 404 otherwise (never reveals other tenants' slugs). */
-/** A collection the user sees, named by slug or (the specification's `collection_id` form) by uuid. */
+/** A collection the user sees, named by slug or (the `collection_id` form of docs/service-spec.md §4, Search) by uuid. */
 async function grantableCollection(tx: Tx, userId: string, ref: string): Promise<{ id: string; owner_id: string; slug: string }> {
   type Row = { id: string; owner_id: string; slug: string };
   const rows = isUuid(ref)

@@ -5,7 +5,7 @@ import type { AppDeps, AppEnv, Caller } from '../types.js';
 import { loadSession, sessionCaller } from './sessions.js';
 
 /**
- * For the few API routes the specification opens to sessions (document download): a request with
+ * For the few API routes docs/service-spec.md opens to sessions (§4, Download rules): a request with
  * an Authorization header goes through the normal Bearer guard unchanged; one without it is
  * accepted on a valid session cookie, as a full-access caller of the signed-in user. Neither
  * credential → the guard answers 401 AUTHENTICATION_REQUIRED, as for any other endpoint.

@@ -11,7 +11,7 @@ export interface Plan {
   overageMillicents: number | null;
 }
 
-/** Specification, "Billing plans": $0 / $29 / $99; 1,000 / 10,000 / 100,000 searches; overage $0.002 / $0.001. */
+/** docs/service-spec.md §8, "Billing plans": $0 / $29 / $99; 1,000 / 10,000 / 100,000 searches; overage $0.002 / $0.001. */
 export const PLANS: Record<PlanId, Plan> = {
   free: { id: 'free', name: 'Free', priceCents: 0, includedQueries: 1_000, overageMillicents: null },
   starter: { id: 'starter', name: 'Starter', priceCents: 2_900, includedQueries: 10_000, overageMillicents: 200 },

@@ -12,7 +12,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
  * daemon's statements are short, and PostgreSQL compiles a statement with LLVM once its estimated
  * cost passes jit_above_cost, counting branches that never run. At 1M chunks the vector search's
  * skipped exact branch crossed it, and each search paid 20-40 ms of compilation for a 2-3 ms HNSW
- * walk (search/text-index.md, "JIT at a million chunks").
+ * walk (docs/performance.md, "JIT at a million chunks").
  */
 function searchSettings(hnswEfSearch: number | undefined): Record<string, string> {
   return { 'hnsw.ef_search': String(hnswEfSearch ?? 100), 'hnsw.iterative_scan': 'relaxed_order', jit: 'off' };

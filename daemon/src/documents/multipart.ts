@@ -95,7 +95,7 @@ export function receiveMultipart(
         preservePath: true,
       });
     } catch {
-      // Not multipart at all (no content type, text/plain, octet-stream…): the request carries no file part (spec: NO_FILE_PROVIDED).
+      // Not multipart at all (no content type, text/plain, octet-stream…): the request carries no file part (docs/service-spec.md §7: NO_FILE_PROVIDED).
       reject(
         new AppError('NO_FILE_PROVIDED', 'No file provided: send multipart/form-data with a `file` part (or several in `files`).', {
           _body: ['Send multipart/form-data with a file or files part.'],

@@ -46,7 +46,7 @@ export async function listDocuments(
 
 /**
  * Every visible document matching the filters, newest first, read from the database in batches
- * through a cursor so memory stays flat whatever the count (the specification's unpaginated list).
+ * through a cursor so memory stays flat whatever the count (docs/service-spec.md §4: the list is unpaginated).
  */
 export async function* allDocuments(
   deps: AppDeps,

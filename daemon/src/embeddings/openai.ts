@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { parseRetryAfter } from '../net/retry-after.js';
 import { fitToTokens, type FittedInput } from './tokens.js';
 import { EmbeddingRejectedError, EmbeddingUnavailableError, l2Normalise, type EmbeddingProvider, type EmbedOptions } from './types.js';
 
@@ -218,13 +219,8 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
     const h = err.headers;
     const ms = Number(h?.get('retry-after-ms'));
     if (h?.get('retry-after-ms') && Number.isFinite(ms)) return Math.max(0, ms);
-    const ra = h?.get('retry-after');
-    if (ra) {
-      const secs = Number(ra);
-      if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-      const at = Date.parse(ra);
-      if (Number.isFinite(at)) return Math.max(0, at - Date.now());
-    }
+    const ra = parseRetryAfter(h?.get('retry-after'));
+    if (ra !== null) return ra;
     return this.o.backoffBaseMs * 2 ** attempt * (1 - Math.random() * 0.25);
   }
 

@@ -36,7 +36,7 @@ export function sameParams(a: Bm25Params, b: Bm25Params): boolean {
 
 /**
  * Inside the rebuild's transaction: bm25_impact() with this pair, recorded as the index's. The
- * numbers are written into the function's body (an inlined constant, as before), so they are
+ * numbers are written into the function's body (an inlined constant), so they are
  * checked to be plain finite numbers first.
  */
 export async function setImpactParams(tx: Tx, p: IndexOrder): Promise<void> {

@@ -7,7 +7,7 @@ import { JOB_TABLE } from '../worker/graphile-internals.js';
  * chunks do not rebuild it stays), and graphile-worker's job queue. A btree never
  * gives pages back, so after a bulk upload their indexes keep the size of the peak backlog while
  * the tables are (nearly) empty: SciFact left 0.7 KB per chunk in text_fresh's indexes at 32 MB of
- * slack (session 6), and 0.2 KB per chunk in document_texts' and the job queue's (session 10).
+ * slack, and 0.2 KB per chunk in document_texts' and the job queue's.
  * Once drained, their indexes are rebuilt (REINDEX CONCURRENTLY: writers never wait), which on a
  * nearly empty table takes milliseconds.
  */

@@ -10,7 +10,7 @@ import { toSql } from 'pgvector';
  * then to the nearest half, ties to even) and written as the shortest decimal that reads back as
  * that same half: the stored halfvec is the same, from a third of the text. Numbers a halfvec
  * refuses (NaN, ±Infinity, beyond ±65,504) make the whole vector fall back to the full text, so
- * PostgreSQL refuses it exactly as before.
+ * PostgreSQL refuses it exactly as it refuses the full text.
  */
 export function halfvecText(v: readonly number[]): string {
   const parts = new Array<string>(v.length);

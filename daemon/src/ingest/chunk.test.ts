@@ -152,7 +152,7 @@ test('chunking is deterministic', () => {
   assert.deepEqual(chunkText(text), chunkText(text));
 });
 
-test('sentence ends are found as before: "." "!" "?" "…" "。" runs, then closing quotes or brackets, then space', () => {
+test('sentence ends are found as the reference finds them: "." "!" "?" "…" "。" runs, then closing quotes or brackets, then space', () => {
   // Reference: the regular expression segmentation used to run (correct, but it backtracks).
   const reference = (s: string) => {
     const starts = [0];

@@ -1,5 +1,5 @@
 // Which uploads docsift accepts, and a cheap magic-byte check that the bytes match the claim.
-// Detection trusts the file extension first (the spec says the type is "detected from the
+// Detection trusts the file extension first (docs/service-spec.md §4 says the type is "detected from the
 // extension"), because browsers and curl send unreliable media types for .md/.csv/.json.
 
 export type MagicKind = 'pdf' | 'zip' | 'rtf' | 'text';

@@ -11,7 +11,7 @@ import { layOutPage, loadPdfJs } from './pdf-text.js';
 // Before anything here loads pdf.js (pdf-text.ts loads it on first use).
 const nodePush = Array.prototype.push;
 
-/** What extraction returned when officeparser read PDFs (before session 15): the reference. */
+/** What extraction returns when officeparser 7 reads a PDF itself: the reference. */
 async function officeparserPdfText(data: Uint8Array): Promise<{ text: string; pages: PageSpan[] }> {
   const ast = await OfficeParser.parseOffice(Buffer.from(data), {
     fileType: 'pdf',

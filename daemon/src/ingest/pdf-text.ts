@@ -1,5 +1,5 @@
 // PDF text straight from pdf.js, laid out into lines the way officeparser 7 lays them out, so the
-// text (and so every chunk) is the same as before, for less work.
+// text (and so every chunk) is what officeparser gave, for less work.
 //
 // officeparser opens the document once more than we need (the page limit is checked on a first
 // open of its own), then reads its metadata, attachments, every page's text with font lookups,

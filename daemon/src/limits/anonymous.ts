@@ -7,7 +7,7 @@ const OVERFLOW = '*';
 
 /**
  * The per-address budget of requests that carry no valid key: 401 answers and the public schema.
- * The specification puts X-RateLimit-* on every API response, and those requests have no user to
+ * The specification (docs/service-spec.md §8) puts X-RateLimit-* on every API response, and those requests have no user to
  * count against; the budget also slows key guessing. It is a fixed UTC minute per API process, held
  * in memory: nothing is written to the database for a request nobody is known to have made.
  */

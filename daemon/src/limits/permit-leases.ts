@@ -32,7 +32,7 @@ interface UserState {
  * them out to that user's next requests without any statement but the key lookup the guard needs
  * anyway (as a daemon without rate limits does). Blocks are an eighth of the room left, so they
  * shrink to single permits near the limit; with little room (or an unseen key) requests go through
- * the exact group-commit counter (key-counter.ts), as before.
+ * the exact group-commit counter (key-counter.ts).
  *
  * Exactness: every permit is counted in the row before it is handed out, so daemons together never
  * admit more than the limit. In one daemon the permits handed out are the lowest counts reserved,

@@ -1,11 +1,11 @@
-/** A key's rate tier (specification, "Rate tiers"). Defined here, below auth and types.ts, so the
+/** A key's rate tier (docs/service-spec.md §8, "Rate tiers"). Defined here, below auth and types.ts, so the
  * limiter's modules that AppDeps names do not import types.ts back. */
 export type RateTier = 'free' | 'basic' | 'pro';
 
 export type WindowName = 'minute' | 'day' | 'month';
 export type TierLimits = Record<WindowName, number>;
 
-/** Requests per window by the calling key's tier (specification, "Rate tiers"). */
+/** Requests per window by the calling key's tier (docs/service-spec.md §8, "Rate tiers"). */
 export const TIER_LIMITS: Record<RateTier, TierLimits> = {
   free: { minute: 10, day: 1_000, month: 10_000 },
   basic: { minute: 60, day: 10_000, month: 100_000 },

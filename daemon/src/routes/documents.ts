@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import type { App } from './router.js';
 import { keyOrSessionCaller } from '../auth/session-middleware.js';
+import { publicUrl } from '../config.js';
 import { AppError } from '../errors.js';
 import { listItemJson, uploadJson } from '../documents/json.js';
 import { deleteDocument, replaceDocument, reprocessDocument } from '../documents/lifecycle.js';
@@ -177,8 +178,9 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   });
   app.openapi(routes.get, async (c) => c.json(await documentDetail(deps, c.get('caller'), c.req.valid('param').uuid), 200));
   app.openapi(routes.download, async (c) => {
-    const origin = deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
-    // The one API route that also accepts the web UI's session (specification, Download rules).
+    // Without PUBLIC_URL, the address the client reached us by.
+    const origin = deps.config.PUBLIC_URL ? publicUrl(deps.config) : new URL(c.req.url).origin;
+    // The one API route that also accepts the web UI's session (docs/service-spec.md §4, Download rules).
     return c.redirect(await downloadUrl(deps, keyOrSessionCaller(c), c.req.valid('param').uuid, origin), 302);
   });
   app.openapi(routes.reprocess, async (c) =>

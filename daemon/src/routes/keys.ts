@@ -197,7 +197,7 @@ const routes = {
 
 /**
  * Key creation reports a missing or empty name as 400 NAME_REQUIRED (with `fields.name`), the
- * specification's dedicated code; every other problem is VALIDATION_FAILED.
+ * dedicated code of docs/service-spec.md §7; every other problem is VALIDATION_FAILED.
  */
 function nameRequiredHook(result: {
   success: boolean;

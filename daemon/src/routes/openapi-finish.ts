@@ -1,8 +1,9 @@
 // The last pass over the generated OpenAPI document: what SDK generators need and the route
-// definitions would otherwise repeat 37 times. The rate-limit headers on every response and
-// Retry-After on 429s, and an example on every media type (each operationId is in its createRoute;
-// the lint test fails on a route without one): errors get one example per code the operation really returns,
-// successes an example built from the schema (field examples first, then realistic values by name).
+// definitions would otherwise repeat 37 times. The rate-limit headers on every response,
+// Retry-After on 429s, and an example on every media type: errors get one example per code the
+// operation really returns, successes an example built from the schema (field examples first, then
+// realistic values by name). Each operationId is in its route's createRoute, named after the SDK's
+// verbs (listX, getX, createX, …); the lint test fails on a route without one.
 import { ERROR_EXAMPLES, type ErrorCode } from '../errors.js';
 import { RATE_LIMIT_HEADERS } from './usage.js';
 
@@ -22,8 +23,8 @@ const TAGS: Record<string, string> = {
 export function finishOpenApiDocument(doc: Json): Json {
   const used = new Set(Object.values<Json>(doc.paths ?? {}).flatMap((item) => Object.values<Json>(item).flatMap((op) => op.tags ?? [])));
   doc.tags = [...used].map((name) => ({ name, ...(TAGS[name] ? { description: TAGS[name] } : {}) }));
-  for (const [p, item] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries<Json>(item)) {
+  for (const item of Object.values<Json>(doc.paths ?? {})) {
+    for (const op of Object.values<Json>(item)) {
       for (const [status, res] of Object.entries<Json>(op.responses ?? {})) {
         // Every answer of /api/v1 carries the rate-limit headers (401s and the schema included).
         res.headers = { ...RATE_LIMIT_HEADERS, ...res.headers };

@@ -36,7 +36,7 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>) {
     security: [{ bearerAuth: [] }],
   });
   // Routes are registered without the trailing slash (the router serves both forms);
-  // the document uses the canonical, slash-terminated form of the specification.
+  // the document uses the canonical, slash-terminated form of docs/service-spec.md §4.
   doc.paths = Object.fromEntries(
     Object.entries(doc.paths ?? {}).map(([p, item]) => [p.startsWith('/api/') && !p.endsWith('/') ? p + '/' : p, item]),
   );

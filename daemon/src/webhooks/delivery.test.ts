@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { deliveryJobKey } from './deliver-webhook.js';
-import { eventBody, MAX_RETRY_AFTER_MS, parseRetryAfter, retryDelayMs, signPayload } from './delivery.js';
+import { eventBody, MAX_RETRY_AFTER_MS, retryDelayMs, signPayload } from './delivery.js';
 
 describe('webhook delivery helpers', () => {
   it('signs "{timestamp}.{raw body}" with HMAC-SHA256, lowercase hex after sha256=', () => {
@@ -54,16 +54,6 @@ describe('webhook delivery helpers', () => {
       retryDelayMs(1, 50, 10 * 3600_000, () => 0.5),
       MAX_RETRY_AFTER_MS,
     );
-  });
-
-  it('parses Retry-After as seconds or an HTTP date', () => {
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    assert.equal(parseRetryAfter('120', now), 120_000);
-    assert.equal(parseRetryAfter(' 3 ', now), 3000);
-    assert.equal(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now), 30_000);
-    assert.equal(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', now), 0);
-    assert.equal(parseRetryAfter(undefined, now), null);
-    assert.equal(parseRetryAfter('soon', now), null);
   });
 
   it('one job key per webhook and event', () => {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Tx } from '../db/client.js';
 import { FetchTimeoutError, FetchTooLargeError, safeFetch } from '../net/safe-fetch.js';
+import { parseRetryAfter } from '../net/retry-after.js';
 import { UnsafeUrlError } from '../net/ssrf.js';
 import type { AppDeps } from '../types.js';
 
@@ -52,15 +53,6 @@ export function retryDelayMs(retry: number, baseMs: number, retryAfterMs: number
   const backoff = baseMs * 2 ** (retry - 1) * (1 - JITTER + 2 * JITTER * random());
   const wanted = retryAfterMs === null ? 0 : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
   return Math.round(Math.max(backoff, wanted));
-}
-
-/** Retry-After as delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, nowMs: number): number | null {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return null;
-  if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }
 
 function describeError(err: unknown, timeoutMs: number): { message: string; retryable: boolean } {

@@ -108,10 +108,10 @@ export async function benchPhase(ctx: PhaseContext): Promise<Row[]> {
         // daemon's pool (DB_POOL_MAX, 4 on 2 cores; a hybrid search holds two) has planned this mode's statements
         // before a measured run: PostgreSQL plans a prepared statement five times per connection
         // before it settles on the generic plan, 3.6 ms a plan for the text channel's first statement
-        // (text-index.md, session 12). A daemon in service has done this long before.
+        // (docs/performance.md, 2026-11-27). A daemon in service has done this long before.
         await runLoad(q, { concurrency: 16, requests: Math.min(200, q.length) }, call);
         // A mode measured at c=16 (a throughput figure) is measured in service: V8 keeps optimising the
-        // daemon for thousands of requests (1-2 ms of CPU per search, text-index.md), so rounds run
+        // daemon for thousands of requests (1-2 ms of CPU per search, docs/performance.md), so rounds run
         // until CPU per search stops falling, each printed.
         if (ctx.c16[scope.name]?.includes(mode)) await warmUntilSteady(ctx, q, call, `${scope.name} ${mode}`);
         add({
