@@ -51,6 +51,9 @@ describe('docsift webhooks listen: the signing secret', () => {
   });
 
   it('a saved secret rotated elsewhere is reported at start with what to do, and the listener stops', async () => {
+    // A webhook the user keeps (the listener's own was removed when it ended); its secret is saved.
+    const kept = 'http://127.0.0.1:9/kept';
+    assert.equal((await cli(['webhooks', 'set', kept])).code, 0);
     const stale = await savedSecret();
     const rotated = await http(d.url)('POST', '/api/v1/webhooks/rotate-secret/', { key: t.key });
     assert.equal(rotated.status, 200, rotated.text);
@@ -59,6 +62,7 @@ describe('docsift webhooks listen: the signing secret', () => {
     assert.match(r.stderr, /^error: The signing secret saved in profile "default" does not match the webhook's/m);
     assert.match(r.stderr, /^hint: .*--rotate-secret.*--secret whsec_/m);
     assert.equal(await savedSecret(), stale, 'nothing rotated behind the user’s back');
+    assert.equal((await http(d.url)('GET', '/api/v1/webhooks/', { key: t.key })).body.url, kept, 'the webhook is set back');
   });
 
   it('--rotate-secret replaces the stale secret, saves it and verifies with it', async () => {

@@ -1,4 +1,4 @@
-import { ApiError, AuthenticationError, ConnectionError, DocsiftError, RateLimitError, TimeoutError } from '@docsift/sdk';
+import { ApiError, AuthenticationError, ConnectionError, DocsiftError, TimeoutError } from '@docsift/sdk';
 
 export const ExitCode = { OK: 0, ERROR: 1, USAGE: 2, AUTH: 4 } as const;
 
@@ -42,9 +42,7 @@ const keyPrefix = (apiKey: string | undefined) => (apiKey?.startsWith('svc_') ? 
  */
 function rateLimitHint(err: ApiError, baseUrl: string | undefined, apiKey: string | undefined): string {
   const wait =
-    err instanceof RateLimitError && err.retryAfter !== undefined
-      ? `Wait ${formatWait(err.retryAfter)} (Retry-After) and try again.`
-      : 'Wait a moment and try again.';
+    err.retryAfter !== undefined ? `Wait ${formatWait(err.retryAfter)} (Retry-After) and try again.` : 'Wait a moment and try again.';
   const tier = err.headers.get('x-ratelimit-tier');
   // Requests without a valid key count against a budget of their address, not of a user.
   if (!tier && !err.message.startsWith('Plan quota'))
@@ -95,10 +93,14 @@ function hintFor(err: ApiError, baseUrl?: string, apiKey?: string): string | und
     }
     case 'SEARCH_UNAVAILABLE':
       return 'The search backend is temporarily unavailable; try again shortly.';
+    case 'UPLOAD_FAILED':
+      return err.retryAfter !== undefined
+        ? `The server could not store the file (its blob store is unavailable); nothing was stored. Try again in ${formatWait(err.retryAfter)} (DOCSIFT_MAX_RETRIES sets how often a command retries by itself).`
+        : `The server could not store the file${err.requestId ? `; quote request id ${err.requestId} when reporting it` : ''}.`;
     case 'UNSUPPORTED_FILE_TYPE':
       return 'Supported: pdf, docx, pptx, xlsx, odt, odp, ods, rtf, epub, html, md, txt, csv, json.';
     case 'SERVICE_UNAVAILABLE':
-      return err.headers.has('retry-after')
+      return err.retryAfter !== undefined
         ? 'The server cannot reach its database right now; nothing was changed. Try again in a moment (DOCSIFT_MAX_RETRIES sets how often a command retries by itself).'
         : 'The server lost its database connection while handling this; it may or may not have taken effect. Check (e.g. `docsift docs list`) before repeating it.';
     default:
@@ -142,7 +144,7 @@ export function describeError(err: unknown, baseUrl?: string, apiKey?: string): 
       status: err.status,
       ...(err.fields ? { fields: err.fields } : {}),
       ...(err.requestId ? { request_id: err.requestId } : {}),
-      ...(err instanceof RateLimitError && err.retryAfter !== undefined ? { retry_after: err.retryAfter } : {}),
+      ...(err.retryAfter !== undefined ? { retry_after: err.retryAfter } : {}),
       ...(hint ? { hint } : {}),
       exitCode: err instanceof AuthenticationError ? ExitCode.AUTH : ExitCode.ERROR,
     };

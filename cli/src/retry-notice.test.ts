@@ -42,4 +42,19 @@ describe('retry notices', () => {
     assert.ok(!sameWait(retryWait(err, 6_200, 0), retryWait(err, 6_200, 60_000)));
     assert.ok(!sameWait(undefined, retryWait(err, 1, 0)));
   });
+
+  it('a 500 UPLOAD_FAILED that announces Retry-After is waited out as a storage outage, and reported with its wait', async () => {
+    const err = new ApiError({
+      status: 500,
+      code: 'UPLOAD_FAILED',
+      message: 'The file could not be written to storage.',
+      headers: new Headers({ 'retry-after': '5' }),
+    });
+    assert.equal(err.retryAfter, 5);
+    assert.equal(formatRetryWait(retryWait(err, 5_000, 0), 0), 'server could not store the upload — resuming in 5 s');
+    const { describeError } = await import('./errors.js');
+    const r = describeError(err);
+    assert.equal(r.retry_after, 5);
+    assert.match(r.hint ?? '', /nothing was stored\. Try again in 5 s/);
+  });
 });

@@ -25,6 +25,7 @@ export function retryWait(error: DocsiftError, delayMs: number, now = Date.now()
     const said = /^[^.;]+/.exec(error.message)?.[0]?.trim();
     return { reason: 'server unavailable', ...(said ? { detail: said.charAt(0).toLowerCase() + said.slice(1) } : {}), untilMs };
   }
+  if (error instanceof ApiError && error.code === 'UPLOAD_FAILED') return { reason: 'server could not store the upload', untilMs };
   if (error instanceof ApiError) return { reason: `server error ${error.status}`, untilMs };
   if (error instanceof TimeoutError) return { reason: 'request timed out', untilMs };
   if (error instanceof ConnectionError) return { reason: 'connection failed', untilMs };

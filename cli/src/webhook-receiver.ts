@@ -4,7 +4,7 @@
 // status so retries behave as they would in production.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@docsift/sdk';
+import { EVENT_ID_HEADER, verifyWebhook, WebhookVerificationError, type WebhookDedupeStore, type WebhookEvent } from '@docsift/sdk';
 
 export interface ReceivedEvent {
   received_at: string;
@@ -14,6 +14,8 @@ export interface ReceivedEvent {
   event_id?: string;
   event?: string;
   attempt?: number;
+  /** A repeat of an event already received (same X-Service-Event-Id): answered 200, not forwarded. */
+  repeat?: boolean;
   payload?: WebhookEvent;
   forward?: { url: string; status: number | null; duration_ms: number; error?: string };
 }
@@ -27,6 +29,8 @@ export interface ReceiverOptions {
   toleranceSeconds: number;
   forwardTo?: string | undefined;
   forwardTimeoutMs?: number;
+  /** Drop repeats by event id (deliveries are at least once); undefined passes every delivery on. */
+  seen?: WebhookDedupeStore | undefined;
   onEvent: (e: ReceivedEvent) => void;
   /**
    * Sees each delivery first (verified or not, with its claimed event type); returning true
@@ -108,9 +112,18 @@ export async function startReceiver(opts: ReceiverOptions): Promise<{ server: Se
       opts.onEvent(received);
       return reply(400, { error: received.reason });
     }
-    received.event_id = received.payload.id;
+    received.event_id = headerValue(req, EVENT_ID_HEADER) ?? received.payload.id;
     received.event = received.payload.event;
     if (opts.intercept?.({ ...received, claimed_event: received.event })) return reply(200, { received: true });
+    // Only verified (or, with --skip-verify, any) events are remembered: a forgery cannot mask a real one.
+    if (opts.seen && received.event_id) {
+      if (await opts.seen.has(received.event_id)) {
+        received.repeat = true;
+        opts.onEvent(received);
+        return reply(200, { received: true, repeat: true });
+      }
+      await opts.seen.add(received.event_id);
+    }
 
     if (!opts.forwardTo) {
       opts.onEvent(received);

@@ -24,6 +24,12 @@ export class ApiError extends DocsiftError {
   /** The `X-Request-Id` of the failed request: quote it when reporting a problem. */
   readonly requestId: string | undefined;
   readonly headers: Headers;
+  /**
+   * Seconds the server asks to wait before trying again (`Retry-After`, delta-seconds or an HTTP
+   * date, read by `parseRetryAfter`); undefined when it sent none. Sent with 429, with 503s where
+   * nothing was done, and with 500 UPLOAD_FAILED when storage is down.
+   */
+  readonly retryAfter: number | undefined;
   constructor(init: {
     status: number;
     code: string;
@@ -31,6 +37,7 @@ export class ApiError extends DocsiftError {
     fields?: Record<string, string[]> | undefined;
     requestId?: string | undefined;
     headers?: Headers;
+    retryAfter?: number | undefined;
   }) {
     super(init.message);
     this.status = init.status;
@@ -38,6 +45,7 @@ export class ApiError extends DocsiftError {
     this.fields = init.fields;
     this.requestId = init.requestId;
     this.headers = init.headers ?? new Headers();
+    this.retryAfter = init.retryAfter ?? parseRetryAfter(this.headers.get('retry-after'));
   }
 }
 
@@ -50,14 +58,7 @@ export class PermissionError extends ApiError {}
 /** 404: the resource does not exist or is not visible to this key. */
 export class NotFoundError extends ApiError {}
 /** 429: a rate window or the plan quota is exhausted. */
-export class RateLimitError extends ApiError {
-  /** Seconds to wait before retrying, from `Retry-After`; undefined when the server gave none. */
-  readonly retryAfter: number | undefined;
-  constructor(init: ConstructorParameters<typeof ApiError>[0] & { retryAfter?: number | undefined }) {
-    super(init);
-    this.retryAfter = init.retryAfter;
-  }
-}
+export class RateLimitError extends ApiError {}
 
 /**
  * No HTTP answer: DNS failure, refused or reset connection, network down. The message names the
@@ -116,7 +117,10 @@ export class WebhookVerificationError extends DocsiftError {
   }
 }
 
-/** Retry-After as delta-seconds or an HTTP date, in seconds from `now`; undefined when absent or unreadable. */
+/**
+ * Retry-After as delta-seconds or an HTTP date, in seconds from `now`; undefined when absent or
+ * unreadable. The one reader of the header in the SDK and the CLI (`ApiError.retryAfter` is it).
+ */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
@@ -158,7 +162,7 @@ export function errorFromResponse(response: Response, body: unknown): ApiError {
     case 404:
       return new NotFoundError(init);
     case 429:
-      return new RateLimitError({ ...init, retryAfter: parseRetryAfter(response.headers.get('retry-after')) });
+      return new RateLimitError(init);
     default:
       return new ApiError(init);
   }

@@ -19,9 +19,13 @@ export { PagePromise, type Page } from './pagination.js';
 export {
   verifyWebhook,
   signWebhook,
+  splitWebhookTags,
+  SeenEvents,
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER,
+  EVENT_ID_HEADER,
   type VerifyWebhookOptions,
+  type WebhookDedupeStore,
   type HeaderSource,
 } from './webhook-verify.js';
 export { MAX_FILE_BYTES, MAX_BATCH_FILES, type UploadSource, type FileLoader, type NamedBlob } from './upload.js';

@@ -5,7 +5,8 @@
 // - Non-idempotent calls (creating a collection or key, uploads, replace, reprocess, rotate, webhook
 //   test, redeliver) are retried only when the server certainly did nothing: the connection was
 //   refused or the name did not resolve (the request never left), a 429 (rate limiting happens
-//   before any handler runs), or a 503 carrying Retry-After (the server says it did not process it).
+//   before any handler runs), or a 503 or a 500 UPLOAD_FAILED carrying Retry-After (the server says
+//   it did not process it: its database or its blob store was down, nothing was stored).
 // - A Retry-After longer than `maxRetryAfterMs` is not waited out: the RateLimitError is thrown with
 //   `retryAfter` so the caller can decide (a per-day window can be hours away).
 import { ApiError, ConnectionError, TimeoutError } from './errors.js';
@@ -28,7 +29,8 @@ export function shouldRetry(err: unknown, idempotent: boolean): boolean {
   if (err instanceof ApiError) {
     if (!RETRYABLE_STATUS.has(err.status)) return false;
     if (idempotent) return true;
-    return err.status === 429 || (err.status === 503 && err.headers.has('retry-after'));
+    const nothingDone = err.status === 503 || (err.status === 500 && err.code === 'UPLOAD_FAILED');
+    return err.status === 429 || (nothingDone && err.retryAfter !== undefined);
   }
   if (err instanceof TimeoutError) return idempotent;
   if (err instanceof ConnectionError) return idempotent || err.beforeSend;

@@ -89,6 +89,38 @@ test('a 503 with Retry-After (nothing was done) repeats even a create, after the
   assert.equal(seen.length, 1);
 });
 
+test('an upload answered 500 UPLOAD_FAILED with Retry-After (storage down, nothing stored) is repeated; without it, not', async () => {
+  const delays: number[] = [];
+  const client = createClient({ ...fast, baseUrl, onRetry: (i) => delays.push(i.delayMs) });
+  fresh([
+    { status: 500, headers: { 'retry-after': '1' }, body: envelope('UPLOAD_FAILED') },
+    { status: 201, body: { uuid: 'stored' } },
+  ]);
+  assert.deepEqual(await client.documents.upload('c0ffee00-0000-4000-8000-000000000000', new Blob(['x']), { filename: 'x.txt' }), {
+    uuid: 'stored',
+  });
+  assert.equal(seen.length, 2);
+  assert.ok(delays[0]! >= 1000 && delays[0]! <= 1100, `${delays[0]} ms`);
+  fresh([{ status: 500, body: envelope('UPLOAD_FAILED') }]);
+  await assert.rejects(
+    client.documents.upload('c0ffee00-0000-4000-8000-000000000000', new Blob(['x']), { filename: 'x.txt' }),
+    (e: unknown) => e instanceof ApiError && e.code === 'UPLOAD_FAILED' && e.retryAfter === undefined,
+  );
+  assert.equal(seen.length, 1);
+});
+
+test('Retry-After as an HTTP date is honoured on any status, through the one parser (ApiError.retryAfter)', async () => {
+  const at = new Date(Date.now() + 2500).toUTCString();
+  fresh([
+    { status: 503, headers: { 'retry-after': at }, body: envelope('SERVICE_UNAVAILABLE') },
+    { status: 201, body: { uuid: 'made' } },
+  ]);
+  const delays: number[] = [];
+  const client = createClient({ ...fast, baseUrl, onRetry: (i) => delays.push(i.delayMs) });
+  assert.deepEqual(await client.collections.create({ name: 'x' }), { uuid: 'made' });
+  assert.ok(delays[0]! >= 1000, `waited for the date: ${delays[0]} ms`);
+});
+
 test('search is a POST but read-only, so it is retried after a 502', async () => {
   fresh([
     { status: 502, body: 'bad gateway' },

@@ -1,5 +1,5 @@
 import createFetchClient, { type Client, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
-import { errorFromResponse, ApiError, DocsiftError, RateLimitError, TimeoutError } from './errors.js';
+import { errorFromResponse, ApiError, DocsiftError, TimeoutError } from './errors.js';
 import type { Paths } from './pending-paths.js';
 import { connectionErrorFrom, DEFAULT_RETRY, retryDelayMs, shouldRetry, sleep, type RetryConfig } from './retry.js';
 
@@ -122,7 +122,7 @@ export class Transport {
         opts.signal?.removeEventListener('abort', onAbort);
       }
       if (attempt >= this.retry.maxRetries || !shouldRetry(error, idempotent)) throw error;
-      const retryAfter = error instanceof ApiError ? (error instanceof RateLimitError ? error.retryAfter : retryAfterOf(error)) : undefined;
+      const retryAfter = error instanceof ApiError ? error.retryAfter : undefined;
       if (retryAfter !== undefined && retryAfter * 1000 > this.retry.maxRetryAfterMs) throw error;
       const delayMs = retryDelayMs(attempt, this.retry, retryAfter);
       this.onRetry?.({ attempt: attempt + 1, delayMs, error, method, path });
@@ -186,9 +186,4 @@ export class Transport {
   url(path: string): string {
     return new URL(path, this.baseUrl + '/').toString();
   }
-}
-
-function retryAfterOf(err: ApiError): number | undefined {
-  const v = err.headers.get('retry-after');
-  return v && /^\d+$/.test(v.trim()) ? Number(v) : undefined;
 }

@@ -76,3 +76,30 @@ test('constant-time comparison gives plain equality', () => {
   assert.equal(timingSafeEqualHex('ab', 'abab'), false);
   assert.equal(timingSafeEqualHex('', 'a'), false);
 });
+
+test('with a `seen` store, a repeat of an accepted event (same X-Service-Event-Id) resolves to null; other events pass', async () => {
+  const { SeenEvents } = await import('./webhook-verify.js');
+  const seen = new SeenEvents(2);
+  const headers = { 'X-Service-Signature': sig, 'X-Service-Timestamp': ts, 'X-Service-Event-Id': 'e1' };
+  assert.equal((await verifyWebhook({ secret, headers, rawBody: body, now, seen }))?.id, 'e1');
+  assert.equal(await verifyWebhook({ secret, headers, rawBody: body, now, seen }), null);
+  // Without the header the payload's id is used; a plain Set works as the store.
+  const set = new Set<string>();
+  const plain = { 'X-Service-Signature': sig, 'X-Service-Timestamp': ts };
+  assert.ok(await verifyWebhook({ secret, headers: plain, rawBody: body, now, seen: set }));
+  assert.equal(await verifyWebhook({ secret, headers: plain, rawBody: body, now, seen: set }), null);
+  // A forged repeat is still refused for its signature, never waved through as a repeat.
+  await assert.rejects(verifyWebhook({ secret: 'whsec_other', headers, rawBody: body, now, seen }), reason('signature_mismatch'));
+  // Bounded: the oldest id is forgotten first; delete() lets a failed event's retry through.
+  seen.add('e2').add('e3');
+  assert.equal(seen.has('e1'), false);
+  assert.equal(seen.size, 2);
+  seen.delete('e3');
+  assert.equal(seen.has('e3'), false);
+});
+
+test('splitWebhookTags turns the payload tags string (the spec: comma-separated) into the REST array form', async () => {
+  const { splitWebhookTags } = await import('./webhook-verify.js');
+  assert.deepEqual(splitWebhookTags('finance, 2024,,'), ['finance', '2024']);
+  assert.deepEqual(splitWebhookTags(''), []);
+});

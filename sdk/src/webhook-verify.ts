@@ -5,6 +5,55 @@ import type { WebhookEvent } from './types.js';
 
 export const SIGNATURE_HEADER = 'x-service-signature';
 export const TIMESTAMP_HEADER = 'x-service-timestamp';
+/** The event's id, the same on every retry of one event: what a receiver drops repeats by. */
+export const EVENT_ID_HEADER = 'x-service-event-id';
+
+/**
+ * Where `verifyWebhook` remembers the event ids it has accepted. A `Set<string>` will do in one
+ * process; `SeenEvents` bounds it; a database table or Redis set (async methods) serves several.
+ */
+export interface WebhookDedupeStore {
+  has(eventId: string): boolean | Promise<boolean>;
+  add(eventId: string): unknown;
+}
+
+/**
+ * The last `capacity` (default 10 000) event ids, oldest forgotten first. Deliveries are retried
+ * for hours, so a receiver that restarts in between may still see a repeat: use a shared store
+ * when that matters.
+ */
+export class SeenEvents implements WebhookDedupeStore {
+  private readonly ids = new Set<string>();
+  constructor(readonly capacity = 10_000) {}
+  has(eventId: string): boolean {
+    return this.ids.has(eventId);
+  }
+  add(eventId: string): this {
+    this.ids.delete(eventId);
+    this.ids.add(eventId);
+    if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as string);
+    return this;
+  }
+  /** Forget an id, e.g. when handling the event failed and its retry should be processed. */
+  delete(eventId: string): boolean {
+    return this.ids.delete(eventId);
+  }
+  get size(): number {
+    return this.ids.size;
+  }
+}
+
+/**
+ * A webhook payload's `data.tags` is ONE comma-separated string (`"finance,2024"`), as the
+ * specification requires for the event payload, while the REST API's documents carry `tags` as an
+ * array of strings. This gives the array: `splitWebhookTags(event.data.tags)` → `['finance', '2024']`.
+ */
+export function splitWebhookTags(tags: string | null | undefined): string[] {
+  return (tags ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
 
 export type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 
@@ -18,6 +67,14 @@ export interface VerifyWebhookOptions {
   toleranceSeconds?: number;
   /** Current time in ms, for tests. */
   now?: number;
+  /**
+   * Drop repeats: deliveries are at least once (a receiver slower than the service's timeout that
+   * still finishes gets the event again), so with a store given, an event whose id (the
+   * X-Service-Event-Id header, else the payload's `id`) is already in it resolves to `null`:
+   * answer it 2xx and do nothing. Accepted ids are added to the store. If handling an event then
+   * fails, remove its id (`SeenEvents.delete`) before answering an error, so the retry is handled.
+   */
+  seen?: WebhookDedupeStore;
 }
 
 const encoder = new TextEncoder();
@@ -69,9 +126,15 @@ export async function signWebhook(opts: {
 /**
  * Verifies a delivery and returns its parsed event. Throws WebhookVerificationError (with `reason`)
  * when a header is missing or malformed, the timestamp is outside the tolerance, no signature
- * matches, or the verified body is not JSON.
+ * matches, or the verified body is not JSON. With `seen`, a repeat of an accepted event resolves
+ * to `null` (answer it 2xx, do nothing).
+ *
+ * Note `event.data.tags` is a comma-separated string here, not an array (see `splitWebhookTags`).
  */
-export async function verifyWebhook(opts: VerifyWebhookOptions): Promise<WebhookEvent> {
+export async function verifyWebhook(opts: VerifyWebhookOptions & { seen: WebhookDedupeStore }): Promise<WebhookEvent | null>;
+export async function verifyWebhook(opts: VerifyWebhookOptions & { seen?: undefined }): Promise<WebhookEvent>;
+export async function verifyWebhook(opts: VerifyWebhookOptions): Promise<WebhookEvent | null>;
+export async function verifyWebhook(opts: VerifyWebhookOptions): Promise<WebhookEvent | null> {
   const signatureHeader = header(opts.headers, SIGNATURE_HEADER);
   const timestamp = header(opts.headers, TIMESTAMP_HEADER)?.trim();
   if (!signatureHeader || !timestamp)
@@ -104,9 +167,16 @@ export async function verifyWebhook(opts: VerifyWebhookOptions): Promise<Webhook
       'Signature mismatch: wrong secret, or the body was altered (verify the raw bytes, before JSON parsing).',
       'signature_mismatch',
     );
+  let event: WebhookEvent;
   try {
-    return JSON.parse(new TextDecoder().decode(body)) as WebhookEvent;
+    event = JSON.parse(new TextDecoder().decode(body)) as WebhookEvent;
   } catch {
     throw new WebhookVerificationError('The signed body is not valid JSON.', 'invalid_payload');
   }
+  if (!opts.seen) return event;
+  const id = header(opts.headers, EVENT_ID_HEADER)?.trim() || event.id;
+  if (!id) return event;
+  if (await opts.seen.has(id)) return null;
+  await opts.seen.add(id);
+  return event;
 }

@@ -2,7 +2,7 @@ import { defineCommand, intFlag, stringFlag } from '../../command.js';
 import { updateProfile } from '../../config.js';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
-import { ApiError } from '@docsift/sdk';
+import { ApiError, NotFoundError, SeenEvents, type DocsiftClient, type WebhookConfig } from '@docsift/sdk';
 import { startReceiver, type ReceivedEvent, type ReceiverOptions } from '../../webhook-receiver.js';
 
 interface Options {
@@ -15,6 +15,33 @@ interface Options {
   rotateSecret: boolean;
   toleranceSeconds: number;
   maxEvents: number | undefined;
+  keepRepeats: boolean;
+}
+
+/** The organization's webhook, or undefined when none is configured. */
+async function currentWebhook(client: DocsiftClient): Promise<WebhookConfig | undefined> {
+  const w = await client.webhooks.get().catch((err: unknown) => {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  });
+  return w?.configured ? w : undefined;
+}
+
+/**
+ * Undoes --register when the listener ends: the webhook it created is deleted, one it re-pointed
+ * gets its previous address (and state) back. Left alone when someone changed it meanwhile.
+ */
+async function unregister(ctx: Context, client: DocsiftClient, registered: string, previous: WebhookConfig | undefined): Promise<void> {
+  const now = await currentWebhook(client);
+  if (!now || now.url !== registered) return;
+  if (!previous?.url) {
+    await client.webhooks.delete();
+    if (!ctx.json) ctx.out.note(`Webhook ${registered} removed (registered by this listener).`);
+    return;
+  }
+  await client.webhooks.set(previous.url);
+  if (previous.is_active !== now.is_active) await client.webhooks.update({ is_active: previous.is_active });
+  if (!ctx.json) ctx.out.note(`Webhook set back to ${previous.url}.`);
 }
 
 const mask = (s: string) => `${s.slice(0, 10)}…`;
@@ -51,6 +78,10 @@ function printEvent(ctx: Context, e: ReceivedEvent): void {
   const o = ctx.out;
   const time = e.received_at.slice(11, 19);
   if (!e.verified && e.reason) return void o.line(`${o.dim(time)} ${o.red('✗ rejected')} ${e.reason}`);
+  if (e.repeat)
+    return void o.line(
+      `${o.dim(time)} ${o.dim(`↺ repeat of ${e.event ?? '?'} ${e.event_id ?? ''}${e.attempt ? ` attempt ${e.attempt}` : ''}: answered 200, not ${e.forward === undefined ? 'forwarded' : 'counted'}`)}`,
+    );
   const data = e.payload?.data as { title?: string; status?: string; error_message?: string | null; message?: string } | undefined;
   const what = data?.title ? `${data.title}${data.error_message ? ` — ${data.error_message}` : ''}` : (data?.message ?? '');
   o.line(
@@ -78,7 +109,11 @@ test delivery (not printed or forwarded); a stale one (rotated elsewhere) stops 
 what to do. If the webhook already exists and its secret is unknown or stale, --rotate-secret
 issues a new one (other receivers then need it too). Deliveries that fail
 verification are answered 400; with --forward-to the app's answer is passed back (502 when it is
-down), so the service's retries behave as in production.
+down), so the service's retries behave as in production. Delivery is at least once: a repeat of an
+event already received (same X-Service-Event-Id) is answered 200 and neither forwarded nor counted,
+as a production receiver should do (--keep-repeats passes repeats on). With --register, the webhook
+is undone when the listener ends (Ctrl-C, SIGTERM, --max-events, or an error): removed if the
+listener created it, else set back to its previous address.
 
 Examples:
   docsift webhooks listen --register --forward-to http://localhost:3000/hooks
@@ -94,7 +129,8 @@ Examples:
       .option('--rotate-secret', 'issue a new signing secret and verify with it')
       .option('--skip-verify', 'accept unsigned or wrongly signed deliveries (never in production)')
       .option('--tolerance <seconds>', 'maximum age of X-Service-Timestamp', '300')
-      .option('--max-events <n>', 'exit after this many verified events'),
+      .option('--max-events <n>', 'exit after this many verified events')
+      .option('--keep-repeats', 'forward and count repeated deliveries of one event too'),
   parse: (_a, flags) => ({
     port: intFlag(flags.port, '--port', { min: 0, max: 65535 })!,
     host: stringFlag(flags.host)!,
@@ -105,6 +141,7 @@ Examples:
     rotateSecret: !!flags.rotateSecret,
     toleranceSeconds: intFlag(flags.tolerance, '--tolerance', { max: 86_400 })!,
     maxEvents: intFlag(flags.maxEvents, '--max-events'),
+    keepRepeats: !!flags.keepRepeats,
   }),
   async run(ctx, opts) {
     if (opts.forwardTo) {
@@ -132,12 +169,18 @@ Examples:
       skipVerify: opts.skipVerify,
       toleranceSeconds: opts.toleranceSeconds,
       forwardTo: opts.forwardTo,
+      seen: opts.keepRepeats ? undefined : new SeenEvents(),
       onEvent: (e) => {
         printEvent(ctx, e);
-        if (e.verified && opts.maxEvents && ++seen >= opts.maxEvents) finish();
+        if (e.verified && !e.repeat && opts.maxEvents && ++seen >= opts.maxEvents) finish();
       },
     };
     const receiver = await startReceiver(receiverOptions);
+    // From here on a signal ends the listener through its cleanup (unregistering), not abruptly.
+    const stop = () => finish();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    let registration: { registered: string; previous: WebhookConfig | undefined } | undefined;
     try {
       const saveSecret = async (s: string) => {
         if (creds.source === 'profile') await updateProfile(creds.profileName, { webhook_secret: s }, ctx.configFile);
@@ -146,7 +189,9 @@ Examples:
       if (opts.register !== false) {
         const client = await ctx.client();
         registered = typeof opts.register === 'string' ? opts.register : receiver.url;
+        const previous = await currentWebhook(client);
         const w = await client.webhooks.set(registered);
+        if (previous?.url !== registered) registration = { registered, previous };
         if ('secret' in w) {
           secret = w.secret;
           secretSource = 'just issued';
@@ -224,14 +269,12 @@ Examples:
           );
         o.note(o.dim('Ctrl-C to stop.'));
       }
-      const stop = () => finish();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
       await finished;
+    } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-    } finally {
       await receiver.close();
+      if (registration) await unregister(ctx, await ctx.client(), registration.registered, registration.previous);
     }
   },
 });
