@@ -5,7 +5,6 @@ import { createSql } from './db/client.js';
 import { createReadPool } from './db/read-pool.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { ExtractionPool } from './ingest/extract-pool.js';
-import { KeyCounter } from './limits/key-counter.js';
 import { PermitLeases } from './limits/permit-leases.js';
 import type { Logger } from './logger.js';
 import { QueryEmbeddingCache } from './search/query-cache.js';
@@ -32,7 +31,6 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
   const readUrl = opts.api ? config.DATABASE_READ_URL : undefined;
   const embedder = createEmbeddingProvider(embeddingConfigFrom(config, logger));
   const clock = opts.clock ?? systemClock(config.CLOCK_OFFSET_MS);
-  const keyCounter = new KeyCounter(sql);
   return {
     config,
     sql,
@@ -46,8 +44,7 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     webhookFailures: new WebhookFailureLog(logger),
     // The database this process's requests use: the pooler when the API goes through one.
     availability: new DatabaseAvailability(poolUrl ?? config.DATABASE_URL, logger, { pooled: !!poolUrl }),
-    keyCounter,
-    leases: new PermitLeases(sql, keyCounter, () => clock.now()),
+    leases: new PermitLeases(sql, () => clock.now()),
     // A thread per concurrent job, so one slow document never delays another; idle threads exit.
     extraction: new ExtractionPool({
       threads: config.WORKER_CONCURRENCY,

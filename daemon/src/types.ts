@@ -4,7 +4,6 @@ import type { DatabaseAvailability } from './db/availability.js';
 import type { ReadPool, Sql } from './db/client.js';
 import type { EmbeddingProvider } from './embeddings/types.js';
 import type { ExtractionPool } from './ingest/extract-pool.js';
-import type { KeyCounter } from './limits/key-counter.js';
 import type { PermitLeases } from './limits/permit-leases.js';
 import type { Logger } from './logger.js';
 import type { QueryEmbeddingCache } from './search/query-cache.js';
@@ -57,9 +56,7 @@ export interface AppDeps {
   queryCache: QueryEmbeddingCache;
   /** Whether PostgreSQL is reachable: 503 at once during an outage (db/availability.ts). */
   availability: DatabaseAvailability;
-  /** The rate limiter's counting, concurrent requests grouped into one statement (limits/key-counter.ts). */
-  keyCounter: KeyCounter;
-  /** The guard's counting: permit leases over keyCounter (limits/permit-leases.ts). */
+  /** The guard's counting: permit leases over one counting statement per request (limits/permit-leases.ts). */
   leases: PermitLeases;
   /** Text extraction threads of the job worker, started on demand (ingest/extract-pool.ts). */
   extraction: ExtractionPool;

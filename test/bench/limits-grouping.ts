@@ -1,8 +1,7 @@
 // `node --import tsx test/bench/limits-grouping.ts`: what the rate limiter's counting costs at a
 // fixed concurrency: the key lookup alone (what the guard does with limits off, the baseline), one
-// statement per request (limits/limiter.ts countForKey, no group commit), grouped
-// (limits/key-counter.ts KeyCounter) and permit leases (limits/permit-leases.ts, what the guard
-// uses). All run in this process on one pool, rounds interleaved and their order rotated, so a busy
+// statement per request (limits/limiter.ts countForKey) and permit leases (limits/permit-leases.ts,
+// what the guard uses, with countForKey near the limit). All run in this process on one pool, rounds interleaved and their order rotated, so a busy
 // machine slows them alike; the figure is CPU per request (this process + its PostgreSQL
 // backends), which hardly depends on the load, beside the throughput.
 //
@@ -12,7 +11,6 @@ import os from 'node:os';
 import { createUserWithKey } from '../../daemon/src/accounts/create.js';
 import { findKeyByHash, hashApiKey } from '../../daemon/src/auth/keys.js';
 import { createSql } from '../../daemon/src/db/client.js';
-import { KeyCounter } from '../../daemon/src/limits/key-counter.js';
 import { countForKey } from '../../daemon/src/limits/limiter.js';
 import { PermitLeases } from '../../daemon/src/limits/permit-leases.js';
 import { benchDatabase } from './lib/env.js';
@@ -44,8 +42,7 @@ async function main(): Promise<void> {
       const u = await createUserWithKey(sql, { email: `g${i}@example.test`, newOrganization: `g${i}`, tier: 'pro', now: new Date() });
       hashes.push(hashApiKey(u.key));
     }
-    const counter = new KeyCounter(sql);
-    const leases = new PermitLeases(sql, new KeyCounter(sql), () => new Date());
+    const leases = new PermitLeases(sql, () => new Date());
     let n = 0;
     const modes: [string, () => Promise<{ counter?: { admitted: boolean } } | undefined>][] = [
       [
@@ -53,7 +50,6 @@ async function main(): Promise<void> {
         async () => ((await findKeyByHash(sql, hashes[n++ % USERS]!)) ? { counter: { admitted: true } } : undefined),
       ],
       ['one statement per request', () => countForKey(sql, hashes[n++ % USERS]!, new Date())],
-      ['grouped (KeyCounter)', () => counter.count(hashes[n++ % USERS]!, new Date())],
       ['permit leases', () => leases.count(hashes[n++ % USERS]!, new Date())],
     ];
     const [me] = await monitor<{ pid: number }[]>`select pg_backend_pid() as pid`;
@@ -99,8 +95,7 @@ async function main(): Promise<void> {
       );
     }
     process.stdout.write(
-      `Grouping: ${round(counter.stats.requests / counter.stats.statements, 1)} requests per statement; CPU per request ${round(cpu[2]!, 3)} ms against ${round(cpu[1]!, 3)} ms (${round((cpu[2]! / cpu[1]! - 1) * 100, 1)} %)\n` +
-        `Leases: ${leases.stats.fromPool} of ${leases.stats.fromPool + leases.stats.leases + leases.stats.counted} requests from held permits, ${leases.stats.leases} blocks; counting CPU over the lookup alone ${round(cpu[3]! - cpu[0]!, 3)} ms/req against ${round(cpu[2]! - cpu[0]!, 3)} grouped\n` +
+      `Leases: ${leases.stats.fromPool} of ${leases.stats.fromPool + leases.stats.leases + leases.stats.counted} requests from held permits, ${leases.stats.leases} blocks; counting CPU over the lookup alone ${round(cpu[2]! - cpu[0]!, 3)} ms/req against ${round(cpu[1]! - cpu[0]!, 3)} one statement per request\n` +
         `Load average: ${os
           .loadavg()
           .map((x) => round(x, 2))

@@ -9,7 +9,9 @@
 // (SIGTERM) and the request log is checked: one row per answered request of the metering daemons.
 //
 // Knobs: BENCH_SEQ (sequential requests per mode, default 1500), BENCH_BURSTS (bursts per mode,
-// 30), BENCH_BURST (requests per burst, 100), BENCH_CONCURRENCY (8).
+// 30), BENCH_BURST (requests per burst, 100), BENCH_CONCURRENCY (8), BENCH_PEER_CWD (a checkout, e.g.
+// main's: adds its "rate limits" and "limits + metering" daemons as two more modes, interleaved round by
+// round with these, so a change's cost is paired against the code before it on one noisy machine).
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +34,8 @@ const USERS_PER_MODE = Math.ceil(((WARMUP + SEQ + BURSTS * BURST) / 300) * 1.5) 
 
 interface Mode {
   name: string;
+  /** Checkout whose daemon runs this mode (default: this one). */
+  cwd?: string;
   limits: boolean;
   metering: boolean;
   daemon?: DaemonProcess;
@@ -52,11 +56,18 @@ interface Mode {
   errors: number;
 }
 
+const PEER = process.env.BENCH_PEER_CWD;
 const modes: Mode[] = [
   { name: 'off', limits: false, metering: false },
   { name: 'rate limits', limits: true, metering: false },
   { name: 'metering', limits: false, metering: true },
   { name: 'limits + metering', limits: true, metering: true },
+  ...(PEER
+    ? [
+        { name: 'rate limits (peer)', limits: true, metering: false, cwd: PEER },
+        { name: 'limits + metering (peer)', limits: true, metering: true, cwd: PEER },
+      ]
+    : []),
 ].map((m) => ({
   ...m,
   keys: [],
@@ -193,6 +204,7 @@ async function main(): Promise<void> {
     for (const [i, m] of modes.entries()) {
       m.daemon = await startDaemonProcess({
         args: ['serve', '--api-only'],
+        ...(m.cwd ? { cwd: m.cwd } : {}),
         logFile: path.join(tmp.dir, `daemon-${i}.log`),
         env: {
           DATABASE_URL: db.url,
@@ -207,7 +219,7 @@ async function main(): Promise<void> {
     }
     loadBefore = os.loadavg().map((x) => round(x, 2));
     process.stderr.write(
-      `[bench] 4 daemons up; per mode ${SEQ} sequential requests, then ${BURSTS} bursts of ${BURST} at concurrency ${CONCURRENCY}\n`,
+      `[bench] ${modes.length} daemons up; per mode ${SEQ} sequential requests, then ${BURSTS} bursts of ${BURST} at concurrency ${CONCURRENCY}\n`,
     );
     for (let i = 0; i < WARMUP; i++) for (const m of modes) await hit(m);
     const paired = new Map<Mode, number[]>(modes.map((m) => [m, []]));

@@ -15,9 +15,8 @@ const LAST_USED_GRANULARITY_MS = 60_000;
  * The key is parsed and hashed once. With rate limits on, a user with room left is served from a
  * block of permits the daemon reserved for it (limits/permit-leases.ts): the request costs only
  * the key lookup. Otherwise a single statement both looks the key up and counts the request
- * (limits/limiter.ts `countForKey`), shared under load by the daemon's concurrent requests
- * (limits/key-counter.ts). Key errors win over the limit, and keys that do not authenticate count
- * nothing.
+ * (limits/limiter.ts `countForKey`). Key errors win over the limit, and keys that do not
+ * authenticate count nothing.
  *
  * Allowed requests get the X-RateLimit-* headers on whatever response the handler produces,
  * errors and raw responses (/mcp) included, so they are set after the handler; denied ones answer

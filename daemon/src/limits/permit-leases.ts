@@ -1,11 +1,10 @@
 import { findKeyByHash, type KeyRow } from '../auth/keys.js';
 import type { Sql } from '../db/client.js';
-import type { KeyCounter } from './key-counter.js';
 import { leaseForKey, returnPermits, type Lease } from './lease.js';
-import type { KeyCount } from './limiter.js';
+import { countForKey, type KeyCount } from './limiter.js';
 import { TIER_LIMITS, type CounterRow, type TierLimits } from './windows.js';
 
-/** Below this much room left in the user's row, requests are counted one by one (KeyCounter), exactly as without leases. */
+/** Below this much room left in the user's row, requests are counted one by one (countForKey), exactly as without leases. */
 const LEASE_MIN_ROOM = 16;
 /** Key hashes remembered with their user (a hint only: every request still looks its key up). */
 const MAX_HINTS = 100_000;
@@ -32,7 +31,7 @@ interface UserState {
  * them out to that user's next requests without any statement but the key lookup the guard needs
  * anyway (as a daemon without rate limits does). Blocks are an eighth of the room left, so they
  * shrink to single permits near the limit; with little room (or an unseen key) requests go through
- * the exact group-commit counter (key-counter.ts).
+ * one counting statement each (limiter.ts countForKey), as without leases.
  *
  * Exactness: every permit is counted in the row before it is handed out, so daemons together never
  * admit more than the limit. In one daemon the permits handed out are the lowest counts reserved,
@@ -53,14 +52,13 @@ export class PermitLeases {
 
   constructor(
     private readonly sql: Sql,
-    private readonly counter: KeyCounter,
     private readonly now: () => Date,
   ) {
     this.sweeper = setInterval(() => void this.sweep().catch(() => {}), 60_000);
     this.sweeper.unref();
   }
 
-  /** Looks the key up and counts the request, as KeyCounter.count does; undefined for an unknown key. */
+  /** Looks the key up and counts the request, as countForKey does; undefined for an unknown key. */
   async count(keyHash: Buffer, now: Date): Promise<KeyCount | undefined> {
     const id = keyHash.toString('hex');
     const userId = this.hints.get(id);
@@ -114,7 +112,7 @@ export class PermitLeases {
       }
     } else {
       this.stats.counted++;
-      const c = await this.counter.count(keyHash, now);
+      const c = await countForKey(this.sql, keyHash, now);
       r = c && { key: c.key, counter: c.counter, block: c.counter?.admitted ? 1 : 0 };
     }
     if (!r) {
