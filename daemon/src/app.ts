@@ -53,7 +53,8 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SEARCH_PATH = /^\/api\/v1\/search\/?$/;
 
 /**
- * 503 SERVICE_UNAVAILABLE. With Retry-After when the request certainly had no effect, so any client
+ * A search's outage answer is 500 SEARCH_UNAVAILABLE, the specification's code and status for an
+ * unavailable search backend; every other call's is 503 SERVICE_UNAVAILABLE. With Retry-After when the request certainly had no effect, so any client
  * may repeat it (the SDK then retries even uploads); without it when a write lost its connection
  * midway and may have been applied (a COMMIT whose reply never came), so only idempotent calls are
  * repeated blindly.
@@ -62,13 +63,9 @@ function databaseUnavailable(availability: DatabaseAvailability, nothingDone: bo
   // A search has no effect to check: it is always safe to repeat, and its clients branch on the
   // specification's code for an unavailable search backend.
   if (SEARCH_PATH.test(path)) {
-    return new AppError(
-      'SEARCH_UNAVAILABLE',
-      'Search is unavailable: the database is unreachable; retry shortly.',
-      undefined,
-      { 'Retry-After': String(availability.retryAfterSeconds) },
-      503,
-    );
+    return new AppError('SEARCH_UNAVAILABLE', 'Search is unavailable: the database is unreachable; retry shortly.', undefined, {
+      'Retry-After': String(availability.retryAfterSeconds),
+    });
   }
   if (!nothingDone) {
     return new AppError(
@@ -116,13 +113,14 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
 
   app.onError(async (err, c) => {
     let appErr = toAppError(err);
-    // A server-side failure explained by the database being unreachable is an outage, not a bug: 503
+    // A server-side failure explained by the database being unreachable is an outage, not a bug
     // (logged once, by the tracker), also when a handler wrapped the driver's error in its own
     // (UPLOAD_FAILED, SEARCH_UNAVAILABLE).
-    if (appErr.status >= 500 && appErr.status !== 503 && (await availability.explains(err, c.get('startedAt')))) {
+    const outage = appErr.status >= 500 && (appErr.status === 503 || (await availability.explains(err, c.get('startedAt'))));
+    if (outage && appErr.status !== 503) {
       appErr = databaseUnavailable(availability, READ_METHODS.has(c.req.method) || isConnectFailure(err), c.req.path);
     }
-    if (appErr.status >= 500 && appErr.status !== 503) {
+    if (appErr.status >= 500 && !outage) {
       (c.get('logger') ?? deps.logger).error({ err, requestId: c.get('requestId'), path: c.req.path }, 'request failed');
     }
     return respondError(c, appErr);

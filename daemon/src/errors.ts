@@ -87,12 +87,10 @@ export class AppError extends Error {
     readonly fields?: FieldErrors,
     /** Extra response headers, e.g. Retry-After on 429. */
     readonly headers?: Record<string, string>,
-    /** Only where the specification's code meets another status: SEARCH_UNAVAILABLE during a database outage is a 503. */
-    status?: 503,
   ) {
     super(message);
     this.name = 'AppError';
-    this.status = status ?? ERROR_STATUS[code];
+    this.status = ERROR_STATUS[code];
   }
 }
 

@@ -115,7 +115,7 @@ const RATE_LIMITED_HEADERS = {
  * authenticated route and are added automatically unless `publicRoute` is set; 500 and 503 (a
  * database outage) apply to every route.
  */
-export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean; outageCode?: 'SEARCH_UNAVAILABLE' } = {}) {
+export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean } = {}) {
   const all = new Set<ErrorCode>(codes);
   if (!opts.publicRoute) {
     for (const c of [
@@ -133,8 +133,8 @@ export function errorResponses(codes: ErrorCode[], opts: { publicRoute?: boolean
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  // A database outage is a 503: SERVICE_UNAVAILABLE, or the route's own outage code (search).
-  byStatus.set(503, [opts.outageCode ?? 'SERVICE_UNAVAILABLE']);
+  // A database outage is 503 SERVICE_UNAVAILABLE (a search's is its 500 SEARCH_UNAVAILABLE).
+  byStatus.set(503, ['SERVICE_UNAVAILABLE']);
   const out: Record<
     number,
     {

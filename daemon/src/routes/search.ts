@@ -141,7 +141,7 @@ const searchRoute = createRoute({
   request: { body: jsonBody(SearchRequestSchema) },
   responses: {
     200: jsonResponse(SearchResponseSchema, 'Ranked results'),
-    ...errorResponses(['VALIDATION_FAILED', 'COLLECTION_NOT_FOUND', 'SEARCH_UNAVAILABLE'], { outageCode: 'SEARCH_UNAVAILABLE' }),
+    ...errorResponses(['VALIDATION_FAILED', 'COLLECTION_NOT_FOUND', 'SEARCH_UNAVAILABLE']),
   },
 });
 

@@ -5647,7 +5647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service unavailable (the database is unreachable): SEARCH_UNAVAILABLE */
+            /** @description Service unavailable (the database is unreachable): SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
