@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cliEnv, runCli, type CliEnv } from '../cli/testing/run-cli.js';
-import { createTenant, http, type HttpResult, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
+import { createTenant, http, startTestDaemon, type HttpResult, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 describe('docsift docs list: cursors', () => {
   let d: TestDaemon;
@@ -40,11 +40,9 @@ describe('docsift docs list: cursors', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const r: HttpResult<{ original_filename: string }[]> = await req(
-        'GET',
-        `/api/v1/documents/?collection=paged&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-        { key: t.key },
-      );
+      const r: HttpResult = await req('GET', `/api/v1/documents/?collection=paged&limit=2${cursor ? `&cursor=${cursor}` : ''}`, {
+        key: t.key,
+      });
       assert.equal(r.status, 200, r.text);
       seen.push(...r.body.map((x: { original_filename: string }) => x.original_filename));
       cursor = r.headers.get('x-next-cursor');

@@ -69,4 +69,4 @@ for (const flavour of Object.keys(formats)) {
 }
 writeFileSync(path.join(out, 'esm', 'package.json'), '{ "type": "module" }\n');
 writeFileSync(path.join(out, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
-process.stdout.write(`built ${path.relative(process.cwd(), out) || '.'} (esm + cjs)\n`);
+process.stderr.write(`built ${path.relative(process.cwd(), out) || '.'} (esm + cjs)\n`);

@@ -1,56 +1,154 @@
 // Friendly names for the generated OpenAPI schemas. Everything here derives from
 // generated/schema.d.ts (plus pending-paths.ts for endpoints not generated yet): no shape is
-// restated by hand, so a regenerated schema changes these types with it.
+// restated by hand, so a regenerated schema changes these types with it. Object shapes are
+// interfaces (extending the generated type) rather than aliases, so editors and compiler errors
+// name them (`SearchRequest`) instead of spelling out an anonymous `{ query: string; … }`.
 import type { Paths, Schemas } from './pending-paths.js';
 
 type S<N extends string> = N extends keyof Schemas ? Schemas[N] : never;
 
-export type ErrorEnvelopeBody = S<'ErrorEnvelope'>;
+/**
+ * Type-level only, never present at run time. An interface that only extends another type is
+ * displayed as that type (an anonymous `{ … }` here); one own member keeps its name in editors and
+ * compiler errors. Optional, symbol-keyed and `never`, no object needs, notices or can set it.
+ */
+export declare const schemaName: unique symbol;
+
+export interface ErrorEnvelopeBody extends S<'ErrorEnvelope'> {
+  readonly [schemaName]?: never;
+}
 export type ErrorCode = S<'ErrorEnvelope'>['code'];
 
-export type Collection = S<'Collection'>;
-export type CreateCollection = S<'CreateCollection'>;
-export type UpdateCollection = S<'UpdateCollection'>;
-export type SubscriptionResult = S<'SubscriptionResult'>;
+export interface Collection extends S<'Collection'> {
+  readonly [schemaName]?: never;
+}
+export interface CreateCollection extends S<'CreateCollection'> {
+  readonly [schemaName]?: never;
+}
+export interface UpdateCollection extends S<'UpdateCollection'> {
+  readonly [schemaName]?: never;
+}
+export interface SubscriptionResult extends S<'SubscriptionResult'> {
+  readonly [schemaName]?: never;
+}
 
-export type DocumentListItem = S<'DocumentListItem'>;
-export type DocumentDetail = S<'DocumentDetail'>;
+export interface DocumentListItem extends S<'DocumentListItem'> {
+  readonly [schemaName]?: never;
+}
+export interface DocumentDetail extends S<'DocumentDetail'> {
+  readonly [schemaName]?: never;
+}
 export type DocumentStatus = DocumentListItem['status'];
-export type Chunk = S<'Chunk'>;
-export type UploadedDocument = S<'UploadedDocument'>;
-export type BatchUpload = S<'BatchUpload'>;
-export type SkippedFile = BatchUpload['skipped'][number];
-export type TaggedDocuments = S<'TaggedDocuments'>;
-export type ListDocumentsQuery = NonNullable<Paths['/api/v1/documents/']['get']['parameters']['query']>;
+export interface Chunk extends S<'Chunk'> {
+  readonly [schemaName]?: never;
+}
+export interface UploadedDocument extends S<'UploadedDocument'> {
+  readonly [schemaName]?: never;
+}
+export interface BatchUpload extends S<'BatchUpload'> {
+  readonly [schemaName]?: never;
+}
+type Skipped = BatchUpload['skipped'][number];
+export interface SkippedFile extends Skipped {
+  readonly [schemaName]?: never;
+}
+export interface TaggedDocuments extends S<'TaggedDocuments'> {
+  readonly [schemaName]?: never;
+}
+export interface ListDocumentsQuery extends NonNullable<Paths['/api/v1/documents/']['get']['parameters']['query']> {
+  readonly [schemaName]?: never;
+}
 
-export type SearchRequest = S<'SearchRequest'>;
-export type SearchResponse = S<'SearchResponse'>;
-export type SearchResult = S<'SearchResult'>;
+export interface SearchRequest extends S<'SearchRequest'> {
+  readonly [schemaName]?: never;
+}
+export interface SearchResponse extends S<'SearchResponse'> {
+  readonly [schemaName]?: never;
+}
+export interface SearchResult extends S<'SearchResult'> {
+  readonly [schemaName]?: never;
+}
 export type SearchMode = NonNullable<SearchRequest['mode']>;
 
-export type ApiKey = S<'ApiKey'>;
-export type ApiKeyWithSecret = S<'ApiKeyWithSecret'>;
-export type CurrentKey = S<'CurrentKey'>;
-export type CreateKey = S<'CreateKey'>;
-export type UpdateKey = S<'UpdateKey'>;
-export type CollectionGrant = S<'CollectionGrant'>;
-export type PutGrant = S<'PutGrant'>;
+export interface ApiKey extends S<'ApiKey'> {
+  readonly [schemaName]?: never;
+}
+export interface ApiKeyWithSecret extends S<'ApiKeyWithSecret'> {
+  readonly [schemaName]?: never;
+}
+export interface CurrentKey extends S<'CurrentKey'> {
+  readonly [schemaName]?: never;
+}
+export interface CreateKey extends S<'CreateKey'> {
+  readonly [schemaName]?: never;
+}
+export interface UpdateKey extends S<'UpdateKey'> {
+  readonly [schemaName]?: never;
+}
+export interface CollectionGrant extends S<'CollectionGrant'> {
+  readonly [schemaName]?: never;
+}
+export interface PutGrant extends S<'PutGrant'> {
+  readonly [schemaName]?: never;
+}
 export type KeyExpiry = NonNullable<CreateKey['expires_in']>;
 
-export type WebhookConfig = S<'WebhookConfig'>;
-export type WebhookConfigWithSecret = S<'WebhookConfigWithSecret'>;
-export type WebhookDeleted = S<'WebhookDeleted'>;
-export type WebhookTestResult = S<'WebhookTestResult'>;
-export type WebhookDelivery = S<'WebhookDelivery'>;
-export type WebhookEvent = S<'WebhookEvent'>;
-export type ListDeliveriesQuery = NonNullable<Paths['/api/v1/webhooks/deliveries/']['get']['parameters']['query']>;
+export interface WebhookConfig extends S<'WebhookConfig'> {
+  readonly [schemaName]?: never;
+}
+export interface WebhookConfigWithSecret extends S<'WebhookConfigWithSecret'> {
+  readonly [schemaName]?: never;
+}
+export interface WebhookDeleted extends S<'WebhookDeleted'> {
+  readonly [schemaName]?: never;
+}
+export interface WebhookTestResult extends S<'WebhookTestResult'> {
+  readonly [schemaName]?: never;
+}
+export interface WebhookDelivery extends S<'WebhookDelivery'> {
+  readonly [schemaName]?: never;
+}
+/**
+ * A webhook delivery's body. For `document.*` events `data` is a WebhookDocumentData, whose `tags`
+ * is a comma-separated string, not an array (see there).
+ */
+export interface WebhookEvent extends S<'WebhookEvent'> {
+  readonly [schemaName]?: never;
+}
+type DocumentEventData = Extract<S<'WebhookEvent'>['data'], { uuid: string }>;
+/** `data` of a `document.indexed` or `document.failed` event. */
+export interface WebhookDocumentData extends DocumentEventData {
+  /**
+   * ONE comma-separated string (`"finance,2024"`, `""` for none), as the specification requires
+   * for webhook payloads, unlike the REST API's documents, whose `tags` is an array of strings.
+   * `splitWebhookTags(data.tags)` gives the array.
+   */
+  tags: string;
+}
+export interface ListDeliveriesQuery extends NonNullable<Paths['/api/v1/webhooks/deliveries/']['get']['parameters']['query']> {
+  readonly [schemaName]?: never;
+}
 
-export type UsageStats = S<'UsageStats'>;
+export interface UsageStats extends S<'UsageStats'> {
+  readonly [schemaName]?: never;
+}
 /** @deprecated alias of UsageStats */
 export type UsageReport = UsageStats;
-export type KeyUsage = S<'KeyUsage'>;
-export type RequestLogEntry = S<'RequestLogEntry'>;
-export type UsageQuery = NonNullable<Paths['/api/v1/keys/usage/']['get']['parameters']['query']>;
-export type PlanStatus = S<'PlanStatus'>;
-export type Invoice = S<'Invoice'>;
-export type InvoicesQuery = NonNullable<Paths['/api/v1/billing/invoices/']['get']['parameters']['query']>;
+export interface KeyUsage extends S<'KeyUsage'> {
+  readonly [schemaName]?: never;
+}
+export interface RequestLogEntry extends S<'RequestLogEntry'> {
+  readonly [schemaName]?: never;
+}
+export interface UsageQuery extends NonNullable<Paths['/api/v1/keys/usage/']['get']['parameters']['query']> {
+  readonly [schemaName]?: never;
+}
+export interface PlanStatus extends S<'PlanStatus'> {
+  readonly [schemaName]?: never;
+}
+export interface Invoice extends S<'Invoice'> {
+  readonly [schemaName]?: never;
+}
+export interface InvoicesQuery extends NonNullable<Paths['/api/v1/billing/invoices/']['get']['parameters']['query']> {
+  readonly [schemaName]?: never;
+}
