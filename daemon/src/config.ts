@@ -99,7 +99,7 @@ export const configSchema = z.object({
   EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(1024),
   EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
   EXTRACT_MAX_PDF_PAGES: z.coerce.number().int().min(1).default(5000),
-  /** Total inflated size of the XML inside a docx/xlsx/pptx/odt/ods/odp/epub (zip bombs). */
+  /** Total inflated size of the XML inside a docx/xlsx/pptx/odt/ods/odp/epub, or of a PDF's FlateDecode streams but its images (bombs). */
   EXTRACT_MAX_UNPACKED_MB: z.coerce.number().int().min(1).max(4096).default(100),
   /** Characters of extracted text; chunking and embedding time grow with it. */
   EXTRACT_MAX_TEXT_CHARS: z.coerce.number().int().min(1000).default(10_000_000),

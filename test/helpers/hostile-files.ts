@@ -1,7 +1,7 @@
 // Hostile inputs generated at test time, small on the wire and expensive to process: zip bombs
 // (office files whose XML inflates hugely), PDFs with many pages, deeply nested JSON. Each is built
 // from repeated text so generating it is cheap and deterministic.
-import { crc32, deflateRawSync } from 'node:zlib';
+import { crc32, createDeflate, deflateRawSync, deflateSync } from 'node:zlib';
 
 const xmlHead = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const strToU8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
@@ -161,4 +161,56 @@ export function manyPagePdf(pages: number, line = (i: number) => `Page ${i} of t
 /** JSON nested `depth` arrays deep around one string: parses fine, but a recursive walk overflows the stack. */
 export function deepJson(depth: number): Buffer {
   return Buffer.from(`${'['.repeat(depth)}"deep"${']'.repeat(depth)}`);
+}
+
+/** Deflates `count` copies of `unit` as a stream (never the whole inflated size in memory); `levels` > 1 deflates the result again. */
+export async function deflateRepeated(unit: string, count: number, levels = 1): Promise<Buffer> {
+  const chunk = Buffer.from(unit.repeat(Math.max(1, Math.floor((1024 * 1024) / unit.length))));
+  const total = unit.length * count;
+  const z = createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  z.on('data', (b: Buffer) => out.push(b));
+  const ended = new Promise((resolve) => z.on('end', resolve));
+  for (let written = 0; written < total; written += chunk.length) {
+    const piece = written + chunk.length <= total ? chunk : chunk.subarray(0, total - written);
+    if (!z.write(piece)) await new Promise((resolve) => z.once('drain', resolve));
+  }
+  z.end();
+  await ended;
+  let packed = Buffer.concat(out);
+  for (let i = 1; i < levels; i++) packed = deflateSync(packed, { level: 9 });
+  return packed;
+}
+
+/**
+ * A one-page PDF whose content stream (FlateDecode, `levels` times) inflates to about
+ * `inflatedBytes` of text operators: 400 MB deflates to ~400 KB. `label` adds to the stream's
+ * dictionary (e.g. `/Subtype /Image`, a bomb disguised as an image but used as page content).
+ */
+export async function flateBombPdf(inflatedBytes: number, opts: { levels?: number; label?: string } = {}): Promise<Buffer> {
+  const levels = opts.levels ?? 1;
+  const unit = 'BT /F1 12 Tf 72 720 Td (bomb) Tj ET\n';
+  const packed = await deflateRepeated(unit, Math.ceil(inflatedBytes / unit.length), levels);
+  const filter = levels === 1 ? '/FlateDecode' : `[${' /FlateDecode'.repeat(levels)} ]`;
+  const head: string[] = ['%PDF-1.4\n'];
+  const offsets: number[] = [];
+  let size = head[0]!.length;
+  const add = (num: number, body: string) => {
+    offsets[num] = size;
+    const s = `${num} 0 obj\n${body}\nendobj\n`;
+    head.push(s);
+    size += Buffer.byteLength(s, 'latin1');
+  };
+  add(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  add(2, '<< /Type /Pages /Count 1 /Kids [3 0 R] >>');
+  add(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>');
+  add(4, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  offsets[5] = size;
+  const streamHead = Buffer.from(`5 0 obj\n<< /Length ${packed.length} /Filter ${filter} ${opts.label ?? ''} >>\nstream\n`, 'latin1');
+  const streamTail = Buffer.from('\nendstream\nendobj\n', 'latin1');
+  size += streamHead.length + packed.length + streamTail.length;
+  const xref = ['xref\n0 6\n', '0000000000 65535 f \n'];
+  for (let n = 1; n < 6; n++) xref.push(`${String(offsets[n]).padStart(10, '0')} 00000 n \n`);
+  const tail = `${xref.join('')}trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`;
+  return Buffer.concat([Buffer.from(head.join(''), 'latin1'), streamHead, packed, streamTail, Buffer.from(tail, 'latin1')]);
 }

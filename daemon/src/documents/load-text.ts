@@ -12,10 +12,13 @@ export const URL_TIMEOUT_MS = 20_000;
 export const URL_MAX_REDIRECTS = 5;
 
 /** The per-document extraction limits of a configuration (the pool's, and the inline text's). */
-export function extractLimits(config: Pick<Config, 'EXTRACT_MAX_PDF_PAGES' | 'EXTRACT_MAX_UNPACKED_MB' | 'EXTRACT_MAX_TEXT_CHARS'>) {
+export function extractLimits(
+  config: Pick<Config, 'EXTRACT_MAX_PDF_PAGES' | 'EXTRACT_MAX_UNPACKED_MB' | 'EXTRACT_MAX_TEXT_CHARS' | 'EXTRACT_MEMORY_MB'>,
+) {
   return {
     maxPdfPages: config.EXTRACT_MAX_PDF_PAGES,
     maxUnpackedBytes: config.EXTRACT_MAX_UNPACKED_MB * 1024 * 1024,
+    maxImageBytes: config.EXTRACT_MEMORY_MB * 1024 * 1024,
     maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
   };
 }

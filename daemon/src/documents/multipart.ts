@@ -35,8 +35,8 @@ export interface MultipartResult {
 
 const hasNul = (s: string) => s.includes('\u0000');
 
-/** Longest relative path kept; a longer one keeps only its base name. */
-const MAX_FILENAME_LENGTH = 1024;
+/** Longest relative path kept (characters, after normalizing); a longer one is refused, never cut. */
+export const MAX_FILENAME_LENGTH = 1024;
 
 /**
  * A part's file name as stored in original_filename. A relative path is kept (`guide/intro.md`):
@@ -52,9 +52,7 @@ export function documentFilename(raw: string): string {
     if (seg === '..') parts.pop();
     else parts.push(seg);
   }
-  const name = parts.join('/');
-  if (!name) return 'upload';
-  return name.length > MAX_FILENAME_LENGTH ? parts[parts.length - 1]!.slice(-MAX_FILENAME_LENGTH) : name;
+  return parts.join('/') || 'upload';
 }
 
 /** The last segment of a stored file name: titles and download names. */
@@ -168,6 +166,11 @@ export function receiveMultipart(
         if (hasNul(filename) || hasNul(info.mimeType ?? '')) {
           stream.resume();
           return invalid('File names and types must not contain NUL characters.', field);
+        }
+        // Cutting a deep path would make two different files one name to `docs sync`.
+        if (filename.length > MAX_FILENAME_LENGTH) {
+          stream.resume();
+          return invalid(`A file's relative path holds at most ${MAX_FILENAME_LENGTH} characters; this one has ${filename.length}.`, field);
         }
         const documentId = randomUUID();
         const f: ReceivedFile = {

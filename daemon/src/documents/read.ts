@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { decodeDateIdCursor, encodeDateIdCursor } from '../keyset-cursor.js';
 import type { AppDeps, Caller } from '../types.js';
 import { createDownloadToken, DOWNLOAD_LINK_TTL_SEC } from './download-links.js';
 import { detailJson } from './json.js';
@@ -12,23 +13,10 @@ export async function documentDetail(deps: AppDeps, caller: Caller, id: string) 
   return detailJson(d, text, chunks);
 }
 
-export interface Cursor {
-  createdAt: Date;
-  id: string;
-}
+export type Cursor = ReturnType<typeof decodeDateIdCursor>;
 
-export function encodeCursor(d: DocumentRow): string {
-  return Buffer.from(`${d.created_at.toISOString()}|${d.id}`).toString('base64url');
-}
-
-export function decodeCursor(raw: string): Cursor {
-  const [ts, id] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(ts ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) {
-    throw new AppError('VALIDATION_FAILED', 'Invalid cursor.', { cursor: ['Use the cursor from the previous page’s Link header.'] });
-  }
-  return { createdAt, id };
-}
+export const encodeCursor = (d: DocumentRow): string => encodeDateIdCursor(d.created_at, d.id);
+export const decodeCursor = decodeDateIdCursor;
 
 export async function listDocuments(
   deps: AppDeps,

@@ -143,8 +143,8 @@ export class ExtractionPool {
   }
 
   private get limits(): ExtractLimits {
-    const { maxPdfPages, maxUnpackedBytes, maxTextChars } = this.opts;
-    return { maxPdfPages, maxUnpackedBytes, maxTextChars };
+    const { maxPdfPages, maxUnpackedBytes, maxImageBytes, maxTextChars } = this.opts;
+    return { maxPdfPages, maxUnpackedBytes, maxImageBytes, maxTextChars };
   }
 
   private onReply(thread: Thread, m: Reply): void {

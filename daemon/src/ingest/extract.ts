@@ -15,6 +15,7 @@ import { PermanentError } from '../errors.js';
 import { extractHtmlText } from './html-text.js';
 import { normalizeWhitespace } from './normalize.js';
 import { memoiseOfficeModuleLoaders } from './office-modules.js';
+import { assertPdfStreamsWithin, PdfUnpackLimitError } from './pdf-streams.js';
 import { pdfText, type PageSpan } from './pdf-text.js';
 
 export { normalizeWhitespace } from './normalize.js';
@@ -48,8 +49,10 @@ export interface ExtractInput {
  */
 export interface ExtractLimits {
   maxPdfPages?: number;
-  /** total inflated size of the XML parts of a zip-based office file (docx, xlsx, odt…) */
+  /** total inflated size of the XML parts of a zip-based office file (docx, xlsx, odt…) or of a PDF's FlateDecode streams */
   maxUnpackedBytes?: number;
+  /** total inflated size of a PDF's FlateDecode images (the thread's memory bound, EXTRACT_MEMORY_MB) */
+  maxImageBytes?: number;
   /** characters of extracted, normalised text */
   maxTextChars?: number;
 }
@@ -160,6 +163,7 @@ async function extractOffice(sourceType: string, data: Buffer, limits: ExtractLi
   const label = TYPE_LABEL[sourceType] ?? sourceType;
   if (data.length === 0) throw new ExtractionError(`The ${label} file is empty.`);
   if (sourceType === 'pdf') {
+    await checkPdfStreams(data, limits);
     try {
       return await pdfText(data, {
         maxPages: limits.maxPdfPages,
@@ -194,6 +198,27 @@ async function extractOffice(sourceType: string, data: Buffer, limits: ExtractLi
   // Our renderer keeps rows and slides apart; fall back to the library's own if it found nothing.
   if (text === '') text = normalizeWhitespace(ast.toText());
   return { text };
+}
+
+/** A PDF whose FlateDecode streams inflate past the limits fails before pdf.js inflates them into memory. */
+async function checkPdfStreams(data: Buffer, limits: ExtractLimits): Promise<void> {
+  if (limits.maxUnpackedBytes === undefined && limits.maxImageBytes === undefined) return;
+  try {
+    await assertPdfStreamsWithin(
+      data,
+      limits.maxUnpackedBytes ?? Number.POSITIVE_INFINITY,
+      limits.maxImageBytes ?? Number.POSITIVE_INFINITY,
+    );
+  } catch (err) {
+    if (!(err instanceof PdfUnpackLimitError)) throw err;
+    const mb = fmtMb((err.images ? limits.maxImageBytes : limits.maxUnpackedBytes)!);
+    throw new ExtractionError(
+      err.images
+        ? `The PDF file's images unpack to more than ${mb} MB; the limit is ${mb} MB (EXTRACT_MEMORY_MB).`
+        : `The PDF file unpacks to more than ${mb} MB; the limit is ${mb} MB (EXTRACT_MAX_UNPACKED_MB).`,
+      { cause: err },
+    );
+  }
 }
 
 function classifyOfficeError(label: string, err: unknown): ExtractionError {

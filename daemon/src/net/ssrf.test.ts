@@ -79,6 +79,12 @@ test('validatePublicUrl refuses private literals in every spelling', () => {
     'http://api.localhost/',
     'http://printer.local/',
     'http://metadata.google.internal/',
+    'http://localhost./',
+    'http://LOCALHOST..:8080/',
+    'http://api.localhost./',
+    'http://printer.local./',
+    'http://metadata.google.internal./',
+    'http://127.0.0.1./',
   ]) {
     assert.throws(() => validatePublicUrl(url, { allowPrivate: false }), UnsafeUrlError, url);
   }

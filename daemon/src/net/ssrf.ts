@@ -30,7 +30,8 @@ export function validatePublicUrl(raw: string, opts: { allowPrivate: boolean; ma
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UnsafeUrlError('Only http and https URLs are allowed.');
   if (url.username || url.password) throw new UnsafeUrlError('URLs must not contain credentials.');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // `localhost.` is `localhost`: a fully qualified name's trailing dot never makes a host public.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (!opts.allowPrivate) {
     if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
       throw new UnsafeUrlError('Private, loopback and link-local targets are not allowed.');

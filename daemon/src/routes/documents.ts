@@ -19,7 +19,7 @@ import {
   multipartUploadBody,
   UploadedDocument,
 } from './document-schemas.js';
-import { errorResponses, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './router.js';
+import { errorResponses, isJsonMediaType, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './router.js';
 
 const tags = ['Documents'];
 
@@ -225,7 +225,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   app.post('/api/v1/collections/:uuid/documents', async (c) => {
     const caller = c.get('caller');
     const collectionId = c.req.param('uuid');
-    if ((c.req.header('content-type') ?? '').includes('application/json')) {
+    if (isJsonMediaType(c.req.header('content-type'))) {
       return c.json(uploadJson(await createDocument(deps, caller, collectionId, JsonDocument.parse(await c.req.json()))), 201);
     }
     return uploadResponse(c, await uploadDocuments(deps, caller, collectionId, rawBody(c)));

@@ -234,3 +234,8 @@ export function jsonArrayStream<R>(
     },
   });
 }
+
+/** `application/json` or a `+json` type, parameters aside: the media type hono's JSON validator accepts; `application/jsonx` is not. */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /^application\/([\w.-]+\+)?json$/i.test((contentType ?? '').split(';')[0]!.trim());
+}

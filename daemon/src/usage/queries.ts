@@ -1,5 +1,5 @@
 import type { Sql } from '../db/client.js';
-import { AppError } from '../errors.js';
+import { decodeDateSerialCursor, encodeDateSerialCursor } from '../keyset-cursor.js';
 import { MCP_PROTOCOL_ENDPOINT } from './middleware.js';
 
 /** Whose usage: an organization (full-access keys), a user (scoped keys) or one key. */
@@ -12,24 +12,10 @@ const DAY_MS = 86_400_000;
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const ms = (us: number, n: number) => (n ? Math.round(us / n / 10) / 100 : 0);
 
-interface Cursor {
-  ts: string;
-  id: number;
-}
+type Cursor = ReturnType<typeof decodeDateSerialCursor>;
 
-function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.ts, c.id])).toString('base64url');
-}
-
-function decodeCursor(s: string): Cursor {
-  try {
-    const [ts, id] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof ts === 'string' && !Number.isNaN(Date.parse(ts)) && Number.isSafeInteger(id)) return { ts, id: id as number };
-  } catch {
-    /* fall through */
-  }
-  throw new AppError('VALIDATION_FAILED', 'Invalid cursor: pass the next_cursor of a previous response.', { cursor: ['Invalid cursor.'] });
-}
+const encodeCursor = (c: Cursor): string => encodeDateSerialCursor(c.ts, c.id);
+const decodeCursor = (s: string): Cursor => decodeDateSerialCursor(s, 'Invalid cursor: pass the next_cursor of a previous response.');
 
 /**
  * Who is reading the request log. Search text can be personal: a user always sees their own

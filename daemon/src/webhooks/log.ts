@@ -1,6 +1,7 @@
 import { requireFullAccess } from '../db/access.js';
 import { AppError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { decodeDateIdCursor, encodeDateIdCursor } from '../keyset-cursor.js';
 import type { AppDeps, Caller } from '../types.js';
 import { dispatchDelivery, type DispatchOutcome } from './deliver-webhook.js';
 import type { DeliveryTrigger } from './delivery.js';
@@ -42,18 +43,8 @@ export function deliveryJson(r: DeliveryRow) {
 }
 export type DeliveryJson = ReturnType<typeof deliveryJson>;
 
-function encodeCursor(r: DeliveryRow): string {
-  return Buffer.from(`${r.created_at.toISOString()}|${r.id}`).toString('base64url');
-}
-
-function decodeCursor(raw: string): { createdAt: Date; id: string } {
-  const [ts, id] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(ts ?? '');
-  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) {
-    throw new AppError('VALIDATION_FAILED', 'Invalid cursor.', { cursor: ['Use the cursor from the previous page’s Link header.'] });
-  }
-  return { createdAt, id };
-}
+const encodeCursor = (r: DeliveryRow): string => encodeDateIdCursor(r.created_at, r.id);
+const decodeCursor = decodeDateIdCursor;
 
 /** The organization's delivery attempts, newest first, keyset-paginated on (created_at, id). */
 export async function listDeliveries(deps: AppDeps, caller: Caller, q: { limit: number; cursor?: string; event_id?: string }) {
