@@ -9,6 +9,7 @@ export function uploadJson(d: DocumentRow) {
     original_filename: d.original_filename,
     file_size: d.file_size,
     tags: d.tags,
+    metadata: d.metadata,
     collection_name: d.collection_name,
     created_at: d.created_at.toISOString(),
   };
@@ -21,6 +22,7 @@ export function listItemJson(d: DocumentRow) {
     source_type: d.source_type,
     status: d.status,
     tags: d.tags,
+    metadata: d.metadata,
     chunks_count: d.chunks_count,
     original_filename: d.original_filename,
     content_sha256: d.content_sha256,

@@ -9,6 +9,7 @@ import { commitOutcomeUnknown, documentNotFound, getVisibleDocument } from './up
 import { restartDocuments } from './restart.js';
 import { parseTags } from './json.js';
 import { receiveMultipart } from './multipart.js';
+import { parseMetadataField } from './metadata.js';
 
 /** POST /documents/{uuid}/replace/: same uuid, new file, processed from scratch; old chunks leave search at once. */
 export async function replaceDocument(
@@ -34,6 +35,7 @@ export async function replaceDocument(
     const { sourceType } = checked;
     const title = fields.title?.trim() || undefined;
     const tags = fields.tags !== undefined ? parseTags(fields.tags) : undefined;
+    const metadata = parseMetadataField(fields.metadata);
     await beginResolvingCommit(deps.sql, async (tx) => {
       const current = await getDocumentById(tx, d.id, { forUpdate: true });
       if (!current || current.deleted_at) throw documentNotFound();
@@ -47,6 +49,7 @@ export async function replaceDocument(
           sourceType,
           title,
           tags,
+          metadata,
           contentSha256: f.sha256 ?? null,
         },
       });
