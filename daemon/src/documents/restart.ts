@@ -57,7 +57,7 @@ export async function restartDocuments(tx: Tx, deps: RestartDeps, target: Restar
           ? tx`blob_key = ${ch.blobKey ?? one.blob_key}, original_filename = ${ch.filename ?? one.original_filename},
                file_size = ${ch.size ?? one.file_size}, media_type = ${ch.mediaType ?? one.media_type},
                source_type = ${ch.sourceType ?? one.source_type}, title = ${ch.title ?? one.title}, tags = ${ch.tags ?? one.tags},
-               metadata = coalesce(${ch.metadata ? JSON.stringify(ch.metadata) : null}::jsonb, d.metadata),
+               metadata = coalesce(${ch.metadata ? tx.json(ch.metadata as never) : null}::jsonb, d.metadata),
                content_sha256 = ${ch.contentSha256 === undefined ? one.content_sha256 : ch.contentSha256},`
           : tx``
       }

@@ -34,7 +34,7 @@ export async function updateDocument(deps: AppDeps, caller: Caller, id: string, 
       update documents set
         title = coalesce(${meta.title ?? null}::text, title),
         tags = coalesce(${changes.tags === undefined ? null : meta.tags}::text[], tags),
-        metadata = coalesce(${meta.metadata === undefined ? null : JSON.stringify(meta.metadata)}::jsonb, metadata),
+        metadata = coalesce(${meta.metadata === undefined ? null : tx.json(meta.metadata as never)}::jsonb, metadata),
         updated_at = ${now}
       where id = ${d.id} and deleted_at is null
       returning id`;

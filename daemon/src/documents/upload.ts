@@ -61,7 +61,7 @@ async function insertRow(
   const now = deps.clock.now();
   const rows = await tx<{ id: string }[]>`
     insert into documents (id, collection_id, uploaded_by, title, source_type, tags, metadata, original_filename, file_size, media_type, blob_key, source_url, content_sha256, created_at, updated_at)
-    values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${JSON.stringify(d.metadata ?? {})}::jsonb, ${d.filename}, ${d.size},
+    values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${tx.json((d.metadata ?? {}) as never)}::jsonb, ${d.filename}, ${d.size},
             ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentSha256}, ${now}, ${now})
     returning id`;
   const id = rows[0]!.id;
@@ -95,7 +95,7 @@ async function insertFileRows(
   const now = rows.map(() => deps.clock.now().toISOString());
   await tx`
     insert into documents (id, collection_id, uploaded_by, title, source_type, tags, metadata, original_filename, file_size, media_type, blob_key, source_url, content_sha256, created_at, updated_at)
-    select t.id, ${shared.collectionId}, ${caller.userId}, t.title, t.source_type, ${shared.tags}, ${JSON.stringify(shared.metadata ?? {})}::jsonb, t.filename, t.size, t.media_type, t.blob_key, null, t.sha, t.at, t.at
+    select t.id, ${shared.collectionId}, ${caller.userId}, t.title, t.source_type, ${shared.tags}, ${tx.json((shared.metadata ?? {}) as never)}::jsonb, t.filename, t.size, t.media_type, t.blob_key, null, t.sha, t.at, t.at
       from unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.title)}::text[], ${rows.map((r) => r.sourceType)}::text[],
                   ${rows.map((r) => r.filename)}::text[], ${rows.map((r) => r.size)}::int8[], ${rows.map((r) => r.mediaType)}::text[],
                   ${rows.map((r) => r.blobKey)}::text[], ${rows.map((r) => r.contentSha256)}::text[], ${now}::timestamptz[])

@@ -16,9 +16,9 @@ const CMP = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 /** Metadata equality: the key holds the value, or (strings) an array holding it. Both are GIN `@>` lookups. */
 function metaEq(tx: Tx, key: string, v: Scalar): Fragment {
-  const one = JSON.stringify({ [key]: v });
+  const one = tx.json({ [key]: v });
   if (typeof v !== 'string') return tx`d.metadata @> ${one}::jsonb`;
-  return tx`(d.metadata @> ${one}::jsonb or d.metadata @> ${JSON.stringify({ [key]: [v] })}::jsonb)`;
+  return tx`(d.metadata @> ${one}::jsonb or d.metadata @> ${tx.json({ [key]: [v] })}::jsonb)`;
 }
 
 function metaLeaf(tx: Tx, key: string, l: Leaf): Fragment {
