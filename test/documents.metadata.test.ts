@@ -133,7 +133,10 @@ describe('document metadata: upload, JSON, replace, PATCH', () => {
     const m = await patch(doc.uuid, { metadata: { year: 2026 } });
     assert.equal(m.body.title, 'New title');
     assert.deepEqual(m.body.tags, ['final', 'legal']);
-    const s = await req('POST', '/api/v1/search/', { key: owner.key, json: { query: 'termination', mode: 'text', filter: { year: 2026 } } });
+    const s = await req('POST', '/api/v1/search/', {
+      key: owner.key,
+      json: { query: 'termination', mode: 'text', filter: { year: 2026 } },
+    });
     assert.deepEqual(
       s.body.results.map((x: any) => [x.document_id, x.title, x.metadata]),
       [[doc.uuid, 'New title', { year: 2026 }]],

@@ -9,7 +9,8 @@ import type { Field, FilterNode, Leaf, Scalar } from './parse.js';
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
 function join(tx: Tx, parts: Fragment[], word: 'and' | 'or'): Fragment {
-  return parts.slice(1).reduce((acc, p) => (word === 'and' ? tx`${acc} and ${p}` : tx`${acc} or ${p}`), tx`(${parts[0]!})`);
+  const inner = parts.slice(1).reduce((acc, p) => (word === 'and' ? tx`${acc} and ${p}` : tx`${acc} or ${p}`), parts[0]!);
+  return tx`(${inner})`;
 }
 
 const CMP = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
