@@ -2,6 +2,7 @@
 // generated/schema.d.ts (plus pending-paths.ts for endpoints not generated yet): no shape is
 // restated by hand, so a regenerated schema changes these types with it.
 import type { Paths, Schemas } from './pending-paths.js';
+import type { Filter } from './filter.js';
 
 type S<N extends string> = N extends keyof Schemas ? Schemas[N] : never;
 
@@ -21,9 +22,13 @@ export type UploadedDocument = S<'UploadedDocument'>;
 export type BatchUpload = S<'BatchUpload'>;
 export type SkippedFile = BatchUpload['skipped'][number];
 export type TaggedDocuments = S<'TaggedDocuments'>;
-export type ListDocumentsQuery = NonNullable<Paths['/api/v1/documents/']['get']['parameters']['query']>;
+/** `filter` is sent as JSON text; the SDK encodes it. */
+export type ListDocumentsQuery = Omit<NonNullable<Paths['/api/v1/documents/']['get']['parameters']['query']>, 'filter'> & {
+  filter?: Filter;
+};
+export type UpdateDocument = S<'UpdateDocument'>;
 
-export type SearchRequest = S<'SearchRequest'>;
+export type SearchRequest = Omit<S<'SearchRequest'>, 'filter'> & { filter?: Filter };
 export type SearchResponse = S<'SearchResponse'>;
 export type SearchResult = S<'SearchResult'>;
 export type SearchMode = NonNullable<SearchRequest['mode']>;
@@ -54,3 +59,14 @@ export type UsageQuery = NonNullable<Paths['/api/v1/keys/usage/']['get']['parame
 export type PlanStatus = S<'PlanStatus'>;
 export type Invoice = S<'Invoice'>;
 export type InvoicesQuery = NonNullable<Paths['/api/v1/billing/invoices/']['get']['parameters']['query']>;
+export type {
+  Filter,
+  FilterCondition,
+  FilterValue,
+  FilterField,
+  AndFilter,
+  OrFilter,
+  NotFilter,
+  FieldFilter,
+  DocumentMetadata,
+} from './filter.js';
