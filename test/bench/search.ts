@@ -17,6 +17,7 @@ import { startEmbedStandIn, type EmbedStandIn } from './search/embed-server.js';
 import { withMetering, withQueryEmbedding } from './search/extras.js';
 import { cpuProbe } from './search/load.js';
 import { benchPhase, type Row, type Scope } from './search/phase.js';
+import { benchFiltered } from './search/filtered.js';
 import { FLOOR_APP } from './search/sql-floor.js';
 import { otherQueries, testQueries } from './search/queries.js';
 import { measureRecall } from './search/recall.js';
@@ -184,6 +185,19 @@ async function main(): Promise<number> {
         embeddedSoFar: () => standIn!.texts,
         log,
       });
+      // Filtered scopes (1 % and 30 % of the chunks) beside the unfiltered figures, on the same daemon.
+      if (full) {
+        log(`  filtered scopes (${elapsed()}):`);
+        result.filtered = await benchFiltered({
+          sql,
+          url: db.url,
+          baseUrl: daemon.url!,
+          key: tenant.key,
+          queries: phaseQueries,
+          collectionIds: allScopes[0]!.collectionIds,
+          log,
+        });
+      }
       await daemon.stop();
       daemon = undefined;
       // Exact search reads every chunk (~0.65 s CPU at 100k, ten times that at 1M): a subset of the queries keeps it bounded.
