@@ -72,6 +72,6 @@ describe('web UI: search filters (collection, tags, dates)', () => {
   it('a bad date is a field error with status 400', async () => {
     const r = await page.goto(`${d.url}/app/search?q=tomato&from=2024-13-45`);
     assert.equal(r?.status(), 400);
-    assert.match(await page.locator('#search-from-error').innerText(), /date/i);
+    assert.match((await page.locator('#search-from-error').textContent()) ?? '', /date/i);
   });
 });

@@ -83,12 +83,18 @@ export async function benchFiltered(ctx: Ctx): Promise<Record<string, unknown>> 
         const r = await runLoad(q, { concurrency: 1, requests: q.length }, call);
         delete r.sample;
         http.push({ filter: name, mode, ...r });
-        log(`  http filtered ${name.padEnd(4)} ${mode.padEnd(6)} c=1 p50 ${r.p50} ms  p99 ${r.p99} ms  ${r.throughput}/s${r.errors ? `  ${r.errors} errors` : ''}`);
+        log(
+          `  http filtered ${name.padEnd(4)} ${mode.padEnd(6)} c=1 p50 ${r.p50} ms  p99 ${r.p99} ms  ${r.throughput}/s${r.errors ? `  ${r.errors} errors` : ''}`,
+        );
       }
     }
 
     // Recall@10 of the vector channel through HTTP under the 1 % filter, against an exact scan.
-    const pool = postgres(ctx.url, { max: 1, onnotice: () => {}, connection: { application_name: 'bench-search-filtered' } }) as unknown as Sql;
+    const pool = postgres(ctx.url, {
+      max: 1,
+      onnotice: () => {},
+      connection: { application_name: 'bench-search-filtered' },
+    }) as unknown as Sql;
     const sql1: { filter: string; variant: Variant; p50: number; p99: number; recall10: number; short_lists: number }[] = [];
     let recall10 = 0;
     try {
@@ -122,7 +128,9 @@ export async function benchFiltered(ctx: Ctx): Promise<Record<string, unknown>> 
           const p = percentiles(times);
           const row = { filter: name, variant: v, p50: p.p50, p99: p.p99, recall10: round(rec / rq.length, 3), short_lists: short };
           sql1.push(row);
-          log(`  sql vector ${name.padEnd(4)} ${v.padEnd(18)} p50 ${p.p50} ms  p99 ${p.p99} ms  recall@10 ${row.recall10}  lists under 100: ${short}/${rq.length}`);
+          log(
+            `  sql vector ${name.padEnd(4)} ${v.padEnd(18)} p50 ${p.p50} ms  p99 ${p.p99} ms  recall@10 ${row.recall10}  lists under 100: ${short}/${rq.length}`,
+          );
         }
       }
     } finally {
