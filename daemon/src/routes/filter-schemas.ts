@@ -66,6 +66,7 @@ export function registerFilterSchemas(app: App): void {
 
 /** A request field holding a filter: checked by filters/parse.ts (paths in errors), documented as `Filter`. */
 export const FilterField = z
-  .unknown()
+  // Any JSON passes here (z.unknown() would be documented as nullable); parseFilter checks it.
+  .custom<unknown>(() => true)
   .optional()
-  .openapi({ allOf: [{ $ref: '#/components/schemas/Filter' }], example: EXAMPLE } as never);
+  .openapi({ type: 'object', allOf: [{ $ref: '#/components/schemas/Filter' }], example: EXAMPLE } as never);

@@ -31,6 +31,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/tags/{tag}/documents/': 'listDocumentsByTag',
   'GET /api/v1/documents/': 'listDocuments',
   'GET /api/v1/documents/{uuid}/': 'getDocument',
+  'PATCH /api/v1/documents/{uuid}/': 'updateDocument',
   'DELETE /api/v1/documents/{uuid}/': 'deleteDocument',
   'GET /api/v1/documents/{uuid}/download/': 'downloadDocument',
   'POST /api/v1/documents/{uuid}/reprocess/': 'reprocessDocument',
