@@ -25,7 +25,6 @@ export const UploadedDocument = z
     original_filename: originalFilename,
     file_size: z.number().int(),
     tags: z.array(z.string()),
-    metadata: DocumentMetadata,
     collection_name: z.string(),
     created_at: Timestamp,
   })

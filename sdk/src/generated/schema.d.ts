@@ -1079,7 +1079,6 @@ export interface components {
             original_filename: string;
             file_size: number;
             tags: string[];
-            metadata: components["schemas"]["DocumentMetadata"];
             collection_name: string;
             /**
              * Format: date-time
@@ -5280,15 +5279,6 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
-                     *       "metadata": {
-                     *         "year": 2024,
-                     *         "dept": "legal",
-                     *         "confidential": false,
-                     *         "parties": [
-                     *           "acme",
-                     *           "globex"
-                     *         ]
-                     *       },
                      *       "collection_name": "Research papers",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
@@ -5504,15 +5494,6 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
-                     *       "metadata": {
-                     *         "year": 2024,
-                     *         "dept": "legal",
-                     *         "confidential": false,
-                     *         "parties": [
-                     *           "acme",
-                     *           "globex"
-                     *         ]
-                     *       },
                      *       "collection_name": "Research papers",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
@@ -5711,15 +5692,6 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
-                     *       "metadata": {
-                     *         "year": 2024,
-                     *         "dept": "legal",
-                     *         "confidential": false,
-                     *         "parties": [
-                     *           "acme",
-                     *           "globex"
-                     *         ]
-                     *       },
                      *       "collection_name": "Research papers",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
