@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cliEnv, runCli, type CliEnv } from '../cli/testing/run-cli.js';
-import { parseWhere } from '../cli/src/where.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { waitSettled } from './helpers/docs.js';
 
@@ -34,21 +33,6 @@ describe('CLI filters and sync metadata', () => {
   after(async () => {
     await d?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  it('parses the readable --where form into the filter JSON', () => {
-    assert.deepEqual(parseWhere('year >= 2024 and dept = legal'), { and: [{ year: { gte: 2024 } }, { dept: { eq: 'legal' } }] });
-    assert.deepEqual(parseWhere('not (tags in (draft, \'old one\') or x exists) and name != "a b" and p prefix src/'), {
-      and: [
-        { not: { or: [{ tags: { in: ['draft', 'old one'] } }, { x: { exists: true } }] } },
-        { name: { ne: 'a b' } },
-        { p: { prefix: 'src/' } },
-      ],
-    });
-    assert.deepEqual(parseWhere("flag = true or v = '2024' or k not in (1, 2) or k not exists"), {
-      or: [{ flag: { eq: true } }, { v: { eq: '2024' } }, { k: { nin: [1, 2] } }, { k: { exists: false } }],
-    });
-    for (const bad of ['', 'year >=', 'year ~ 1', '(a = 1', 'a = 1 b = 2', 'a in 1']) assert.throws(() => parseWhere(bad), /--where/, bad);
   });
 
   it('docs sync attaches --meta and the relative path; search and docs list filter on them', async () => {
