@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     'open-rate': { type: 'string', default: '100' },
     ef: { type: 'string', default: '40,64,100,200' },
     'skip-extras': { type: 'boolean', default: false },
+    // Only the filtered scopes at the full size (no unfiltered phase, recall or extras).
+    'filtered-only': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     // A streaming replica of the benchmark's cluster (its database name is replaced by the run's):
     // the daemon under test then sends searches to it (DATABASE_READ_URL), as a scaled deployment does.
@@ -171,6 +173,21 @@ async function main(): Promise<number> {
       );
 
       daemon = await startSearchDaemon({ ...base, provider: { kind: 'ollama', host: standIn.url, model: BENCH_MODEL }, label: `p${size}` });
+      if (args['filtered-only']) {
+        if (full)
+          result.filtered = await benchFiltered({
+            sql,
+            url: db.url,
+            baseUrl: daemon.url!,
+            key: tenant.key,
+            queries: phaseQueries,
+            collectionIds: allScopes[0]!.collectionIds,
+            log,
+          });
+        await daemon.stop();
+        daemon = undefined;
+        continue;
+      }
       const rows = await benchPhase({
         sql,
         baseUrl: daemon.url!,

@@ -42,7 +42,10 @@ export async function filteredVectorCandidates(tx: Tx, vector: number[], f: Sear
        where c.collection_id = any((select ids from p)::uuid[])
          and vector_dims(c.embedding) = ${dims}
          and not (select exact from g)
-         and c.document_id in (select id from md)
+         -- Inside coalesce() the IN is not pulled up into a join (whose plan sorted every passing
+         -- chunk: 287 ms at a 30 % filter over 100k chunks); it stays a hashed SubPlan filtering
+         -- the HNSW index scan.
+         and coalesce(c.document_id in (select id from md), false)
          ${tagCondition(tx, { ...f, where: undefined })}
        order by c.embedding${typed} <=> (select v from p)
        limit ${k}
