@@ -14,6 +14,7 @@ const LIST_FIELDS = [
   'content_sha256',
   'created_at',
   'file_size',
+  'metadata',
   'original_filename',
   'source_type',
   'status',

@@ -9,6 +9,7 @@ import {
   UploadInterruptedError,
   type UploadManyResult,
 } from '@docsift/sdk';
+import type { DocumentMetadata } from '@docsift/sdk';
 import { fileFromPath } from '@docsift/sdk/node';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
@@ -78,10 +79,27 @@ function serverGone(err: ConnectionError, out: SyncOutcomes, plan: SyncPlan, sen
   );
 }
 
+function fileMetadata(opts: { metadata?: DocumentMetadata | undefined; pathKey?: string | undefined }, key: string): DocumentMetadata {
+  return { ...opts.metadata, ...(opts.pathKey ? { [opts.pathKey]: key } : {}) };
+}
+
+/** The shared metadata, or each file's own when its path goes in (uploadMany then sends one file per request). */
+function metadataOptions(opts: { metadata?: DocumentMetadata | undefined; pathKey?: string | undefined }) {
+  if (opts.pathKey) return { metadataOf: (name: string) => fileMetadata(opts, name) };
+  return opts.metadata ? { metadata: opts.metadata } : {};
+}
+
 /** Uploads, then replaces, then deletes: a run cut short never leaves fewer documents than files. */
 export async function executeSync(
   ctx: Context,
-  opts: { quiet: boolean; tags: string | undefined; concurrency: number; batchSize: number },
+  opts: {
+    quiet: boolean;
+    tags: string | undefined;
+    metadata?: DocumentMetadata | undefined;
+    pathKey?: string | undefined;
+    concurrency: number;
+    batchSize: number;
+  },
   collectionUuid: string,
   plan: SyncPlan,
   out: SyncOutcomes,
@@ -115,6 +133,7 @@ export async function executeSync(
       try {
         r = await client.documents.uploadMany(collectionUuid, sources, {
           tags: opts.tags,
+          ...metadataOptions(opts),
           concurrency: opts.concurrency,
           batchSize: opts.batchSize,
           onProgress: (p) => {
@@ -155,7 +174,14 @@ export async function executeSync(
     }
     await pool(plan.replace, opts.concurrency, async ({ file, doc }) => {
       try {
-        await client.documents.replace(doc.uuid, { name: file.key, data: (await fileFromPath(file.path)).blob }, { tags: opts.tags });
+        await client.documents.replace(
+          doc.uuid,
+          { name: file.key, data: (await fileFromPath(file.path)).blob },
+          {
+            tags: opts.tags,
+            ...(opts.metadata || opts.pathKey ? { metadata: fileMetadata(opts, file.key) } : {}),
+          },
+        );
         out.replaced.push({ key: file.key, path: file.path, uuid: doc.uuid });
         sent(file.size);
         base.replaced++;

@@ -4,6 +4,7 @@
 // interfaces (extending the generated type) rather than aliases, so editors and compiler errors
 // name them (`SearchRequest`) instead of spelling out an anonymous `{ query: string; … }`.
 import type { Paths, Schemas } from './pending-paths.js';
+import type { Filter } from './filter.js';
 
 type S<N extends string> = N extends keyof Schemas ? Schemas[N] : never;
 
@@ -55,11 +56,17 @@ export interface SkippedFile extends Skipped {
 export interface TaggedDocuments extends S<'TaggedDocuments'> {
   readonly [schemaName]?: never;
 }
-export interface ListDocumentsQuery extends NonNullable<Paths['/api/v1/documents/']['get']['parameters']['query']> {
+/** `filter` is sent as JSON text; the SDK encodes it. */
+export interface ListDocumentsQuery extends Omit<NonNullable<Paths['/api/v1/documents/']['get']['parameters']['query']>, 'filter'> {
+  filter?: Filter;
+  readonly [schemaName]?: never;
+}
+export interface UpdateDocument extends S<'UpdateDocument'> {
   readonly [schemaName]?: never;
 }
 
-export interface SearchRequest extends S<'SearchRequest'> {
+export interface SearchRequest extends Omit<S<'SearchRequest'>, 'filter'> {
+  filter?: Filter;
   readonly [schemaName]?: never;
 }
 export interface SearchResponse extends S<'SearchResponse'> {
@@ -152,3 +159,14 @@ export interface Invoice extends S<'Invoice'> {
 export interface InvoicesQuery extends NonNullable<Paths['/api/v1/billing/invoices/']['get']['parameters']['query']> {
   readonly [schemaName]?: never;
 }
+export type {
+  Filter,
+  FilterCondition,
+  FilterValue,
+  FilterField,
+  AndFilter,
+  OrFilter,
+  NotFilter,
+  FieldFilter,
+  DocumentMetadata,
+} from './filter.js';

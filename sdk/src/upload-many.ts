@@ -1,3 +1,4 @@
+import type { DocumentMetadata } from './filter.js';
 import {
   ApiError,
   AuthenticationError,
@@ -42,6 +43,11 @@ export interface UploadManyOptions extends Omit<UploadFields, 'title'> {
   maxBatchBytes?: number;
   onProgress?: (p: UploadProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Metadata of one file (for example its relative path), instead of the shared `metadata`. Each
+   * file then goes in its own request: a batch request carries one metadata object for all files.
+   */
+  metadataOf?: (filename: string, index: number) => DocumentMetadata;
 }
 
 export type UploadOutcome =
@@ -94,7 +100,7 @@ export async function uploadMany(
   sources: UploadSource[],
   opts: UploadManyOptions = {},
 ): Promise<UploadManyResult> {
-  const batchSize = Math.min(MAX_BATCH_FILES, Math.max(1, opts.batchSize ?? 20));
+  const batchSize = opts.metadataOf ? 1 : Math.min(MAX_BATCH_FILES, Math.max(1, opts.batchSize ?? 20));
   const named = await Promise.all(sources.map((s, index) => toNamedBlob(s, loader).then((file) => ({ index, file }))));
   const outcomes: (UploadOutcome | undefined)[] = new Array(sources.length);
   const progress: UploadProgress = {
@@ -130,7 +136,7 @@ export async function uploadMany(
   opts.onProgress?.({ ...progress });
 
   const call: CallOptions = { timeoutMs: t.uploadTimeoutMs, signal: opts.signal };
-  const fields = { tags: opts.tags, sourceType: opts.sourceType };
+  const fields = { tags: opts.tags, sourceType: opts.sourceType, metadata: opts.metadata };
 
   const sendOne = async (item: BatchPlanItem) => {
     const size = item.file.blob.size;
@@ -138,7 +144,8 @@ export async function uploadMany(
       const data = await t.postForm(
         '/api/v1/collections/{uuid}/documents/',
         collectionUuid,
-        () => uploadForm('file', [item.file], fields),
+        () =>
+          uploadForm('file', [item.file], opts.metadataOf ? { ...fields, metadata: opts.metadataOf(item.file.name, item.index) } : fields),
         call,
       );
       record({ index: item.index, filename: item.file.name, size, status: 'uploaded', document: data as UploadedDocument });

@@ -1,3 +1,4 @@
+import type { DocumentMetadata } from './filter.js';
 import { DocsiftError } from './errors.js';
 
 /**
@@ -70,6 +71,8 @@ export interface UploadFields {
   tags?: string | string[] | undefined;
   /** Overrides detection from the extension. */
   sourceType?: string | undefined;
+  /** Structured fields, filterable in search (sent as the `metadata` form field, JSON). */
+  metadata?: DocumentMetadata | undefined;
 }
 
 export function tagsField(tags: string | string[] | undefined): string | undefined {
@@ -84,6 +87,7 @@ export function uploadForm(field: 'file' | 'files', files: NamedBlob[], fields: 
   const tags = tagsField(fields.tags);
   if (tags !== undefined) form.append('tags', tags);
   if (fields.sourceType !== undefined) form.append('source_type', fields.sourceType);
+  if (fields.metadata !== undefined) form.append('metadata', JSON.stringify(fields.metadata));
   for (const f of files) form.append(field, f.blob, f.name);
   return form;
 }

@@ -69,7 +69,12 @@ async function uuidsWithStatus(
   const out = new Set<string>();
   let cursor: string | undefined;
   do {
-    const query: ListDocumentsQuery = { status, limit: 500, ...(collection ? { collection } : {}), ...(cursor ? { cursor } : {}) };
+    const query: Omit<ListDocumentsQuery, 'filter'> = {
+      status,
+      limit: 500,
+      ...(collection ? { collection } : {}),
+      ...(cursor ? { cursor } : {}),
+    };
     const { data, response } = await t.getWithResponse('/api/v1/documents/', { params: { query }, signal });
     for (const d of data) out.add(d.uuid);
     cursor = nextCursorOf(response) ?? undefined;

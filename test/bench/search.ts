@@ -17,6 +17,7 @@ import { startEmbedStandIn, type EmbedStandIn } from './search/embed-server.js';
 import { withMetering, withQueryEmbedding } from './search/extras.js';
 import { cpuProbe } from './search/load.js';
 import { benchPhase, type Row, type Scope } from './search/phase.js';
+import { benchFiltered } from './search/filtered.js';
 import { FLOOR_APP } from './search/sql-floor.js';
 import { otherQueries, testQueries } from './search/queries.js';
 import { measureRecall } from './search/recall.js';
@@ -39,6 +40,8 @@ const { values: args } = parseArgs({
     'open-rate': { type: 'string', default: '100' },
     ef: { type: 'string', default: '40,64,100,200' },
     'skip-extras': { type: 'boolean', default: false },
+    // Only the filtered scopes at the full size (no unfiltered phase, recall or extras).
+    'filtered-only': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     // A streaming replica of the benchmark's cluster (its database name is replaced by the run's):
     // the daemon under test then sends searches to it (DATABASE_READ_URL), as a scaled deployment does.
@@ -170,6 +173,21 @@ async function main(): Promise<number> {
       );
 
       daemon = await startSearchDaemon({ ...base, provider: { kind: 'ollama', host: standIn.url, model: BENCH_MODEL }, label: `p${size}` });
+      if (args['filtered-only']) {
+        if (full)
+          result.filtered = await benchFiltered({
+            sql,
+            url: db.url,
+            baseUrl: daemon.url!,
+            key: tenant.key,
+            queries: phaseQueries,
+            collectionIds: allScopes[0]!.collectionIds,
+            log,
+          });
+        await daemon.stop();
+        daemon = undefined;
+        continue;
+      }
       const rows = await benchPhase({
         sql,
         baseUrl: daemon.url!,
@@ -184,6 +202,19 @@ async function main(): Promise<number> {
         embeddedSoFar: () => standIn!.texts,
         log,
       });
+      // Filtered scopes (1 % and 30 % of the chunks) beside the unfiltered figures, on the same daemon.
+      if (full) {
+        log(`  filtered scopes (${elapsed()}):`);
+        result.filtered = await benchFiltered({
+          sql,
+          url: db.url,
+          baseUrl: daemon.url!,
+          key: tenant.key,
+          queries: phaseQueries,
+          collectionIds: allScopes[0]!.collectionIds,
+          log,
+        });
+      }
       await daemon.stop();
       daemon = undefined;
       // Exact search reads every chunk (~0.65 s CPU at 100k, ten times that at 1M): a subset of the queries keeps it bounded.

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { parseTags } from './json.js';
 import type { ReceivedFile } from './multipart.js';
+import { parseMetadataField, type Metadata } from './metadata.js';
 
 const MAX_TAGS = 50;
 const MAX_TAG_LENGTH = 100;
@@ -13,6 +14,8 @@ export interface Meta {
   title?: string;
   tags: string[];
   sourceTypeOverride?: string;
+  /** Undefined when not sent (replace keeps the current metadata). */
+  metadata?: Metadata;
 }
 
 /** The metadata of a new document, from a form (multipart, web UI) or a JSON body. */
@@ -23,6 +26,8 @@ export interface DocumentInput {
   tags?: string | string[];
   content?: string;
   url?: string;
+  /** An object (JSON body) or its JSON text (forms); checked by validateMetadata. */
+  metadata?: unknown;
 }
 
 /** PostgreSQL text cannot hold NUL: a 400 here, rather than a failed insert. */
@@ -42,7 +47,8 @@ export function validateMeta(input: DocumentInput): Meta {
   const title = input.title?.trim();
   if (title && title.length > MAX_TITLE)
     throw new AppError('VALIDATION_FAILED', `Title must be at most ${MAX_TITLE} characters.`, { title: ['Too long.'] });
-  return { title: title || undefined, tags, sourceTypeOverride: input.source_type?.trim().toLowerCase() || undefined };
+  const metadata = parseMetadataField(input.metadata);
+  return { title: title || undefined, tags, sourceTypeOverride: input.source_type?.trim().toLowerCase() || undefined, metadata };
 }
 
 /** Multipart text fields: the known ones are metadata; every field, known or not, must be free of NUL. */

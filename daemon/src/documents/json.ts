@@ -21,6 +21,7 @@ export function listItemJson(d: DocumentRow) {
     source_type: d.source_type,
     status: d.status,
     tags: d.tags,
+    metadata: d.metadata,
     chunks_count: d.chunks_count,
     original_filename: d.original_filename,
     content_sha256: d.content_sha256,

@@ -36,6 +36,7 @@ export async function replaceDocument(
     const title = meta.title;
     // An absent `tags` field keeps the document's tags; an empty one clears them.
     const tags = fields.tags !== undefined ? meta.tags : undefined;
+    const metadata = meta.metadata;
     await beginResolvingCommit(deps.sql, async (tx) => {
       const current = await getDocumentById(tx, d.id, { forUpdate: true });
       if (!current || current.deleted_at) throw documentNotFound();
@@ -49,6 +50,7 @@ export async function replaceDocument(
           sourceType,
           title,
           tags,
+          metadata,
           contentSha256: f.sha256 ?? null,
         },
       });

@@ -1,6 +1,9 @@
 import type { Caller } from '../types.js';
 import { visibleToCaller } from '../db/access.js';
 import type { Tx } from '../db/client.js';
+import type { Metadata } from './metadata.js';
+import { compileFilter } from '../filters/compile.js';
+import type { FilterNode } from '../filters/parse.js';
 
 export type DocumentStatus = 'pending' | 'indexed' | 'failed';
 
@@ -15,6 +18,7 @@ export interface DocumentRow {
   source_type: string;
   status: DocumentStatus;
   tags: string[];
+  metadata: Metadata;
   original_filename: string;
   /** Hex SHA-256 of the file (or a text document's content); null for URL documents and older files. */
   content_sha256: string | null;
@@ -30,7 +34,7 @@ export interface DocumentRow {
 
 const columns = (tx: Tx) => tx`
   d.id, d.collection_id, c.name as collection_name, c.slug as collection_slug, c.organization_id, c.owner_id,
-  d.title, d.source_type, d.status, d.tags, d.original_filename, d.content_sha256, d.file_size::int as file_size, d.media_type,
+  d.title, d.source_type, d.status, d.tags, d.metadata, d.original_filename, d.content_sha256, d.file_size::int as file_size, d.media_type,
   d.blob_key, d.source_url, d.chunks_count, d.generation, d.error_message, d.created_at`;
 
 /** A non-deleted document in a collection the caller can read. */
@@ -69,6 +73,8 @@ export interface ListFilter {
   tag?: string;
   collection?: string;
   status?: DocumentStatus;
+  /** A checked filter (filters/parse.ts). */
+  where?: FilterNode;
   /** Absent: every matching row (read it with `.cursor()` to keep memory flat). */
   limit?: number;
   cursor?: { createdAt: Date; id: string };
@@ -83,6 +89,7 @@ export function listVisibleDocuments(tx: Tx, caller: Caller, f: ListFilter) {
      where d.deleted_at is null and ${visibleToCaller(tx, caller)}
        ${f.collection ? tx`and c.slug = ${f.collection}` : tx``}
        ${f.status ? tx`and d.status = ${f.status}` : tx``}
+       ${f.where ? tx`and ${compileFilter(tx, f.where)}` : tx``}
        ${tagPattern ? tx`and exists (select 1 from unnest(d.tags) t where lower(t) like ${tagPattern})` : tx``}
        ${f.cursor ? tx`and (d.created_at, d.id) < (${f.cursor.createdAt}, ${f.cursor.id})` : tx``}
      order by d.created_at desc, d.id desc

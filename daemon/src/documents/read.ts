@@ -6,6 +6,7 @@ import { detailJson } from './json.js';
 import { baseFilename } from './multipart.js';
 import { chunksOfDocument, contentText, listVisibleDocuments, type DocumentRow, type DocumentStatus } from './queries.js';
 import { getVisibleDocument } from './upload.js';
+import { parseFilterText } from '../filters/parse.js';
 
 export async function documentDetail(deps: AppDeps, caller: Caller, id: string) {
   const d = await getVisibleDocument(deps.sql, caller, id);
@@ -21,12 +22,13 @@ export const decodeCursor = decodeDateIdCursor;
 export async function listDocuments(
   deps: AppDeps,
   caller: Caller,
-  q: { tag?: string; collection?: string; status?: DocumentStatus; limit: number; cursor?: string },
+  q: { tag?: string; collection?: string; status?: DocumentStatus; filter?: string; limit: number; cursor?: string },
 ) {
   const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const where = q.filter === undefined ? undefined : parseFilterText(q.filter);
   // Lists may trail the primary by the replica's replay lag (docs/deploying.md).
   const rows = await deps.reads.run((sql) =>
-    listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, limit: q.limit + 1, cursor }),
+    listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where, limit: q.limit + 1, cursor }),
   );
   const page = rows.slice(0, q.limit);
   return { page, next: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null };
@@ -39,10 +41,11 @@ export async function listDocuments(
 export async function* allDocuments(
   deps: AppDeps,
   caller: Caller,
-  q: { tag?: string; collection?: string; status?: DocumentStatus },
+  q: { tag?: string; collection?: string; status?: DocumentStatus; filter?: string },
 ): AsyncGenerator<DocumentRow[]> {
+  const where = q.filter === undefined ? undefined : parseFilterText(q.filter);
   yield* deps.reads.stream((sql) =>
-    listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status }).cursor(500),
+    listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where }).cursor(500),
   );
 }
 

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../types.js';
 import { ranksByOrganization } from './processing-queue.js';
 import type { DocumentRow } from './queries.js';
+import type { Metadata } from './metadata.js';
 import { enqueueProcessing } from './process-document.js';
 
 /** What a replace changes besides the processing state; reprocess and reembed change nothing else. */
@@ -14,6 +15,8 @@ export interface RestartChanges {
   sourceType?: string;
   title?: string;
   tags?: string[];
+  /** Replaces the whole metadata object; kept when undefined. */
+  metadata?: Metadata;
   /** The new file's SHA-256 (replace); kept when undefined. */
   contentSha256?: string | null;
 }
@@ -58,6 +61,7 @@ export async function restartDocuments(tx: Tx, deps: RestartDeps, target: Restar
           ? tx`blob_key = ${ch.blobKey ?? one.blob_key}, original_filename = ${ch.filename ?? one.original_filename},
                file_size = ${ch.size ?? one.file_size}, media_type = ${ch.mediaType ?? one.media_type},
                source_type = ${ch.sourceType ?? one.source_type}, title = ${ch.title ?? one.title}, tags = ${ch.tags ?? one.tags},
+               metadata = coalesce(${ch.metadata ? tx.json(ch.metadata as never) : null}::jsonb, d.metadata),
                content_sha256 = ${ch.contentSha256 === undefined ? one.content_sha256 : ch.contentSha256},`
           : tx``
       }

@@ -12,6 +12,7 @@ import { FAIR_RANK_CAP, processingPriority } from './processing-queue.js';
 import { createHash } from 'node:crypto';
 import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta } from './checks.js';
 import { baseFilename, receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
+import type { Metadata } from './metadata.js';
 
 /**
  * What the client hears when the database connection dropped around COMMIT and the outcome could
@@ -47,6 +48,7 @@ async function insertRow(
     title: string;
     sourceType: string;
     tags: string[];
+    metadata?: Metadata;
     filename: string;
     size: number;
     mediaType: string;
@@ -58,8 +60,8 @@ async function insertRow(
 ): Promise<string> {
   const now = deps.clock.now();
   const rows = await tx<{ id: string }[]>`
-    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_sha256, created_at, updated_at)
-    values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${d.filename}, ${d.size},
+    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, metadata, original_filename, file_size, media_type, blob_key, source_url, content_sha256, created_at, updated_at)
+    values (coalesce(${d.id ?? null}::uuid, gen_random_uuid()), ${d.collectionId}, ${caller.userId}, ${d.title}, ${d.sourceType}, ${d.tags}, ${tx.json((d.metadata ?? {}) as never)}::jsonb, ${d.filename}, ${d.size},
             ${d.mediaType}, ${d.blobKey}, ${d.sourceUrl}, ${d.contentSha256}, ${now}, ${now})
     returning id`;
   const id = rows[0]!.id;
@@ -76,7 +78,7 @@ async function insertFileRows(
   tx: Tx,
   deps: AppDeps,
   caller: Caller,
-  shared: { collectionId: string; tags: string[] },
+  shared: { collectionId: string; tags: string[]; metadata?: Metadata },
   rows: {
     id: string;
     title: string;
@@ -92,8 +94,8 @@ async function insertFileRows(
   // As text: postgres.js sends an array of Dates as one timestamp, not as timestamptz[].
   const now = rows.map(() => deps.clock.now().toISOString());
   await tx`
-    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, original_filename, file_size, media_type, blob_key, source_url, content_sha256, created_at, updated_at)
-    select t.id, ${shared.collectionId}, ${caller.userId}, t.title, t.source_type, ${shared.tags}, t.filename, t.size, t.media_type, t.blob_key, null, t.sha, t.at, t.at
+    insert into documents (id, collection_id, uploaded_by, title, source_type, tags, metadata, original_filename, file_size, media_type, blob_key, source_url, content_sha256, created_at, updated_at)
+    select t.id, ${shared.collectionId}, ${caller.userId}, t.title, t.source_type, ${shared.tags}, ${tx.json((shared.metadata ?? {}) as never)}::jsonb, t.filename, t.size, t.media_type, t.blob_key, null, t.sha, t.at, t.at
       from unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.title)}::text[], ${rows.map((r) => r.sourceType)}::text[],
                   ${rows.map((r) => r.filename)}::text[], ${rows.map((r) => r.size)}::int8[], ${rows.map((r) => r.mediaType)}::text[],
                   ${rows.map((r) => r.blobKey)}::text[], ${rows.map((r) => r.contentSha256)}::text[], ${now}::timestamptz[])
@@ -183,6 +185,7 @@ async function storeUpload(
     title: meta.title ?? baseFilename(f.filename),
     sourceType,
     tags: meta.tags,
+    metadata: meta.metadata,
     filename: f.filename,
     size: f.size,
     mediaType: f.mediaType,
@@ -225,7 +228,7 @@ async function storeUpload(
       tx,
       deps,
       caller,
-      { collectionId, tags: meta.tags },
+      { collectionId, tags: meta.tags, metadata: meta.metadata },
       rest.map(({ f, sourceType }) => row(f, sourceType)),
     );
     const ids = [headId, ...rest.map(({ f }) => f.documentId)];
@@ -262,6 +265,7 @@ async function createNonFileDocument(
         title: meta.title ?? url.toString(),
         sourceType: 'url',
         tags: meta.tags,
+        metadata: meta.metadata,
         filename,
         size: 0,
         mediaType: 'text/html',
@@ -283,6 +287,7 @@ async function createNonFileDocument(
       title: meta.title ?? firstLine,
       sourceType: 'text',
       tags: meta.tags,
+      metadata: meta.metadata,
       filename: '',
       size: Buffer.byteLength(content),
       mediaType: 'text/plain',
@@ -298,6 +303,7 @@ async function createNonFileDocument(
 export async function createDocument(deps: AppDeps, caller: Caller, collectionId: string, input: DocumentInput): Promise<DocumentRow> {
   const collection = await requireWritableCollection(deps.sql, caller, collectionId);
   rejectNul((['source_type', 'content', 'url', 'title', 'tags'] as const).map((name) => [name, input[name]]));
+  // An object here (JSON body); its strings are checked for NUL by validateMetadata.
   const meta = validateMeta(input);
   if (meta.sourceTypeOverride !== 'text' && meta.sourceTypeOverride !== 'url') {
     throw new AppError('VALIDATION_FAILED', 'JSON uploads create text or url documents; send files as multipart/form-data.', {

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { AppError, ERROR_CODES } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
+import { parseFilter } from '../filters/parse.js';
+import { FILTER_SUMMARY } from '../filters/describe.js';
 import { listCollections } from '../collections/service.js';
 import { documentDetail } from '../documents/read.js';
 import { searchByTag } from '../documents/tags.js';
@@ -83,6 +85,8 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
       inputSchema: {
         query: z.string().min(1).max(1000).describe('What to look for, in natural language or keywords.'),
         collection: z.string().optional().describe('Limit to one collection (its slug, from list_collections).'),
+        collections: z.array(z.string()).optional().describe('Several collections at once (slugs).'),
+        filter: z.record(z.string(), z.unknown()).optional().describe(FILTER_SUMMARY),
         limit: z.number().int().min(1).max(50).optional().describe('Number of results, 1–50 (default 5).'),
         tags: z
           .array(z.string().min(1))
@@ -110,6 +114,8 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
         const r = await search(deps, caller, {
           query: a.query.trim(),
           collection: a.collection,
+          collections: a.collections,
+          filter: a.filter === undefined ? undefined : parseFilter(a.filter),
           limit: a.limit ?? 5,
           mode: a.mode ?? 'hybrid',
           ...(a.tags?.length ? { tags: a.tags } : {}),

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ALL_SOURCE_TYPES, SUPPORTED_TYPES } from '../ingest/file-types.js';
 import { Timestamp } from './router.js';
+import { DocumentMetadata } from './filter-schemas.js';
 
 const typeList = Object.entries(SUPPORTED_TYPES)
   .map(([t, info]) => `\`${t}\` (${info.extensions.map((e) => '.' + e).join(', ')})`)
@@ -45,6 +46,7 @@ export const DocumentListItem = z
     source_type: sourceType,
     status,
     tags: z.array(z.string()),
+    metadata: DocumentMetadata,
     chunks_count: z.number().int(),
     original_filename: originalFilename,
     content_sha256: z.string().nullable().openapi({
@@ -75,6 +77,12 @@ export const DocumentDetail = DocumentListItem.extend({
   chunks: z.array(ChunkSchema),
 }).openapi('DocumentDetail');
 
+const METADATA_FIELD = {
+  type: 'string',
+  description: 'A JSON object (DocumentMetadata): strings, numbers, booleans and arrays of strings; limits in DocumentMetadata.',
+  example: '{"year":2024,"dept":"legal","path":"contracts/acme.pdf"}',
+} as const;
+
 const fileField = { type: 'string', format: 'binary' } as const;
 export const multipartUploadBody = {
   required: true,
@@ -96,6 +104,7 @@ export const multipartUploadBody = {
           },
           title: { type: 'string', description: 'Defaults to the file name (for text: the first line; for url: the URL).' },
           tags: { type: 'string', description: 'Comma-separated; trimmed, empties and duplicates dropped.', example: 'reports, 2026' },
+          metadata: METADATA_FIELD,
           source_type: {
             type: 'string',
             description:
@@ -123,6 +132,7 @@ export const multipartUploadBody = {
           url: { type: 'string' },
           title: { type: 'string' },
           tags: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+          metadata: { $ref: '#/components/schemas/DocumentMetadata' },
         },
       },
     },
@@ -141,6 +151,7 @@ export const multipartReplaceBody = {
           file: fileField,
           title: { type: 'string' },
           tags: { type: 'string', description: 'Comma-separated; replaces the existing tags when present.' },
+          metadata: { ...METADATA_FIELD, description: `${METADATA_FIELD.description} Replaces the existing metadata when present.` },
           source_type: { type: 'string' },
         },
       },

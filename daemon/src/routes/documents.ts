@@ -9,6 +9,8 @@ import { listItemJson, uploadJson } from '../documents/json.js';
 import { deleteDocument, replaceDocument, reprocessDocument } from '../documents/lifecycle.js';
 import { allDocuments, documentDetail, downloadUrl, listDocuments } from '../documents/read.js';
 import { createDocument, uploadDocuments, type UploadOutcome } from '../documents/upload.js';
+import { updateDocument } from '../documents/update.js';
+import { DocumentMetadata } from './filter-schemas.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { searchByTag } from '../documents/tags.js';
 import {
@@ -30,6 +32,11 @@ const ListQuery = z.object({
   tag: z.string().optional().openapi({ description: 'Case-insensitive substring of any tag.' }),
   collection: z.string().optional().openapi({ description: 'Collection slug.' }),
   status: z.enum(['pending', 'indexed', 'failed']).optional(),
+  filter: z.string().optional().openapi({
+    description:
+      'A `Filter` as JSON text (URL-encoded): the grammar of search’s `filter` (schema Filter). 400 VALIDATION_FAILED names the bad clause.',
+    example: '{"and":[{"year":{"gte":2024}},{"dept":"legal"}]}',
+  }),
   limit: z.coerce
     .number()
     .int()
@@ -50,6 +57,14 @@ const TagQuery = z.object({ collection: z.string().optional().openapi({ descript
 const TaggedDocuments = z
   .object({ tag: z.string(), count: z.number().int(), documents: z.array(DocumentListItem) })
   .openapi('TaggedDocuments');
+
+const UpdateDocument = z
+  .strictObject({
+    title: z.string().max(500).optional(),
+    tags: z.array(z.string()).max(50).optional().openapi({ description: 'Replaces the tags.' }),
+    metadata: DocumentMetadata.optional().openapi({ description: 'Replaces the whole metadata object (`{}` clears it).' }),
+  })
+  .openapi('UpdateDocument', { example: { title: 'ACME master agreement', tags: ['contracts'], metadata: { year: 2024, dept: 'legal' } } });
 
 const routes = {
   byTag: createRoute({
@@ -119,6 +134,20 @@ const routes = {
     request: { params: UuidParam },
     responses: { 200: jsonResponse(UploadedDocument, 'Queued'), ...errorResponses(['DOCUMENT_NOT_FOUND', 'WRITE_ACCESS_REQUIRED']) },
   }),
+  update: createRoute({
+    method: 'patch',
+    path: '/api/v1/documents/{uuid}',
+    operationId: 'updateDocument',
+    tags,
+    summary: 'Change a document’s title, tags or metadata',
+    description:
+      'Changes only the fields sent, in place: no reprocessing (chunks, status and search entries stay; search sees the new values at once). `tags` and `metadata` replace the current ones. Needs write permission: a read-only grant answers 403 WRITE_ACCESS_REQUIRED.',
+    request: { params: UuidParam, body: { required: true, content: { 'application/json': { schema: UpdateDocument } } } },
+    responses: {
+      200: jsonResponse(DocumentListItem, 'The updated document'),
+      ...errorResponses(['VALIDATION_FAILED', 'DOCUMENT_NOT_FOUND', 'WRITE_ACCESS_REQUIRED']),
+    },
+  }),
   delete: createRoute({
     method: 'delete',
     path: '/api/v1/documents/{uuid}',
@@ -156,6 +185,7 @@ const JsonDocument = z.strictObject({
   url: z.string().optional(),
   title: z.string().optional(),
   tags: z.union([z.string(), z.array(z.string())]).optional(),
+  metadata: z.unknown().optional(),
 });
 
 export function registerDocumentRoutes(app: App, deps: AppDeps): void {
@@ -185,6 +215,9 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
   });
   app.openapi(routes.reprocess, async (c) =>
     c.json(uploadJson(await reprocessDocument(deps, c.get('caller'), c.req.valid('param').uuid)), 200),
+  );
+  app.openapi(routes.update, async (c) =>
+    c.json(listItemJson(await updateDocument(deps, c.get('caller'), c.req.valid('param').uuid, c.req.valid('json'))), 200),
   );
   app.openapi(routes.delete, async (c) => {
     await deleteDocument(deps, c.get('caller'), c.req.valid('param').uuid);

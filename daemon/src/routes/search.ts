@@ -3,6 +3,8 @@ import type { App } from './router.js';
 import { search } from '../search/service.js';
 import type { AppDeps } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse } from './router.js';
+import { DocumentMetadata, FilterField, registerFilterSchemas } from './filter-schemas.js';
+import { parseFilter } from '../filters/parse.js';
 
 export const SearchRequestSchema = z
   .strictObject({
@@ -25,6 +27,17 @@ export const SearchRequestSchema = z
       .min(1)
       .optional()
       .openapi({ description: 'Alias of `collection` (older clients); a slug or a collection uuid.' }),
+    collections: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({
+        description:
+          'Several collection slugs searched at once (with `collection` when both are given); 404 COLLECTION_NOT_FOUND when one is not visible.',
+        example: ['contracts', 'handbook'],
+      }),
+    filter: FilterField,
     limit: z
       .number()
       .int('Limit must be an integer.')
@@ -81,6 +94,7 @@ export const SearchResultSchema = z
     collection_name: z.string(),
     collection_slug: z.string(),
     tags: z.array(z.string()),
+    metadata: DocumentMetadata,
     score: z.number().openapi({ description: 'Relevance in [0, 1]; higher is better. Results are sorted by it.' }),
     chunk_id: z.string().openapi({ format: 'uuid' }),
     chunk_index: z.number().int(),
@@ -146,11 +160,14 @@ const searchRoute = createRoute({
 });
 
 export function registerSearchRoutes(app: App, deps: AppDeps): void {
+  registerFilterSchemas(app);
   app.openapi(searchRoute, async (c) => {
     const b = c.req.valid('json');
     const r = await search(deps, c.get('caller'), {
       query: b.query,
       collection: b.collection ?? b.collection_id,
+      collections: b.collections,
+      filter: b.filter === undefined ? undefined : parseFilter(b.filter),
       limit: b.limit ?? 5,
       mode: b.mode ?? 'hybrid',
       tags: b.tags,

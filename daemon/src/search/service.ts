@@ -1,23 +1,27 @@
-import { visibleCollectionIds } from '../db/access.js';
 import { meterSearch } from '../billing/quota.js';
 import { EmbeddingRejectedError, EmbeddingUnavailableError } from '../embeddings/types.js';
 import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
-import { isUuid } from '../ids.js';
-import { getVisibleCollectionId } from '../collections/service.js';
 import { withSearchSettings, type Tx } from '../db/client.js';
+import type { FilterNode } from '../filters/parse.js';
 import type { AppDeps, Caller, SearchNote } from '../types.js';
 import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod, type ModelDefaults } from './fusion-defaults.js';
 import { hydrate } from './hydrate.js';
 import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
+import { filteredVectorCandidates } from './filtered-vector.js';
+import { searchScope } from './scope.js';
 
 export type SearchMode = 'hybrid' | 'text' | 'vector';
 
 export interface SearchRequest {
   query: string;
   collection?: string;
+  /** Several collections (slugs) at once, with `collection` if both are given. */
+  collections?: string[];
+  /** Checked filter (filters/parse.ts): only chunks of documents passing it. */
+  filter?: FilterNode;
   limit: number;
   mode: SearchMode;
   tags?: string[];
@@ -64,9 +68,12 @@ function capPerDocument<T extends Fused & { documentId: string }>(list: T[], max
 /** Search (REST and MCP), metered: counted against the plan quota and recorded in the request log. */
 export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) {
   // PostgreSQL text cannot hold NUL: refused as bad input (REST, MCP and the web UI alike), never a 500.
-  const withNul = Object.entries({ query: [req.query], collection: [req.collection ?? ''], tags: req.tags ?? [] }).filter(([, values]) =>
-    values.some((v) => v.includes('\u0000')),
-  );
+  const withNul = Object.entries({
+    query: [req.query],
+    collection: [req.collection ?? ''],
+    collections: req.collections ?? [],
+    tags: req.tags ?? [],
+  }).filter(([, values]) => values.some((v) => v.includes('\u0000')));
   if (withNul.length) {
     throw new AppError(
       'VALIDATION_FAILED',
@@ -83,9 +90,9 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
  */
 async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   // `collection` is a slug; the legacy `collection_id` alias may also carry a uuid.
-  const ref = req.collection;
-  const scope = async (sql: Tx) =>
-    ref ? [await getVisibleCollectionId(sql, caller, isUuid(ref) ? { id: ref } : { slug: ref })] : visibleCollectionIds(sql, caller);
+  const refs = [...(req.collection ? [req.collection] : []), ...(req.collections ?? [])];
+  const ref = refs.length > 0;
+  const scope = (sql: Tx) => searchScope(sql, caller, refs);
   // Read-only work runs on the replica when there is one. A collection the replica does not know may
   // have been created a moment ago: the primary has the last word before answering 404.
   const collectionIds = await deps.reads.run(scope).catch((err: unknown) => {
@@ -109,7 +116,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     min_score: { ...floor, dropped },
     bm25: { k1: deps.config.BM25_K1, b: deps.config.BM25_B },
   });
-  const filter = { collectionIds, tags: req.tags };
+  const filter = { collectionIds, tags: req.tags, where: req.filter };
   let fallback: 'text_only' | null = null;
   if (!collectionIds.length)
     return {
@@ -145,7 +152,11 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     [text, vector] = await deps.reads.run((sql) =>
       Promise.all([
         req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, filter, limitWithSlack),
-        queryVector ? withSearchSettings(sql, (tx) => vectorCandidates(tx, queryVector, filter, limitWithSlack)) : [],
+        queryVector
+          ? withSearchSettings(sql, (tx) =>
+              (filter.where ? filteredVectorCandidates : vectorCandidates)(tx, queryVector, filter, limitWithSlack),
+            )
+          : [],
       ]),
     );
   } catch (err) {
@@ -163,7 +174,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
           ? rrf(text, vector)
           : weighted(text, vector, ratio);
   const { kept: fused, dropped } = keepRelevant(all, floor.value);
-  const rows = await deps.reads.run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit)));
+  const rows = await deps.reads.run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit), req.filter));
   const results = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
   return {
     query: req.query,
@@ -175,6 +186,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
       collection_name: r.collectionName,
       collection_slug: r.collectionSlug,
       tags: r.tags,
+      metadata: r.metadata,
       score: Math.round(r.score * 1e6) / 1e6,
       chunk_id: r.chunkId,
       chunk_index: r.chunkIndex,

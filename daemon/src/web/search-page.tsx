@@ -9,6 +9,7 @@ import type { AppDeps } from '../types.js';
 import { page, type WebEnv } from './context.js';
 import { qs, Tags } from './documents-table.js';
 import { ErrorSummary, errorsFromFields, hasErrors, type FormErrors } from './forms.js';
+import { DateFields, dateFilter } from './search-dates.js';
 import { highlightPassages, type Segment } from './highlight.js';
 import { FieldError, Layout, Notice, PageHead } from './layout.js';
 import { meteredSearch, type SearchOutcome } from './metering.js';
@@ -33,6 +34,9 @@ export interface SearchState {
   collection: string;
   mode: SearchMode;
   tags: string;
+  /** Added from / until (YYYY-MM-DD, inclusive): a created_at filter. */
+  from?: string;
+  to?: string;
 }
 
 export const SearchForm: FC<{
@@ -77,6 +81,7 @@ export const SearchForm: FC<{
         </select>
         <FieldError id="search-collection-error" message={errors['search-collection']} />
       </div>
+      {compact ? null : <DateFields from={s.from ?? ''} to={s.to ?? ''} errors={errors} />}
       {compact ? null : (
         <div class="field">
           <label for="search-tags">Tags</label>
@@ -178,7 +183,16 @@ const SearchPage: FC<{
   notice?: string;
 }> = (p) => (
   <Layout title={p.s.q ? `Search: ${p.s.q}` : 'Search'} session={p.session} active="search">
-    <ErrorSummary errors={p.errors} labels={{ q: 'Search', 'search-collection': 'Collection', 'search-tags': 'Tags' }} />
+    <ErrorSummary
+      errors={p.errors}
+      labels={{
+        q: 'Search',
+        'search-collection': 'Collection',
+        'search-tags': 'Tags',
+        'search-from': 'Added from',
+        'search-to': 'Added until',
+      }}
+    />
     <PageHead
       title="Search"
       lead="Searches here count toward your plan's quota and rate limit, like API searches, and appear in the usage log."
@@ -198,6 +212,8 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
       collection: c.req.query('collection') ?? '',
       mode: MODES.some((m) => m.id === modeQ) ? (modeQ as SearchMode) : 'hybrid',
       tags: c.req.query('tags') ?? '',
+      from: c.req.query('from') ?? '',
+      to: c.req.query('to') ?? '',
     };
     const [collections, tagOptions] = await Promise.all([queryVisibleCollections(deps.sql, caller), visibleTags(deps, caller)]);
     let errors: FormErrors = {};
@@ -218,7 +234,11 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
         tags: tags.length ? tags : undefined,
         limit: RESULT_LIMIT,
       });
-      if (!parsed.success) {
+      const dates = dateFilter(s.from ?? '', s.to ?? '');
+      if (hasErrors(dates.errors)) {
+        errors = dates.errors;
+        status = 400;
+      } else if (!parsed.success) {
         errors = errorsFromFields('The search could not run.', fieldsFromIssues(parsed.error.issues as never), FIELD_IDS);
         status = 400;
       } else if (c.req.header('sec-fetch-site') === 'cross-site') {
@@ -232,6 +252,7 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
             limit: RESULT_LIMIT,
             mode: parsed.data.mode ?? 'hybrid',
             tags: parsed.data.tags,
+            filter: dates.filter,
           });
           passages = await highlightPassages(deps, r.query, r.results);
         } catch (err) {

@@ -353,7 +353,11 @@ export interface paths {
         delete: operations["deleteDocument"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a document’s title, tags or metadata
+         * @description Changes only the fields sent, in place: no reprocessing (chunks, status and search entries stay; search sees the new values at once). `tags` and `metadata` replace the current ones. Needs write permission: a read-only grant answers 403 WRITE_ACCESS_REQUIRED.
+         */
+        patch: operations["updateDocument"];
         trace?: never;
     };
     "/api/v1/documents/{uuid}/download/": {
@@ -592,6 +596,56 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Operators on one field; a bare string, number or boolean means `eq`. */
+        FilterCondition: (string | number | boolean) | {
+            eq?: string | number | boolean;
+            ne?: string | number | boolean;
+            in?: (string | number | boolean)[];
+            nin?: (string | number | boolean)[];
+            gt?: string | number;
+            gte?: string | number;
+            lt?: string | number;
+            lte?: string | number;
+            exists?: boolean;
+            prefix?: string;
+        };
+        /**
+         * @description A filter on documents (JSON). A node is `{"and": [node, …]}`, `{"or": [node, …]}`, `{"not": node}` or `{"<field>": {"<operator>": value}}`; several keys in one object are and-ed, several operators on one field too, and a bare value means `eq` (`{"dept": "legal"}`).
+         *
+         *     Fields: `tags`, `source_type`, `collection`, `document`, `created_at`, `original_filename`, and any other name is a metadata key (also written `metadata.<key>`, which reaches a key named like a built-in field).
+         *
+         *     Operators: `eq`, `ne`, `in`, `nin` (lists of 1–100), `gt`, `gte`, `lt`, `lte`, `exists` (true/false), and `prefix` (original_filename only). By field: metadata takes every operator but prefix (numbers compare as numbers, strings by code point; a string-array value matches `eq`/`in`/ranges when one element does); `tags` eq/ne/in/nin (case-insensitive) and exists; `source_type`, `collection` (slugs) and `document` (uuids) eq/ne/in/nin; `created_at` eq/ne/gt/gte/lt/lte with an ISO 8601 timestamp; `original_filename` eq/ne/in/nin/prefix.
+         *
+         *     Semantics: a missing key fails every operator except `ne`, `nin` and `exists: false` (`ne` is exactly `not eq`). Limits: 100 conditions, 10 levels. A bad filter answers 400 VALIDATION_FAILED whose `fields` names the bad clause's path, for example `filter.and[1].year.gt`.
+         * @example {
+         *       "and": [
+         *         {
+         *           "year": {
+         *             "gte": 2024
+         *           }
+         *         },
+         *         {
+         *           "dept": "legal"
+         *         },
+         *         {
+         *           "not": {
+         *             "tags": {
+         *               "in": [
+         *                 "draft"
+         *               ]
+         *             }
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        Filter: {
+            and?: components["schemas"]["Filter"][];
+            or?: components["schemas"]["Filter"][];
+            not?: components["schemas"]["Filter"];
+        } & {
+            [key: string]: components["schemas"]["FilterCondition"];
+        };
         /**
          * @description Body of every webhook delivery.
          *
@@ -955,6 +1009,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "indexed" | "failed";
             tags: string[];
+            metadata: components["schemas"]["DocumentMetadata"];
             chunks_count: number;
             /**
              * @description The file name as uploaded. A relative path sent as the part’s file name is kept (`guide/intro.md`; separators become `/`, empty, `.` and `..` segments and a drive letter are dropped): it is the stable key by which `docsift docs sync` matches files to documents. The title and the download’s file name use its last segment. Empty for text documents; the URL’s last path segment for URL documents.
@@ -974,6 +1029,21 @@ export interface components {
              * @example 2026-01-01T12:00:00.000Z
              */
             created_at: string;
+        };
+        /**
+         * @description Structured fields of a document, filterable in search and listing (`filter`). A flat JSON object: values are strings, numbers, booleans or arrays of strings (no nested objects, no null). Limits: at most 64 keys; a key is 1–64 letters, digits, `_`, `-` or `.`, starting with a letter or `_`; strings at most 1000 characters; arrays at most 100 strings; at most 8192 bytes as JSON. A violation answers 400 VALIDATION_FAILED naming the key (`metadata.year`).
+         * @example {
+         *       "year": 2024,
+         *       "dept": "legal",
+         *       "confidential": false,
+         *       "parties": [
+         *         "acme",
+         *         "globex"
+         *       ]
+         *     }
+         */
+        DocumentMetadata: {
+            [key: string]: string | number | boolean | string[];
         };
         DocumentDetail: components["schemas"]["DocumentListItem"] & {
             /** @description Full extracted text. */
@@ -1016,6 +1086,24 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "title": "ACME master agreement",
+         *       "tags": [
+         *         "contracts"
+         *       ],
+         *       "metadata": {
+         *         "year": 2024,
+         *         "dept": "legal"
+         *       }
+         *     }
+         */
+        UpdateDocument: {
+            title?: string;
+            /** @description Replaces the tags. */
+            tags?: string[];
+            metadata?: components["schemas"]["DocumentMetadata"] & unknown;
+        };
         BatchUpload: {
             uploaded: components["schemas"]["UploadedDocument"][];
             skipped: {
@@ -1053,6 +1141,7 @@ export interface components {
             collection_name: string;
             collection_slug: string;
             tags: string[];
+            metadata: components["schemas"]["DocumentMetadata"];
             /** @description Relevance in [0, 1]; higher is better. Results are sorted by it. */
             score: number;
             /** Format: uuid */
@@ -1119,6 +1208,38 @@ export interface components {
             collection?: string;
             /** @description Alias of `collection` (older clients); a slug or a collection uuid. */
             collection_id?: string;
+            /**
+             * @description Several collection slugs searched at once (with `collection` when both are given); 404 COLLECTION_NOT_FOUND when one is not visible.
+             * @example [
+             *       "contracts",
+             *       "handbook"
+             *     ]
+             */
+            collections?: string[];
+            /**
+             * @example {
+             *       "and": [
+             *         {
+             *           "year": {
+             *             "gte": 2024
+             *           }
+             *         },
+             *         {
+             *           "dept": "legal"
+             *         },
+             *         {
+             *           "not": {
+             *             "tags": {
+             *               "in": [
+             *                 "draft"
+             *               ]
+             *             }
+             *           }
+             *         }
+             *       ]
+             *     }
+             */
+            filter?: components["schemas"]["Filter"];
             /** @default 5 */
             limit?: number;
             /**
@@ -4261,6 +4382,15 @@ export interface operations {
                      *             "ml",
                      *             "2026"
                      *           ],
+                     *           "metadata": {
+                     *             "year": 2024,
+                     *             "dept": "legal",
+                     *             "confidential": false,
+                     *             "parties": [
+                     *               "acme",
+                     *               "globex"
+                     *             ]
+                     *           },
                      *           "chunks_count": 12,
                      *           "original_filename": "guide/intro.md",
                      *           "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
@@ -4383,6 +4513,8 @@ export interface operations {
                 /** @description Collection slug. */
                 collection?: string;
                 status?: "pending" | "indexed" | "failed";
+                /** @description A `Filter` as JSON text (URL-encoded): the grammar of search’s `filter` (schema Filter). 400 VALIDATION_FAILED names the bad clause. */
+                filter?: string;
                 /** @description Page size, 1–500. Without `limit` (and without `cursor`) the answer is every visible document, streamed in one array; a `cursor` without `limit` pages by 100. */
                 limit?: number;
                 /** @description Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`). */
@@ -4420,6 +4552,15 @@ export interface operations {
                      *           "ml",
                      *           "2026"
                      *         ],
+                     *         "metadata": {
+                     *           "year": 2024,
+                     *           "dept": "legal",
+                     *           "confidential": false,
+                     *           "parties": [
+                     *             "acme",
+                     *             "globex"
+                     *           ]
+                     *         },
                      *         "chunks_count": 12,
                      *         "original_filename": "guide/intro.md",
                      *         "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
@@ -4551,6 +4692,15 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
+                     *       "metadata": {
+                     *         "year": 2024,
+                     *         "dept": "legal",
+                     *         "confidential": false,
+                     *         "parties": [
+                     *           "acme",
+                     *           "globex"
+                     *         ]
+                     *       },
                      *       "chunks_count": 12,
                      *       "original_filename": "guide/intro.md",
                      *       "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
@@ -4715,6 +4865,207 @@ export interface operations {
             };
             /** @description Not found: DOCUMENT_NOT_FOUND */
             404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable): SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before repeating the request. Present when the request certainly had no effect; absent when a write lost its database connection midway and may have been applied. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description The body holds at most MAX_JSON_BODY_BYTES (1 MiB by default); a larger one is refused with 413 PAYLOAD_TOO_LARGE while it streams in. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "ACME master agreement",
+                 *       "tags": [
+                 *         "contracts"
+                 *       ],
+                 *       "metadata": {
+                 *         "year": 2024,
+                 *         "dept": "legal"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateDocument"];
+            };
+        };
+        responses: {
+            /** @description The updated document */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "title": "Contrastive pretraining of text encoders",
+                     *       "source_type": "pdf",
+                     *       "status": "pending",
+                     *       "tags": [
+                     *         "ml",
+                     *         "2026"
+                     *       ],
+                     *       "metadata": {
+                     *         "year": 2024,
+                     *         "dept": "legal",
+                     *         "confidential": false,
+                     *         "parties": [
+                     *           "acme",
+                     *           "globex"
+                     *         ]
+                     *       },
+                     *       "chunks_count": 12,
+                     *       "original_filename": "guide/intro.md",
+                     *       "content_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                     *       "file_size": 482113,
+                     *       "collection_name": "Research papers",
+                     *       "collection_slug": "research-papers",
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentListItem"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: WRITE_ACCESS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: DOCUMENT_NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
                     "X-RateLimit-Limit"?: number;
@@ -5055,6 +5406,7 @@ export interface operations {
                  *       ],
                  *       "title": "Contrastive pretraining of text encoders",
                  *       "tags": "reports, 2026",
+                 *       "metadata": "{\"year\":2024,\"dept\":\"legal\",\"path\":\"contracts/acme.pdf\"}",
                  *       "source_type": "pdf",
                  *       "content": "We pretrain the encoder with a contrastive objective over 1.2 billion sentence pairs…",
                  *       "url": "https://example.com/hooks/docsift"
@@ -5075,6 +5427,11 @@ export interface operations {
                      * @example reports, 2026
                      */
                     tags?: string;
+                    /**
+                     * @description A JSON object (DocumentMetadata): strings, numbers, booleans and arrays of strings; limits in DocumentMetadata.
+                     * @example {"year":2024,"dept":"legal","path":"contracts/acme.pdf"}
+                     */
+                    metadata?: string;
                     /** @description Overrides detection from the extension. `text` with `content`, or `url` with `url`, creates a document without a file. */
                     source_type?: string;
                     /** @description Inline text when source_type=text: at most MAX_TEXT_DOCUMENT_BYTES bytes (UTF-8; 2 MiB by default), else 400 VALIDATION_FAILED. */
@@ -5088,7 +5445,16 @@ export interface operations {
                  *       "content": "We pretrain the encoder with a contrastive objective over 1.2 billion sentence pairs…",
                  *       "url": "https://example.com/hooks/docsift",
                  *       "title": "Contrastive pretraining of text encoders",
-                 *       "tags": "tags text"
+                 *       "tags": "tags text",
+                 *       "metadata": {
+                 *         "year": 2024,
+                 *         "dept": "legal",
+                 *         "confidential": false,
+                 *         "parties": [
+                 *           "acme",
+                 *           "globex"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -5099,6 +5465,7 @@ export interface operations {
                     url?: string;
                     title?: string;
                     tags?: string | string[];
+                    metadata?: components["schemas"]["DocumentMetadata"];
                 };
             };
         };
@@ -5283,6 +5650,7 @@ export interface operations {
                  *       "file": "file text",
                  *       "title": "Contrastive pretraining of text encoders",
                  *       "tags": "tags text",
+                 *       "metadata": "{\"year\":2024,\"dept\":\"legal\",\"path\":\"contracts/acme.pdf\"}",
                  *       "source_type": "pdf"
                  *     }
                  */
@@ -5292,6 +5660,11 @@ export interface operations {
                     title?: string;
                     /** @description Comma-separated; replaces the existing tags when present. */
                     tags?: string;
+                    /**
+                     * @description A JSON object (DocumentMetadata): strings, numbers, booleans and arrays of strings; limits in DocumentMetadata. Replaces the existing metadata when present.
+                     * @example {"year":2024,"dept":"legal","path":"contracts/acme.pdf"}
+                     */
+                    metadata?: string;
                     source_type?: string;
                 };
             };
@@ -5460,6 +5833,31 @@ export interface operations {
                  *       "query": "how are embeddings indexed",
                  *       "collection": "research-papers",
                  *       "collection_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
+                 *       "collections": [
+                 *         "contracts",
+                 *         "handbook"
+                 *       ],
+                 *       "filter": {
+                 *         "and": [
+                 *           {
+                 *             "year": {
+                 *               "gte": 2024
+                 *             }
+                 *           },
+                 *           {
+                 *             "dept": "legal"
+                 *           },
+                 *           {
+                 *             "not": {
+                 *               "tags": {
+                 *                 "in": [
+                 *                   "draft"
+                 *                 ]
+                 *               }
+                 *             }
+                 *           }
+                 *         ]
+                 *       },
                  *       "limit": 5,
                  *       "mode": "hybrid",
                  *       "tags": [
@@ -5504,6 +5902,15 @@ export interface operations {
                      *             "ml",
                      *             "2026"
                      *           ],
+                     *           "metadata": {
+                     *             "year": 2024,
+                     *             "dept": "legal",
+                     *             "confidential": false,
+                     *             "parties": [
+                     *               "acme",
+                     *               "globex"
+                     *             ]
+                     *           },
                      *           "score": 0.8342,
                      *           "chunk_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
                      *           "chunk_index": 1,

@@ -1,7 +1,16 @@
 import { DocsiftError, DocumentProcessingError, TimeoutError } from '../errors.js';
 import { PagePromise } from '../pagination.js';
 import type { CallOptions, Transport } from '../transport.js';
-import type { BatchUpload, DocumentDetail, ListDocumentsQuery, DocumentListItem, TaggedDocuments, UploadedDocument } from '../types.js';
+import type {
+  BatchUpload,
+  DocumentDetail,
+  ListDocumentsQuery,
+  DocumentListItem,
+  TaggedDocuments,
+  UpdateDocument,
+  UploadedDocument,
+} from '../types.js';
+import type { DocumentMetadata } from '../filter.js';
 import { tagsField, toNamedBlob, uploadForm, type FileLoader, type UploadFields, type UploadSource } from '../upload.js';
 import { uploadMany, type UploadManyOptions, type UploadManyResult } from '../upload-many.js';
 import { waitForSettled, type DocumentState, type SettledResult, type WaitOptions } from '../wait.js';
@@ -16,6 +25,7 @@ export interface TextDocument {
   content: string;
   title?: string;
   tags?: string | string[];
+  metadata?: DocumentMetadata;
 }
 
 /** Uploads and replaces: the long upload timeout, and the caller's signal. */
@@ -32,12 +42,25 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
      */
     list(query: ListDocumentsQuery = {}, opts?: CallOptions): PagePromise<DocumentListItem> {
       return new PagePromise((cursor) =>
-        t.getWithResponse('/api/v1/documents/', { params: { query: { ...query, ...(cursor ? { cursor } : {}) } }, ...opts }),
+        t.getWithResponse('/api/v1/documents/', {
+          params: {
+            query: (({ filter, ...rest }) => ({
+              ...rest,
+              ...(filter !== undefined ? { filter: JSON.stringify(filter) } : {}),
+              ...(cursor ? { cursor } : {}),
+            }))(query),
+          },
+          ...opts,
+        }),
       );
     },
     /** Detail with the extracted text, chunks and error_message. */
     get(uuid: string, opts?: CallOptions): Promise<DocumentDetail> {
       return t.get('/api/v1/documents/{uuid}/', { params: { path: { uuid } }, ...opts });
+    },
+    /** Changes title, tags and/or metadata in place (no reprocessing); `tags` and `metadata` replace the current ones. */
+    update(uuid: string, changes: UpdateDocument, opts?: CallOptions): Promise<DocumentListItem> {
+      return t.patch('/api/v1/documents/{uuid}/', { params: { path: { uuid } }, body: changes, ...opts });
     },
     /** Documents carrying a tag (exact, case-insensitive), optionally within one collection (slug). */
     byTag(tag: string, query: { collection?: string } = {}, opts?: CallOptions): Promise<TaggedDocuments> {
@@ -70,6 +93,7 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
         content: doc.content,
         ...(doc.title !== undefined ? { title: doc.title } : {}),
         ...(doc.tags !== undefined ? { tags: tagsField(doc.tags)! } : {}),
+        ...(doc.metadata !== undefined ? { metadata: doc.metadata } : {}),
       };
       const data = await t.post('/api/v1/collections/{uuid}/documents/', { params: { path: { uuid: collectionUuid } }, body, ...opts });
       return data as UploadedDocument;

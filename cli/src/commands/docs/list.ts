@@ -1,6 +1,7 @@
 import type { DocumentListItem, DocumentStatus, ListDocumentsQuery } from '@docsift/sdk';
 import { choiceFlag, defineCommand, intFlag, stringFlag } from '../../command.js';
 import { formatBytes, formatDate } from '../../output.js';
+import { filterFlags } from '../../where.js';
 
 const shellWord = (s: string) => (/^[\w./:@,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
@@ -26,12 +27,15 @@ export default defineCommand<Options>({
   summary: 'Documents in visible collections, newest first',
   help: `Examples:
   docsift docs list -c research-papers --status failed
-  docsift docs list --tag 2026 --all --json | jq length`,
+  docsift docs list --tag 2026 --all --json | jq length
+  docsift docs list --where 'original_filename prefix contracts/ and year >= 2024'`,
   options: (cmd) =>
     cmd
       .option('-c, --collection <slug>', 'only this collection (slug)')
       .option('--tag <text>', 'tags containing this text (case-insensitive)')
       .option('--status <status>', 'pending, indexed or failed')
+      .option('--where <expr>', "filter, readable: 'year >= 2024 and dept = legal'")
+      .option('--filter <json>', 'filter as JSON; with --where, both must hold')
       .option('-n, --limit <n>', 'show at most this many', '50')
       .option('--all', 'every matching document (follows all pages)')
       .option('--cursor <cursor>', 'start from this page cursor'),
@@ -45,6 +49,8 @@ export default defineCommand<Options>({
     if (tag) query.tag = tag;
     if (status) query.status = status;
     if (cursor) query.cursor = cursor;
+    const filter = filterFlags(stringFlag(flags.where), stringFlag(flags.filter));
+    if (filter) query.filter = filter;
     const limit = intFlag(flags.limit, '--limit')!;
     query.limit = Math.min(500, limit);
     return { query, limit, all: !!flags.all };

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SettledResult } from '@docsift/sdk';
-import { defineCommand, intFlag, stringFlag } from '../../command.js';
+import type { DocumentMetadata, SettledResult } from '@docsift/sdk';
+import { collect, defineCommand, intFlag, stringFlag } from '../../command.js';
+import { metaFlags } from '../../where.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatBytes } from '../../output.js';
@@ -17,6 +18,10 @@ export interface SyncOptions {
   delete: boolean;
   dryRun: boolean;
   tags: string | undefined;
+  /** --meta key=value: metadata of every uploaded or replaced file. */
+  metadata: DocumentMetadata | undefined;
+  /** --path-key: the metadata key that receives each file's relative path. */
+  pathKey: string | undefined;
   concurrency: number;
   batchSize: number;
   wait: boolean;
@@ -47,13 +52,17 @@ The exit code is 1 when anything failed (or, with --wait, failed to index).
 Examples:
   docsift docs sync ./handbook -c handbook --delete
   docsift docs sync ./handbook -c handbook --dry-run
-  docsift docs sync ./docs -c product-docs --delete --wait --json > sync.json   # in CI`,
+  docsift docs sync ./docs -c product-docs --delete --wait --json > sync.json   # in CI
+  docsift docs sync ./src -c code --meta repo=acme/api --meta commit=$GIT_SHA --path-key path
+Metadata (--meta, --path-key) is sent with files that are uploaded or replaced; unchanged files keep theirs.`,
   options: (cmd) =>
     cmd
       .option('-c, --collection <collection>', 'target collection (uuid, slug or name)')
       .option('--delete', 'delete documents whose file is gone (and duplicates of one path)')
       .option('-n, --dry-run', 'show what would change; change nothing')
       .option('-t, --tags <tags>', 'comma-separated tags for uploaded and replaced files')
+      .option('--meta <key=value>', 'metadata for uploaded and replaced files (repeatable; 2024 is a number)', collect)
+      .option('--path-key <key>', 'also put each file’s relative path in this metadata key (one request per new file)')
       .option('--concurrency <n>', 'requests in flight', '4')
       .option('--batch-size <n>', 'new files per upload request, 1–100', '20')
       .option('-w, --wait', 'wait until every uploaded or replaced document is indexed or failed')
@@ -66,6 +75,8 @@ Examples:
     delete: !!flags.delete,
     dryRun: !!flags.dryRun,
     tags: stringFlag(flags.tags),
+    metadata: metaFlags(flags.meta as string[] | undefined),
+    pathKey: stringFlag(flags.pathKey),
     concurrency: intFlag(flags.concurrency, '--concurrency', { max: 32 })!,
     batchSize: intFlag(flags.batchSize, '--batch-size', { max: 100 })!,
     wait: !!flags.wait,

@@ -2,6 +2,7 @@ import type { SearchMode, SearchRequest } from '@docsift/sdk';
 import { choiceFlag, collect, defineCommand, intFlag, stringFlag } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { renderSnippet, snippet } from '../../ui/highlight.js';
+import { filterFlags } from '../../where.js';
 
 export default defineCommand<{ request: SearchRequest; full: boolean }>({
   name: 'search <query...>',
@@ -11,7 +12,9 @@ export default defineCommand<{ request: SearchRequest; full: boolean }>({
 Examples:
   docsift search how are embeddings indexed
   docsift search '"refund policy" -draft' --collection contracts --limit 10
-  docsift search invoices --mode text --json | jq '.results[].title'`,
+  docsift search invoices --mode text --json | jq '.results[].title'
+  docsift search termination --where 'year >= 2024 and dept = legal and not tags in (draft)'
+  docsift search refund --collections contracts,handbook --filter '{"document": "<uuid>"}'`,
   options: (cmd) =>
     cmd
       .option('-c, --collection <slug>', 'only this collection (slug)')
@@ -19,6 +22,9 @@ Examples:
       .option('-m, --mode <mode>', 'hybrid, text (BM25) or vector', 'hybrid')
       .option('--tag <tag>', 'only documents with this tag (repeatable)', collect)
       .option('--per-document <n>', 'at most this many results from one document')
+      .option('--where <expr>', "filter, readable: 'year >= 2024 and dept = legal' (see Filtering in the README)")
+      .option('--filter <json>', 'filter as JSON (the API’s `filter`); with --where, both must hold')
+      .option('--collections <slugs>', 'several collections at once, comma-separated')
       .option('--full', 'print whole chunks instead of snippets'),
   parse: (args, flags) => {
     const words = (args[0] as unknown as string[]) ?? [];
@@ -32,6 +38,13 @@ Examples:
     const collection = stringFlag(flags.collection);
     if (collection) request.collection = collection;
     if (Array.isArray(flags.tag) && flags.tag.length) request.tags = flags.tag as string[];
+    const filter = filterFlags(stringFlag(flags.where), stringFlag(flags.filter));
+    if (filter) request.filter = filter;
+    const collections = stringFlag(flags.collections)
+      ?.split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+    if (collections?.length) request.collections = collections;
     const per = intFlag(flags.perDocument, '--per-document', { max: 50 });
     if (per) request.max_chunks_per_document = per;
     return { request, full: !!flags.full };

@@ -1,0 +1,142 @@
+// A checked filter (parse.ts) as one SQL condition on a documents row aliased `d`. Every value is a
+// bound parameter; field names and operators only choose among fixed fragments. Every leaf is true
+// or false, never NULL (a missing key is false for eq, gt…; CASE guards each cast), so `not` and
+// `ne` are exact complements and the oracle in test/search.filter.test.ts holds.
+import type postgres from 'postgres';
+import type { Tx } from '../db/client.js';
+import type { Field, FilterNode, Leaf, Scalar } from './parse.js';
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+function join(tx: Tx, parts: Fragment[], word: 'and' | 'or'): Fragment {
+  const inner = parts.slice(1).reduce((acc, p) => (word === 'and' ? tx`${acc} and ${p}` : tx`${acc} or ${p}`), parts[0]!);
+  return tx`(${inner})`;
+}
+
+const CMP = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** Metadata equality: the key holds the value, or (strings) an array holding it. Both are GIN `@>` lookups. */
+function metaEq(tx: Tx, key: string, v: Scalar): Fragment {
+  const one = tx.json({ [key]: v });
+  if (typeof v !== 'string') return tx`d.metadata @> ${one}::jsonb`;
+  return tx`(d.metadata @> ${one}::jsonb or d.metadata @> ${tx.json({ [key]: [v] })}::jsonb)`;
+}
+
+function metaLeaf(tx: Tx, key: string, l: Leaf): Fragment {
+  switch (l.op) {
+    case 'eq':
+      return metaEq(tx, key, l.value);
+    case 'ne':
+      return tx`not ${metaEq(tx, key, l.value)}`;
+    case 'in':
+      return join(
+        tx,
+        l.value.map((v) => metaEq(tx, key, v)),
+        'or',
+      );
+    case 'nin':
+      return tx`not ${join(
+        tx,
+        l.value.map((v) => metaEq(tx, key, v)),
+        'or',
+      )}`;
+    case 'exists':
+      return l.value ? tx`(d.metadata ? ${key})` : tx`not (d.metadata ? ${key})`;
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte': {
+      const cmp = tx.unsafe(CMP[l.op]);
+      // Numbers compare as numbers (numeric: exact for every JSON number), strings by code point
+      // (collation "C"); a string-array key matches when one element does; other types never.
+      if (typeof l.value === 'number')
+        return tx`(case when jsonb_typeof(d.metadata -> ${key}) = 'number' then (d.metadata ->> ${key})::numeric ${cmp} ${String(l.value)}::numeric else false end)`;
+      return tx`(case jsonb_typeof(d.metadata -> ${key})
+        when 'string' then (d.metadata ->> ${key}) collate "C" ${cmp} ${l.value}::text
+        when 'array' then exists (select 1 from jsonb_array_elements_text(d.metadata -> ${key}) e where e collate "C" ${cmp} ${l.value}::text)
+        else false end)`;
+    }
+    case 'prefix':
+      return tx`false`;
+  }
+}
+
+/** A column-backed field: `col` is the SQL expression, `cast` the parameter type. */
+function columnLeaf(tx: Tx, col: Fragment, cast: Fragment, l: Leaf): Fragment {
+  switch (l.op) {
+    case 'eq':
+      return tx`${col} = ${l.value as string}${cast}`;
+    case 'ne':
+      return tx`${col} <> ${l.value as string}${cast}`;
+    case 'in':
+      return tx`${col} = any(${l.value.map(String)}${cast}[])`;
+    case 'nin':
+      return tx`not (${col} = any(${l.value.map(String)}${cast}[]))`;
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return tx`${col} ${tx.unsafe(CMP[l.op])} ${l.value as string}${cast}`;
+    case 'prefix':
+      return tx`starts_with(${col}, ${l.value}::text)`;
+    case 'exists':
+      return tx`true`;
+  }
+}
+
+function tagsLeaf(tx: Tx, l: Leaf): Fragment {
+  const has = (values: Scalar[]) =>
+    tx`exists (select 1 from unnest(d.tags) t where lower(t) = any(${values.map((v) => String(v).toLowerCase())}::text[]))`;
+  switch (l.op) {
+    case 'eq':
+      return has([l.value]);
+    case 'ne':
+      return tx`not ${has([l.value])}`;
+    case 'in':
+      return has(l.value);
+    case 'nin':
+      return tx`not ${has(l.value)}`;
+    case 'exists':
+      return l.value ? tx`cardinality(d.tags) > 0` : tx`cardinality(d.tags) = 0`;
+    default:
+      return tx`false`;
+  }
+}
+
+function leafSql(tx: Tx, field: Field, l: Leaf): Fragment {
+  switch (field.kind) {
+    case 'metadata':
+      return metaLeaf(tx, field.key, l);
+    case 'tags':
+      return tagsLeaf(tx, l);
+    case 'source_type':
+      return columnLeaf(tx, tx`d.source_type`, tx`::text`, l);
+    case 'original_filename':
+      return columnLeaf(tx, tx`d.original_filename`, tx`::text`, l);
+    case 'document':
+      return columnLeaf(tx, tx`d.id`, tx`::uuid`, l);
+    case 'created_at':
+      return columnLeaf(tx, tx`d.created_at`, tx`::timestamptz`, l);
+    case 'collection':
+      // Slugs name collections; the caller's visibility is applied by the query this condition joins.
+      return columnLeaf(tx, tx`(select s.slug from collections s where s.id = d.collection_id)`, tx`::text`, l);
+  }
+}
+
+/** The filter as a boolean SQL expression over `d` (documents). */
+export function compileFilter(tx: Tx, f: FilterNode): Fragment {
+  if ('and' in f)
+    return tx`(${join(
+      tx,
+      f.and.map((x) => compileFilter(tx, x)),
+      'and',
+    )})`;
+  if ('or' in f)
+    return tx`(${join(
+      tx,
+      f.or.map((x) => compileFilter(tx, x)),
+      'or',
+    )})`;
+  if ('not' in f) return tx`(not ${compileFilter(tx, f.not)})`;
+  return tx`(${leafSql(tx, f.field, f)})`;
+}

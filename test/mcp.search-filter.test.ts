@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { makeCollection, waitSettled } from './helpers/docs.js';
+import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
+
+type ToolResult = { content: { type: string; text: string }[]; structuredContent?: any; isError?: boolean };
+
+describe('MCP search_documents: filter and collections', () => {
+  let d: TestDaemon;
+  let a: Tenant;
+  let b: Tenant;
+  let client: Client;
+  const ids: Record<string, string> = {};
+  before(async () => {
+    d = await startTestDaemon({ label: 'mcpfilter', worker: true });
+    const req = http(d.url);
+    a = await createTenant(d, 'mfa');
+    b = await createTenant(d, 'mfb');
+    const hr = await makeCollection(req, a.key, 'HR');
+    const legal = await makeCollection(req, a.key, 'Legal');
+    const colB = await makeCollection(req, b.key, 'B');
+    const add = async (key: string, coll: any, name: string, content: string, metadata: object) => {
+      const r = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, {
+        key,
+        json: { source_type: 'text', title: name, content, metadata },
+      });
+      assert.equal(r.status, 201, r.text);
+      ids[name] = r.body.uuid;
+    };
+    await add(a.key, hr, 'old', 'Vacation policy: 20 days per year.', { year: 2020 });
+    await add(a.key, hr, 'new', 'Vacation policy: 25 days per year.', { year: 2025 });
+    await add(a.key, legal, 'contract', 'Vacation clause in the employment contract.', { year: 2025, dept: 'legal' });
+    await add(b.key, colB, 'secret', 'Vacation policy of tenant B: 40 days.', { year: 2025 });
+    await waitSettled(req, a.key, [ids.old!, ids.new!, ids.contract!]);
+    await waitSettled(req, b.key, [ids.secret!]);
+    client = new Client({ name: 'docsift-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(d.url + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${a.key}` } } }),
+    );
+  });
+  after(async () => {
+    await client?.close();
+    await d?.close();
+  });
+
+  const call = async (args: Record<string, unknown>) =>
+    (await client.callTool({ name: 'search_documents', arguments: { query: 'vacation policy', limit: 10, ...args } })) as ToolResult;
+  const docs = (r: ToolResult) => [...new Set(r.structuredContent.results.map((x: any) => x.document_id))].sort();
+
+  it('documents the filter grammar in the tool schema', async () => {
+    const { tools } = await client.listTools();
+    const props = tools.find((t) => t.name === 'search_documents')!.inputSchema.properties as any;
+    assert.match(props.filter.description, /gte/);
+    assert.match(props.filter.description, /document/);
+    assert.equal(props.collections.type, 'array');
+  });
+
+  it('filters by metadata, by one document, and searches several collections', async () => {
+    assert.deepEqual(docs(await call({ filter: { year: { gte: 2025 } } })), [ids.new, ids.contract].sort());
+    assert.deepEqual(docs(await call({ filter: { document: ids.old } })), [ids.old]);
+    assert.deepEqual(docs(await call({ collections: ['hr'], filter: { not: { year: 2020 } } })), [ids.new]);
+    const r = await call({ filter: { dept: 'legal' } });
+    assert.deepEqual(r.structuredContent.results[0].metadata, { year: 2025, dept: 'legal' });
+  });
+
+  it('a bad filter is a tool error naming the clause', async () => {
+    const r = await call({ filter: { and: [{ year: 1 }, { year: { gt: true } }] } });
+    assert.equal(r.isError, true);
+    assert.equal(r.structuredContent.code, 'VALIDATION_FAILED');
+    assert.match(r.content[0]!.text, /filter\.and\[1\]\.year\.gt/);
+  });
+
+  it('cross-tenant: a filter naming another tenant’s document or collection finds nothing of it', async () => {
+    assert.deepEqual(docs(await call({ filter: { document: ids.secret } })), []);
+    assert.deepEqual(docs(await call({ filter: { collection: 'b' } })), []);
+    const r = await call({ collections: ['b'] });
+    assert.equal(r.isError, true);
+    assert.equal(r.structuredContent.code, 'COLLECTION_NOT_FOUND');
+  });
+});
