@@ -177,7 +177,7 @@ describe(`fuzz: hostile requests (FUZZ_SEED=${SEED})`, () => {
         return Buffer.concat([body.subarray(0, at + m.span), body.subarray(at)]);
       case 3: {
         const b = Buffer.from(body);
-        m.bytes.forEach((v, i) => (b[(at + i * 97) % b.length] = v));
+        for (const [i, v] of m.bytes.entries()) b[(at + i * 97) % b.length] = v;
         return b;
       }
       case 4:
