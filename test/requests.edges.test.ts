@@ -75,6 +75,17 @@ describe('request edges', () => {
     }
   });
 
+  it('a JSON document whose body is not JSON: 400 VALIDATION_FAILED, not 500 (found by test/fuzz.requests.test.ts)', async () => {
+    for (const body of ['].1e+195', '--XB\r\nContent-Disposition: form-data\r\n\r\nv\r\n--XB--\r\n', '{"source_type":']) {
+      const r = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, {
+        key: t.key,
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      assert400(r);
+    }
+  });
+
   for (const host of ['localhost.', 'LOCALHOST.', 'api.localhost.', 'printer.local.', 'metadata.google.internal.']) {
     it(`${host} (trailing dot) is refused when a webhook or URL document is created`, async () => {
       const url = `http://${host}:9/hook`;

@@ -132,9 +132,12 @@ export function receiveMultipart(
 
     bb.on(
       'field',
-      guard((name: string | undefined, value: string, info: busboy.FieldInfo) => {
+      guard((name: string | undefined, value: string | undefined, info: busboy.FieldInfo) => {
         if (settled) return;
         if (name === undefined) return unnamed();
+        // busboy gives no value for a part in a character set it cannot decode (charset=x).
+        if (typeof value !== 'string')
+          return invalid(`Field "${name.replace(/\u0000/g, '')}" has a character set that cannot be decoded; send UTF-8.`, name);
         const bytes = Buffer.byteLength(value);
         fieldBytes += bytes;
         if (name === 'content' && (info.valueTruncated || bytes > opts.maxTextBytes)) return fail(textTooLarge(opts.maxTextBytes));

@@ -24,7 +24,7 @@ function zlibHeaderAt(data: Uint8Array, at: number): boolean {
 function dictionaryBefore(text: string, streamAt: number): string {
   const from = Math.max(0, streamAt - 4096);
   const obj = text.lastIndexOf('obj', streamAt);
-  return text.slice(obj >= from ? obj : from, streamAt);
+  return text.slice(Math.max(obj, from), streamAt);
 }
 
 /**

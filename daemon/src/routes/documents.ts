@@ -259,7 +259,11 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
     const caller = c.get('caller');
     const collectionId = c.req.param('uuid');
     if (isJsonMediaType(c.req.header('content-type'))) {
-      return c.json(uploadJson(await createDocument(deps, caller, collectionId, JsonDocument.parse(await c.req.json()))), 201);
+      // Hono's c.req.json() throws a bare SyntaxError on a body that is not JSON: the client's mistake.
+      const body = await c.req.json().catch((err: Error) => {
+        throw new AppError('VALIDATION_FAILED', 'Malformed request body: expected valid JSON.', { _body: [err.message] });
+      });
+      return c.json(uploadJson(await createDocument(deps, caller, collectionId, JsonDocument.parse(body))), 201);
     }
     return uploadResponse(c, await uploadDocuments(deps, caller, collectionId, rawBody(c)));
   });
