@@ -17,10 +17,16 @@ export async function validLanguage(tx: Tx, language: string): Promise<string> {
     NAME.test(language) &&
     (await tx<{ ok: boolean }[]>`select exists (select 1 from pg_ts_config where cfgname = ${language} and pg_ts_config_is_visible(oid)) as ok`)[0]!.ok;
   if (!ok) {
-    const names = (await tx<{ n: string }[]>`select cfgname::text as n from pg_ts_config where pg_ts_config_is_visible(oid) order by 1`).map((r) => r.n);
+    const names = await listLanguages(tx);
     throw validationError({ language: [`Unknown text search configuration "${language}". One of: ${names.join(', ')}.`] });
   }
   return language;
+}
+
+/** Every configuration a collection may use, by name: the choices of the web UI's form. */
+export async function listLanguages(tx: Tx): Promise<string[]> {
+  const rows = await tx<{ n: string }[]>`select cfgname::text as n from pg_ts_config where pg_ts_config_is_visible(oid) order by 1`;
+  return rows.map((r) => r.n);
 }
 
 /**

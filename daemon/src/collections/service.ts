@@ -141,7 +141,8 @@ export async function updateCollection(
       where id = ${c.id}`;
     // A new language reindexes the collection in the background (collections/language.ts); the job
     // exists if and only if the change commits, and is a no-op once the index matches.
-    if (patch.language !== undefined) await reindexLanguageJob.enqueue(tx, { collectionId: c.id });
+    const def = deps.config.TEXT_SEARCH_CONFIG;
+    if ((language ?? def) !== (c.language ?? def)) await reindexLanguageJob.enqueue(tx, { collectionId: c.id });
     return collectionToJson((await queryVisibleCollections(tx, caller, { id: c.id }))[0]!, deps.config.TEXT_SEARCH_CONFIG);
   });
 }
