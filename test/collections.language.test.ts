@@ -26,7 +26,8 @@ describe('collections: a language per collection', () => {
     assert.equal(r.status, 200, r.text);
     return r.body.results.map((x: any) => x.document_id as string);
   };
-  const textConfig = async (id: string) => (await d.deps.sql<{ c: string | null }[]>`select text_config as c from collections where id = ${id}`)[0]!.c;
+  const textConfig = async (id: string) =>
+    (await d.deps.sql<{ c: string | null }[]>`select text_config as c from collections where id = ${id}`)[0]!.c;
 
   before(async () => {
     d = await startTestDaemon({ label: 'language', worker: true });

@@ -36,7 +36,12 @@ describe('web UI: a collection’s language', () => {
   const post = async (path: string, fields: Record<string, string>) => {
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-    return fetch(d.url + path, { method: 'POST', body: new URLSearchParams({ _csrf: csrf, ...fields }), headers: { cookie }, redirect: 'manual' });
+    return fetch(d.url + path, {
+      method: 'POST',
+      body: new URLSearchParams({ _csrf: csrf, ...fields }),
+      headers: { cookie },
+      redirect: 'manual',
+    });
   };
 
   it('creates a collection in the language picked, english by default', async () => {

@@ -15,7 +15,11 @@ const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export async function validLanguage(tx: Tx, language: string): Promise<string> {
   const ok =
     NAME.test(language) &&
-    (await tx<{ ok: boolean }[]>`select exists (select 1 from pg_ts_config where cfgname = ${language} and pg_ts_config_is_visible(oid)) as ok`)[0]!.ok;
+    (
+      await tx<
+        { ok: boolean }[]
+      >`select exists (select 1 from pg_ts_config where cfgname = ${language} and pg_ts_config_is_visible(oid)) as ok`
+    )[0]!.ok;
   if (!ok) {
     const names = await listLanguages(tx);
     throw validationError({ language: [`Unknown text search configuration "${language}". One of: ${names.join(', ')}.`] });

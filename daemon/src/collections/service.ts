@@ -160,7 +160,9 @@ export async function deleteCollection(deps: AppDeps, caller: Caller, id: string
 }
 
 export async function listCollections(deps: AppDeps, caller: Caller) {
-  return (await deps.reads.run((sql) => queryVisibleCollections(sql, caller))).map((c) => collectionToJson(c, deps.config.TEXT_SEARCH_CONFIG));
+  return (await deps.reads.run((sql) => queryVisibleCollections(sql, caller))).map((c) =>
+    collectionToJson(c, deps.config.TEXT_SEARCH_CONFIG),
+  );
 }
 
 export async function subscribe(deps: AppDeps, caller: Caller, slug: string) {

@@ -148,7 +148,11 @@ function formErrors(err: unknown): FormErrors {
 export function registerCollectionForms(web: Hono<WebEnv>, deps: AppDeps): void {
   const show = async (c: WebContext, p: { c?: CollectionRow; s: CollectionFormState; errors?: FormErrors }, status = 200) => {
     const languages = await listLanguages(deps.sql);
-    return page(c, <CollectionFormPage session={c.get('session')!} c={p.c} s={p.s} errors={p.errors ?? {}} languages={languages} />, status);
+    return page(
+      c,
+      <CollectionFormPage session={c.get('session')!} c={p.c} s={p.s} errors={p.errors ?? {}} languages={languages} />,
+      status,
+    );
   };
   const defaultLanguage = deps.config.TEXT_SEARCH_CONFIG;
 

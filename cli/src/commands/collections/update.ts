@@ -29,7 +29,8 @@ export default defineCommand<{ ref: string; patch: UpdateCollection }>({
     if (language !== undefined) patch.language = language;
     if (flags.public) patch.is_public = true;
     if (flags.private) patch.is_public = false;
-    if (!Object.keys(patch).length) throw new UsageError('Nothing to change.', 'Pass --name, --description, --public, --private or --language.');
+    if (!Object.keys(patch).length)
+      throw new UsageError('Nothing to change.', 'Pass --name, --description, --public, --private or --language.');
     return { ref: ref!, patch };
   },
   async run(ctx, { ref, patch }) {
