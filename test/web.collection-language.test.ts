@@ -1,5 +1,6 @@
 // The collection form's language select in a real browser: create a French collection, change it
-// to German (the reindex job is queued), an unknown language refused beside the field, and
+// to German (the worker reindexes it), French stems marked on the search page, an unknown language
+// refused beside the field, and
 // another user's collection never editable.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -20,7 +21,7 @@ describe('web UI: a collection’s language', () => {
   let uuid = '';
 
   before(async () => {
-    [d, b] = await Promise.all([startTestDaemon({ label: 'web_lang' }), launchBrowser()]);
+    [d, b] = await Promise.all([startTestDaemon({ label: 'web_lang', worker: true }), launchBrowser()]);
     req = http(d.url);
     owner = await createTenant(d, 'web-lang-owner');
     other = await createTenant(d, 'web-lang-other');
@@ -56,15 +57,33 @@ describe('web UI: a collection’s language', () => {
     assert.equal((await req('GET', `/api/v1/collections/${uuid}/`, { key: owner.key })).body.language, 'french');
   });
 
-  it('changes it on the edit form and queues the reindex', async () => {
+  it('changes it on the edit form; the worker reindexes it', async () => {
     await page.goto(`${d.url}/app/collections/${uuid}/edit`);
     assert.equal(await page.getByLabel('Language').inputValue(), 'french');
     await page.getByLabel('Language').selectOption('german');
     await Promise.all([page.waitForURL(/done=updated/), page.getByRole('button', { name: 'Save changes' }).click()]);
     assert.equal((await req('GET', `/api/v1/collections/${uuid}/`, { key: owner.key })).body.language, 'german');
-    const [j] = await d.deps.sql<{ n: number }[]>`
-      select count(*)::int as n from graphile_worker.jobs where task_identifier = 'reindex_collection_language' and key = ${`collection-language:${uuid}`}`;
-    assert.equal(j!.n, 1);
+    // The worker runs the queued reindex: the collection's index switches to german.
+    const end = Date.now() + 30_000;
+    while ((await d.deps.sql<{ c: string }[]>`select text_config as c from collections where id = ${uuid}`)[0]!.c !== 'german') {
+      assert.ok(Date.now() < end, 'the reindex job did not run');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+
+  it('marks the words of a French query stemmed the French way on the search page', async () => {
+    const c = await req('POST', '/api/v1/collections/', { key: owner.key, json: { name: 'Chevaux', language: 'french' } });
+    const doc = await req('POST', `/api/v1/collections/${c.body.uuid}/documents/`, {
+      key: owner.key,
+      json: { source_type: 'text', title: 'Doc', content: 'Le cheval galope dans la prairie verte.' },
+    });
+    const end = Date.now() + 60_000;
+    while ((await req('GET', `/api/v1/documents/${doc.body.uuid}/`, { key: owner.key })).body.status === 'pending') {
+      assert.ok(Date.now() < end, 'still pending');
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    await page.goto(`${d.url}/app/search?q=chevaux&mode=text&collection=${c.body.slug}`);
+    assert.deepEqual(await page.locator('ol.results .snippet mark').allTextContents(), ['cheval']);
   });
 
   it('refuses an unknown language beside the field; another user cannot edit it', async () => {
@@ -76,7 +95,7 @@ describe('web UI: a collection’s language', () => {
     const list = await req('GET', '/api/v1/collections/', { key: owner.key });
     assert.deepEqual(
       list.body.map((c: { name: string }) => c.name),
-      ['Manuel'],
+      ['Manuel', 'Chevaux'],
     );
     const u = await req('PATCH', `/api/v1/collections/${uuid}/`, { key: other.key, json: { language: 'english' } });
     assert.equal(u.status, 404);
