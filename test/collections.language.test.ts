@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { reindexCollectionLanguage } from '../daemon/src/collections/language.js';
+import { replaceDocumentsChunks } from '../daemon/src/index/write-chunks.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
@@ -131,6 +132,51 @@ describe('collections: a language per collection', () => {
     assert.equal(await textConfig(c.uuid), 'french');
     assert.deepEqual(await search(a.key, { query: 'chevaux', collection: c.uuid }), [doc]);
     assert.deepEqual(await reindexCollectionLanguage(d.deps, c.uuid), { chunks: 0 }, 'idempotent');
+  });
+
+  it('a chunk write waits for a reindex in progress and then uses the new language', async () => {
+    const c = await makeCollection(req, a.key, 'Racing');
+    const [doc] = await d.deps.sql<{ id: string }[]>`
+      insert into documents (collection_id, title, source_type, status) values (${c.uuid}, 'Doc', 'text', 'pending') returning id`;
+    const [m] = await d.deps.sql<{ model: string; dim: number }[]>`
+      select embedding_model as model, vector_dims(embedding) as dim from chunks where collection_id = ${fr.uuid} limit 1`;
+    // What the reindex job holds while it rewrites: the row FOR UPDATE, text_config switched, not yet committed.
+    const job = await d.deps.sql.reserve();
+    try {
+      await job`begin`;
+      await job`select 1 from collections where id = ${c.uuid} for update`;
+      await job`update collections set language = 'french', text_config = 'french' where id = ${c.uuid}`;
+      const write = d.deps.sql.begin((tx) =>
+        replaceDocumentsChunks(
+          tx,
+          [
+            {
+              documentId: doc!.id,
+              collectionId: c.uuid,
+              generation: 1,
+              title: 'Doc',
+              chunks: [{ content: HORSE, chunkIndex: 0, page: null, tokenCount: 10, start: 0, end: HORSE.length }],
+              vectors: [Array.from({ length: m!.dim }, (_, i) => (i === 0 ? 1 : 0))],
+            },
+          ],
+          { model: m!.model, textConfig: 'english', now: new Date() },
+        ),
+      );
+      // Until the writer waits on a lock (on the row, or on its FK check without the FOR KEY SHARE).
+      const end = Date.now() + 10_000;
+      while (
+        !(await d.deps.sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`).length &&
+        Date.now() < end
+      )
+        await new Promise((r) => setTimeout(r, 20));
+      await job`commit`;
+      await write;
+    } finally {
+      job.release();
+    }
+    const [row] = await d.deps.sql<{ ok: boolean }[]>`
+      select tsv = to_tsvector('french', 'Doc ' || ${HORSE}) as ok from chunks where document_id = ${doc!.id}`;
+    assert.equal(row!.ok, true, 'written with the configuration committed by the reindex');
   });
 
   it('PATCH language enqueues the reindex job, which the worker runs', async () => {
