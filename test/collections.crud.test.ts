@@ -8,6 +8,7 @@ const COLLECTION_FIELDS = [
   'document_count',
   'is_public',
   'is_subscribed',
+  'language',
   'name',
   'slug',
   'total_chunks',

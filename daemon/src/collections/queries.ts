@@ -11,6 +11,8 @@ export interface CollectionRow {
   description: string;
   is_public: boolean;
   is_subscribed: boolean;
+  /** Text search configuration; null: TEXT_SEARCH_CONFIG (collections created before migration 117). */
+  language: string | null;
   document_count: number;
   total_chunks: number;
   created_at: Date;
@@ -19,7 +21,7 @@ export interface CollectionRow {
 /** Visible collections with the caller-specific and aggregate fields of the Collection resource. */
 export async function queryVisibleCollections(tx: Tx, caller: Caller, filter: { id?: string } = {}): Promise<CollectionRow[]> {
   return tx<CollectionRow[]>`
-    select c.id, c.owner_id, c.organization_id, c.name, c.slug, c.description, c.is_public, c.created_at,
+    select c.id, c.owner_id, c.organization_id, c.name, c.slug, c.description, c.is_public, c.created_at, c.language,
            exists (select 1 from subscriptions s where s.collection_id = c.id and s.user_id = ${caller.userId}) as is_subscribed,
            coalesce(st.document_count, 0)::int as document_count,
            coalesce(st.total_chunks, 0)::int as total_chunks
@@ -42,11 +44,20 @@ export async function takenSlugs(tx: Tx, base: string): Promise<Set<string>> {
 
 export async function insertCollection(
   tx: Tx,
-  c: { ownerId: string; organizationId: string; name: string; slug: string; description: string; isPublic: boolean; now: Date },
+  c: {
+    ownerId: string;
+    organizationId: string;
+    name: string;
+    slug: string;
+    description: string;
+    isPublic: boolean;
+    language: string;
+    now: Date;
+  },
 ): Promise<{ id: string }> {
   const rows = await tx<{ id: string }[]>`
-    insert into collections (owner_id, organization_id, name, slug, description, is_public, created_at, updated_at)
-    values (${c.ownerId}, ${c.organizationId}, ${c.name}, ${c.slug}, ${c.description}, ${c.isPublic}, ${c.now}, ${c.now})
+    insert into collections (owner_id, organization_id, name, slug, description, is_public, language, text_config, created_at, updated_at)
+    values (${c.ownerId}, ${c.organizationId}, ${c.name}, ${c.slug}, ${c.description}, ${c.isPublic}, ${c.language}, ${c.language}, ${c.now}, ${c.now})
     returning id`;
   return rows[0]!;
 }

@@ -3,6 +3,7 @@ import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionR
 import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../db/access.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../ids.js';
+import { reindexLanguageJob, validLanguage } from './language.js';
 import type { AppDeps, Caller } from '../types.js';
 
 const SLUG_MAX = 60;
@@ -29,7 +30,8 @@ export function slugify(name: string): string {
   return slug || 'collection';
 }
 
-export function collectionToJson(c: CollectionRow) {
+/** `defaultLanguage`: TEXT_SEARCH_CONFIG, the language of collections that predate per-collection languages. */
+export function collectionToJson(c: CollectionRow, defaultLanguage: string) {
   return {
     uuid: c.id,
     name: c.name,
@@ -39,6 +41,7 @@ export function collectionToJson(c: CollectionRow) {
     total_chunks: c.total_chunks,
     is_public: c.is_public,
     is_subscribed: c.is_subscribed,
+    language: c.language ?? defaultLanguage,
     created_at: c.created_at.toISOString(),
   };
 }
@@ -76,8 +79,13 @@ export async function requireWritableCollection(tx: Tx, caller: Caller, id: stri
   return c;
 }
 
-export async function createCollection(deps: AppDeps, caller: Caller, input: { name: string; description?: string; is_public?: boolean }) {
+export async function createCollection(
+  deps: AppDeps,
+  caller: Caller,
+  input: { name: string; description?: string; is_public?: boolean; language?: string },
+) {
   requireFullAccess(caller, 'create collections');
+  const language = input.language === undefined ? deps.config.TEXT_SEARCH_CONFIG : await validLanguage(deps.sql, input.language);
   const base = slugify(input.name);
   // A concurrent create may take the same slug between our check and insert: retry on the unique index.
   for (let attempt = 0; ; attempt++) {
@@ -93,11 +101,12 @@ export async function createCollection(deps: AppDeps, caller: Caller, input: { n
           slug,
           description: input.description ?? '',
           isPublic: input.is_public ?? false,
+          language,
           now: deps.clock.now(),
         });
         return (await queryVisibleCollections(tx, { ...caller, isFullAccess: true }, { id }))[0]!;
       });
-      return collectionToJson(row as CollectionRow);
+      return collectionToJson(row as CollectionRow, deps.config.TEXT_SEARCH_CONFIG);
     } catch (err) {
       if ((err as { code?: string }).code === '23505' && attempt < 5) continue;
       throw err;
@@ -117,18 +126,24 @@ export async function updateCollection(
   deps: AppDeps,
   caller: Caller,
   id: string,
-  patch: { name?: string; description?: string; is_public?: boolean },
+  patch: { name?: string; description?: string; is_public?: boolean; language?: string },
 ) {
   return deps.sql.begin(async (tx) => {
     const c = await requireOwned(tx, caller, id, 'update collections');
+    const language = patch.language === undefined ? c.language : await validLanguage(tx, patch.language);
     await tx`
       update collections set
         name = ${patch.name ?? c.name},
         description = ${patch.description ?? c.description},
         is_public = ${patch.is_public ?? c.is_public},
+        language = ${language},
         updated_at = ${deps.clock.now()}
       where id = ${c.id}`;
-    return collectionToJson((await queryVisibleCollections(tx, caller, { id: c.id }))[0]!);
+    // A new language reindexes the collection in the background (collections/language.ts); the job
+    // exists if and only if the change commits, and is a no-op once the index matches.
+    const def = deps.config.TEXT_SEARCH_CONFIG;
+    if ((language ?? def) !== (c.language ?? def)) await reindexLanguageJob.enqueue(tx, { collectionId: c.id });
+    return collectionToJson((await queryVisibleCollections(tx, caller, { id: c.id }))[0]!, deps.config.TEXT_SEARCH_CONFIG);
   });
 }
 
@@ -145,7 +160,9 @@ export async function deleteCollection(deps: AppDeps, caller: Caller, id: string
 }
 
 export async function listCollections(deps: AppDeps, caller: Caller) {
-  return (await deps.reads.run((sql) => queryVisibleCollections(sql, caller))).map(collectionToJson);
+  return (await deps.reads.run((sql) => queryVisibleCollections(sql, caller))).map((c) =>
+    collectionToJson(c, deps.config.TEXT_SEARCH_CONFIG),
+  );
 }
 
 export async function subscribe(deps: AppDeps, caller: Caller, slug: string) {

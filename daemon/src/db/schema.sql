@@ -402,6 +402,8 @@ CREATE TABLE public.collections (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     no integer NOT NULL,
+    language text,
+    text_config text,
     CONSTRAINT collections_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 );
 

@@ -23,6 +23,9 @@ export function vectorText(v: number[]): string {
  * triggers on chunks write the BM25 postings (text_fresh, one row per collection and lexeme for the
  * whole statement) and statistics in the same transaction. Vectors go as one text[] parameter of
  * pgvector's text form, written short (halfvec-text.ts), and are cast per row, so the statement stays prepared.
+ * Each chunk's tsvector uses its collection's text_config (null: `opts.textConfig`, TEXT_SEARCH_CONFIG),
+ * read under FOR KEY SHARE before any chunk is touched: a language reindex holds the row FOR UPDATE
+ * (collections/language.ts), so a batch waits for it and then writes with the new configuration.
  */
 export async function replaceDocumentsChunks(
   tx: Tx,
@@ -30,15 +33,23 @@ export async function replaceDocumentsChunks(
   opts: { model: string; textConfig: string; now: Date },
 ): Promise<void> {
   if (!docs.length) return;
-  await tx`delete from chunks where document_id = any(${docs.map((d) => d.documentId)}::uuid[])`;
   const rows = docs.flatMap((d) => d.chunks.map((c, i) => ({ d, c, v: d.vectors[i]! })));
+  const configs = new Map<string, string>();
+  if (rows.length) {
+    const colls = [...new Set(rows.map((r) => r.d.collectionId))].sort();
+    for (const c of await tx<{ id: string; cfg: string }[]>`
+      select id, coalesce(text_config, ${opts.textConfig}) as cfg from collections where id = any(${colls}::uuid[]) order by id for key share`)
+      configs.set(c.id, c.cfg);
+  }
+  await tx`delete from chunks where document_id = any(${docs.map((d) => d.documentId)}::uuid[])`;
   if (!rows.length) return;
   await tx`
     insert into chunks (document_id, collection_id, generation, chunk_index, page, content, token_count, embedding, embedding_model, tsv, created_at)
     select t.doc, t.coll, t.gen, t.idx, t.page, t.content, t.tokens, t.emb::halfvec, ${opts.model},
-           to_tsvector(${opts.textConfig}::regconfig, t.title || ' ' || t.content), ${opts.now}
+           to_tsvector(t.cfg::regconfig, t.title || ' ' || t.content), ${opts.now}
       from unnest(${rows.map((r) => r.d.documentId)}::uuid[], ${rows.map((r) => r.d.collectionId)}::uuid[], ${rows.map((r) => r.d.generation)}::int[],
                   ${rows.map((r) => r.d.title)}::text[], ${rows.map((r) => r.c.chunkIndex)}::int[], ${rows.map((r) => r.c.page)}::int[],
-                  ${rows.map((r) => r.c.content)}::text[], ${rows.map((r) => r.c.tokenCount)}::int[], ${rows.map((r) => vectorText(r.v))}::text[])
-           as t(doc, coll, gen, title, idx, page, content, tokens, emb)`;
+                  ${rows.map((r) => r.c.content)}::text[], ${rows.map((r) => r.c.tokenCount)}::int[], ${rows.map((r) => vectorText(r.v))}::text[],
+                  ${rows.map((r) => configs.get(r.d.collectionId) ?? opts.textConfig)}::text[])
+           as t(doc, coll, gen, title, idx, page, content, tokens, emb, cfg)`;
 }

@@ -1,5 +1,6 @@
 import type { TaskList } from 'graphile-worker';
 import { closeInvoicesJob } from '../billing/close-invoices-job.js';
+import { reindexLanguageJob } from '../collections/language.js';
 import { processDocumentJob } from '../documents/process-document.js';
 import { purgeBlobsJob } from '../documents/purge-blobs.js';
 import { sweepOrphanBlobsJob } from '../documents/sweep-orphan-blobs.js';
@@ -17,6 +18,7 @@ const JOBS = [
   foldTextStatsJob,
   rollupUsageJob,
   closeInvoicesJob,
+  reindexLanguageJob,
 ];
 
 /** Every graphile-worker task the daemon runs, keyed by identifier. */

@@ -29,6 +29,11 @@ export const CollectionSchema = z
       .boolean()
       .openapi({ description: 'Public collections can be subscribed to by other users. Set on create or by the owner with PATCH.' }),
     is_subscribed: z.boolean().openapi({ description: 'Whether the caller subscribes to it.' }),
+    language: z.string().openapi({
+      description:
+        'PostgreSQL text search configuration its text is stemmed with (english, french, german, spanish, …; `simple` for code and identifiers: no stemming, no stop words).',
+      example: 'english',
+    }),
     created_at: Timestamp,
   })
   .openapi('Collection');
@@ -41,12 +46,27 @@ const name = withoutNul(
     .max(200, 'Name must be at most 200 characters.'),
 );
 const description = withoutNul(z.string().max(5000, 'Description must be at most 5000 characters.'));
+const language = z.string().openapi({
+  description:
+    "A PostgreSQL text search configuration (`english`, `french`, `german`, `spanish`, … or `simple`); an unknown one answers 400 VALIDATION_FAILED. Defaults to the server's TEXT_SEARCH_CONFIG (english). Changing it reindexes the collection in the background; searches stay exact meanwhile, with the former language until the reindex commits.",
+  example: 'french',
+});
 
 export const CreateCollection = z
-  .strictObject({ name, description: description.optional(), is_public: z.boolean().optional().openapi({ default: false }) })
+  .strictObject({
+    name,
+    description: description.optional(),
+    is_public: z.boolean().optional().openapi({ default: false }),
+    language: language.optional(),
+  })
   .openapi('CreateCollection');
 export const UpdateCollection = z
-  .strictObject({ name: name.optional(), description: description.optional(), is_public: z.boolean().optional() })
+  .strictObject({
+    name: name.optional(),
+    description: description.optional(),
+    is_public: z.boolean().optional(),
+    language: language.optional(),
+  })
   .openapi('UpdateCollection');
 
 const SlugParam = z.object({ slug: z.string().openapi({ param: { name: 'slug', in: 'path' }, example: 'research-papers' }) });
@@ -147,7 +167,10 @@ export function registerCollectionRoutes(app: App, deps: AppDeps): void {
   app.openapi(routes.list, async (c) => c.json(await listCollections(deps, c.get('caller')), 200));
   app.openapi(routes.create, async (c) => c.json(await createCollection(deps, c.get('caller'), c.req.valid('json')), 201));
   app.openapi(routes.get, async (c) =>
-    c.json(collectionToJson(await getVisibleCollection(deps.sql, c.get('caller'), c.req.valid('param').uuid)), 200),
+    c.json(
+      collectionToJson(await getVisibleCollection(deps.sql, c.get('caller'), c.req.valid('param').uuid), deps.config.TEXT_SEARCH_CONFIG),
+      200,
+    ),
   );
   app.openapi(routes.update, async (c) =>
     c.json(await updateCollection(deps, c.get('caller'), c.req.valid('param').uuid, c.req.valid('json')), 200),

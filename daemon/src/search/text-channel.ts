@@ -28,7 +28,7 @@ const MAX_BLOCKS = 8;
 
 /** What the text channel takes from the configuration. */
 export interface TextSettings {
-  /** PostgreSQL text search configuration (TEXT_SEARCH_CONFIG). */
+  /** PostgreSQL text search configuration of collections without their own (TEXT_SEARCH_CONFIG). */
   textConfig: string;
   k1: number;
   b: number;
@@ -55,17 +55,28 @@ export function textSettings(config: Pick<Config, 'TEXT_SEARCH_CONFIG' | 'BM25_K
 export async function textCandidates(tx: Tx, settings: TextSettings, query: string, f: SearchFilter, n: number): Promise<Candidate[]> {
   const filter = operatorFilter(query);
   const ids = f.collectionIds;
-  const cfg = tx`${settings.textConfig}::regconfig`;
   const { k1, b } = settings;
   const blocks = await tx<BlockRow[]>`
-    with q as (
-      select distinct replace(m[2], '''''', '''') as lexeme
-        from regexp_matches(querytree(websearch_to_tsquery(${cfg}, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
-       where m[1] = ''
-    ),
     -- The searched collections, sent once as one text (as six parameters they were each parsed again: 50 uuids apiece over all collections).
-    ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
-    cl as materialized (select coalesce(array_agg(no), '{}')::int[] as nos from collections where id = any((select a from ids)::uuid[])),
+    with ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
+    -- Their numbers by text search configuration (the one their lists were built with, migration 117).
+    lg as materialized (
+      select coalesce(text_config, ${settings.textConfig}) as cfg, array_agg(no) as nos
+        from collections where id = any((select a from ids)::uuid[]) group by 1
+    ),
+    -- The query parsed once per configuration; each lexeme is looked up only in the lists of the
+    -- collections whose configuration produced it (nos).
+    q as materialized (
+      select x.lexeme, array_agg(n) as nos
+        from lg
+       cross join lateral (
+         select distinct replace(m[2], '''''', '''') as lexeme
+           from regexp_matches(querytree(websearch_to_tsquery(lg.cfg::regconfig, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
+          where m[1] = ''
+       ) x
+       cross join unnest(lg.nos) as n
+       group by x.lexeme
+    ),
     cn as (
       select collection_id, sum(n)::float8 as n, sum(len)::float8 as len
         from (
@@ -82,19 +93,19 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
         from cs
     ),
     t as (
-      select q.lexeme, d.df, ln(1 + (cs.n - d.df + 0.5) / (d.df + 0.5)) as idf
+      select q.lexeme, q.nos, d.df, ln(1 + (cs.n - d.df + 0.5) / (d.df + 0.5)) as idf
         from q cross join cs
        cross join lateral (
          select coalesce(sum(df), 0)::float8 as df from (
-           select df from text_lists where not (select glob from g) and lexeme = q.lexeme and coll = any((select nos from cl)::int[])
+           select df from text_lists where not (select glob from g) and lexeme = q.lexeme and coll = any(q.nos)
            union all
-           select df from text_lists where (select glob from g) and lexeme = q.lexeme and (select nos from cl) @> array[coll]
+           select df from text_lists where (select glob from g) and lexeme = q.lexeme and q.nos @> array[coll]
          ) x
        ) d
        where d.df > 0
     ),
     tt as materialized (
-      select lexeme, idf, (sum(df) over w <= ${BM25.budget} or row_number() over w = 1) as essential
+      select lexeme, nos, idf, (sum(df) over w <= ${BM25.budget} or row_number() over w = 1) as essential
         from t window w as (order by df, lexeme)
     ),
     ck as materialized (
@@ -126,16 +137,16 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
              union all
              -- "@>" is not indexable by btree: these branches walk the global (lexeme, impact) lists.
              (select max_impact, df, postings from text_blocks
-               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and (select nos from cl) @> array[coll]
+               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and tt.nos @> array[coll]
                order by max_impact desc limit ${MAX_BLOCKS + 1})
              union all
              (select max_impact, df, postings from text_fresh
-               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and (select nos from cl) @> array[coll]
+               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and tt.nos @> array[coll]
                order by max_impact desc limit ${MAX_BLOCKS + 1})
            ) bk
          window w as (order by bk.max_impact desc)
        ) h
-       where not tt.essential
+       where not tt.essential and (ck.grp = 0 or ck.grp = any(tt.nos))
     )
     -- Every query lexeme with its idf; per rare lexeme and group, its complete lists (exact
     -- contributions); per common lexeme and group, the impact of its first unread block (0: read
@@ -149,7 +160,7 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
      cross join lateral (
        select case when (select glob from g) then 0 else bl.coll end as grp, string_agg(array_send(bl.postings), ''::bytea) as p
          from text_lists bl
-        where bl.lexeme = tt.lexeme and bl.coll = any((select nos from cl)::int[]) and bl.df > 0
+        where bl.lexeme = tt.lexeme and bl.coll = any(tt.nos) and bl.df > 0
         group by 1
      ) e
      where tt.essential
@@ -163,6 +174,8 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
   // Candidates and collection ids travel as short texts: postgres.js escapes an array parameter element by element.
   const [row] = await tx<{ ids: string | null; scores: string | null }[]>`
     with ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
+    -- Phrases and negations, parsed once per searched collection with its configuration.
+    ${filter ? tx`fq as materialized (select id, websearch_to_tsquery(coalesce(text_config, ${settings.textConfig})::regconfig, ${filter}) as tq from collections where id = any((select a from ids)::uuid[])),` : tx``}
     p as materialized (select ${lexemes}::text[] as lexemes, ${idfs}::float8[] as idfs, ${blocks[0]!.avgdl}::float8 as avgdl)
     select string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
            string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
@@ -174,7 +187,7 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
           join chunks c on c.no = top.no and c.collection_id = any((select a from ids)::uuid[])
          cross join p
          where true
-          ${filter ? tx`and c.tsv @@ websearch_to_tsquery(${cfg}, ${filter})` : tx``}
+          ${filter ? tx`and exists (select 1 from fq where fq.id = c.collection_id and c.tsv @@ fq.tq)` : tx``}
           ${tagCondition(tx, f)}
          order by score desc, c.id
          limit ${n}

@@ -1,4 +1,4 @@
-// Create, edit (rename, description, public), publish/unpublish and delete a collection. Input is
+// Create, edit (rename, description, language, public), publish/unpublish and delete a collection. Input is
 // validated by the API's own request schemas and every change goes through the API's use cases,
 // which decide who may do what (owner only, 404 for collections the user cannot see).
 import type { Hono } from 'hono';
@@ -8,26 +8,35 @@ import type { CollectionRow } from '../collections/queries.js';
 import { AppError, fieldsFromIssues } from '../errors.js';
 import { CreateCollection, UpdateCollection } from '../routes/collections.js';
 import { createCollection, deleteCollection, getVisibleCollection, updateCollection } from '../collections/service.js';
+import { listLanguages } from '../collections/language.js';
 import type { AppDeps } from '../types.js';
 import { field, page, type WebContext, type WebEnv } from './context.js';
 import { count } from './format.js';
 import { ErrorSummary, errorsFromFields, TextArea, TextField, type FormErrors } from './forms.js';
-import { Csrf, Layout, PageHead } from './layout.js';
+import { Csrf, FieldError, Layout, PageHead } from './layout.js';
 
-const IDS = { name: 'coll-name', description: 'coll-description', is_public: 'coll-public' };
-const LABELS = { 'coll-name': 'Name', 'coll-description': 'Description', 'coll-public': 'Public', 'confirm-slug': 'Confirmation' };
+const IDS = { name: 'coll-name', description: 'coll-description', is_public: 'coll-public', language: 'coll-language' };
+const LABELS = {
+  'coll-name': 'Name',
+  'coll-description': 'Description',
+  'coll-public': 'Public',
+  'coll-language': 'Language',
+  'confirm-slug': 'Confirmation',
+};
 
 interface CollectionFormState {
   name: string;
   description: string;
   is_public: boolean;
+  language: string;
 }
 
-const CollectionFormPage: FC<{ session: Session; c?: CollectionRow; s: CollectionFormState; errors: FormErrors }> = ({
+const CollectionFormPage: FC<{ session: Session; c?: CollectionRow; s: CollectionFormState; errors: FormErrors; languages: string[] }> = ({
   session,
   c,
   s,
   errors,
+  languages,
 }) => (
   <Layout title={c ? `Edit ${c.name}` : 'New collection'} session={session} active="overview">
     <ErrorSummary errors={errors} labels={LABELS} />
@@ -47,6 +56,25 @@ const CollectionFormPage: FC<{ session: Session; c?: CollectionRow; s: Collectio
         maxlength={5000}
         hint="Optional. Shown in the public catalogue when the collection is public."
       />
+      <div class="field">
+        <label for="coll-language">Language</label>
+        <select
+          id="coll-language"
+          name="language"
+          aria-invalid={errors['coll-language'] ? 'true' : undefined}
+          aria-describedby={errors['coll-language'] ? 'coll-language-hint coll-language-error' : 'coll-language-hint'}
+        >
+          {languages.map((l) => (
+            <option value={l} selected={l === s.language}>
+              {l}
+            </option>
+          ))}
+        </select>
+        <span class="hint" id="coll-language-hint">
+          Stemming and stop words for text search; “simple” for code and identifiers.{c ? ' Changing it reindexes the collection.' : ''}
+        </span>
+        <FieldError id="coll-language-error" message={errors['coll-language']} />
+      </div>
       <label class="choice">
         <input type="checkbox" id="coll-public" name="is_public" value="true" checked={s.is_public} />
         <span>
@@ -103,7 +131,12 @@ const DeletePage: FC<{ session: Session; c: CollectionRow; errors: FormErrors; t
 
 function readForm(c: WebContext): CollectionFormState {
   const form = c.get('form');
-  return { name: field(form, 'name'), description: field(form, 'description'), is_public: field(form, 'is_public') === 'true' };
+  return {
+    name: field(form, 'name'),
+    description: field(form, 'description'),
+    is_public: field(form, 'is_public') === 'true',
+    language: field(form, 'language'),
+  };
 }
 
 /** Zod issues or a refusing use case → errors beside the fields and in the summary. */
@@ -113,10 +146,17 @@ function formErrors(err: unknown): FormErrors {
 }
 
 export function registerCollectionForms(web: Hono<WebEnv>, deps: AppDeps): void {
-  const show = (c: WebContext, p: { c?: CollectionRow; s: CollectionFormState; errors?: FormErrors }, status = 200) =>
-    page(c, <CollectionFormPage session={c.get('session')!} c={p.c} s={p.s} errors={p.errors ?? {}} />, status);
+  const show = async (c: WebContext, p: { c?: CollectionRow; s: CollectionFormState; errors?: FormErrors }, status = 200) => {
+    const languages = await listLanguages(deps.sql);
+    return page(
+      c,
+      <CollectionFormPage session={c.get('session')!} c={p.c} s={p.s} errors={p.errors ?? {}} languages={languages} />,
+      status,
+    );
+  };
+  const defaultLanguage = deps.config.TEXT_SEARCH_CONFIG;
 
-  web.get('/collections/new', (c) => show(c, { s: { name: '', description: '', is_public: false } }));
+  web.get('/collections/new', (c) => show(c, { s: { name: '', description: '', is_public: false, language: defaultLanguage } }));
 
   web.post('/collections', async (c) => {
     const s = readForm(c);
@@ -132,7 +172,8 @@ export function registerCollectionForms(web: Hono<WebEnv>, deps: AppDeps): void 
 
   web.get('/collections/:id/edit', async (c) => {
     const col = await getVisibleCollection(deps.sql, c.get('webCaller'), c.req.param('id'));
-    return show(c, { c: col, s: { name: col.name, description: col.description, is_public: col.is_public } });
+    const s = { name: col.name, description: col.description, is_public: col.is_public, language: col.language ?? defaultLanguage };
+    return show(c, { c: col, s });
   });
 
   web.post('/collections/:id/edit', async (c) => {

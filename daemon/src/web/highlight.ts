@@ -14,8 +14,8 @@ export interface Segment {
 
 /**
  * The passage of each chunk that best matches the query, with the query's words marked, by
- * PostgreSQL's ts_headline over the same text search configuration and query parsing as the text
- * channel (so "indexes" marks "indexing" exactly when search treats them alike). Words are OR-ed:
+ * PostgreSQL's ts_headline over the same text search configuration (the chunk's collection's) and
+ * query parsing as the text channel (so "indexes" marks "indexing" exactly when search treats them alike). Words are OR-ed:
  * a chunk matching only some of them still shows those; negated words are never marked.
  * Chunks without a matching word (vector-only hits) get their opening instead.
  */
@@ -26,15 +26,17 @@ export async function highlightPassages(
 ): Promise<Map<string, Segment[]>> {
   const out = new Map<string, Segment[]>();
   if (!chunks.length) return out;
-  const cfg = deps.sql`${deps.config.TEXT_SEARCH_CONFIG}::regconfig`;
+  // Each chunk with its collection's configuration (collections/language.ts), the query parsed per chunk: a page's few results.
   const rows = await deps.sql<{ id: string; passage: string }[]>`
-    with q as (
-      select string_agg(m[2], ' | ')::tsquery as tsq
-        from regexp_matches(querytree(websearch_to_tsquery(${cfg}, ${query})), '(!?)(''(?:[^'']|'''')*'')', 'g') as m
-       where m[1] = ''
-    )
-    select c.id, ts_headline(${cfg}, c.content, q.tsq, ${OPTIONS}) as passage
-      from chunks c cross join q
+    select c.id, ts_headline(k.cfg, c.content, q.tsq, ${OPTIONS}) as passage
+      from chunks c
+      join collections co on co.id = c.collection_id
+     cross join lateral (select coalesce(co.text_config, ${deps.config.TEXT_SEARCH_CONFIG})::regconfig as cfg) k
+     cross join lateral (
+       select string_agg(m[2], ' | ')::tsquery as tsq
+         from regexp_matches(querytree(websearch_to_tsquery(k.cfg, ${query})), '(!?)(''(?:[^'']|'''')*'')', 'g') as m
+        where m[1] = ''
+     ) q
      where c.id = any(${chunks.map((c) => c.chunk_id)}::uuid[]) and q.tsq is not null`;
   const byId = new Map(rows.map((r) => [r.id, r.passage]));
   for (const c of chunks) {

@@ -970,6 +970,11 @@ export interface components {
             /** @description Whether the caller subscribes to it. */
             is_subscribed: boolean;
             /**
+             * @description PostgreSQL text search configuration its text is stemmed with (english, french, german, spanish, …; `simple` for code and identifiers: no stemming, no stop words).
+             * @example english
+             */
+            language: string;
+            /**
              * Format: date-time
              * @example 2026-01-01T12:00:00.000Z
              */
@@ -980,11 +985,21 @@ export interface components {
             description?: string;
             /** @default false */
             is_public?: boolean;
+            /**
+             * @description A PostgreSQL text search configuration (`english`, `french`, `german`, `spanish`, … or `simple`); an unknown one answers 400 VALIDATION_FAILED. Defaults to the server's TEXT_SEARCH_CONFIG (english). Changing it reindexes the collection in the background; searches stay exact meanwhile, with the former language until the reindex commits.
+             * @example french
+             */
+            language?: string;
         };
         UpdateCollection: {
             name?: string;
             description?: string;
             is_public?: boolean;
+            /**
+             * @description A PostgreSQL text search configuration (`english`, `french`, `german`, `spanish`, … or `simple`); an unknown one answers 400 VALIDATION_FAILED. Defaults to the server's TEXT_SEARCH_CONFIG (english). Changing it reindexes the collection in the background; searches stay exact meanwhile, with the former language until the reindex commits.
+             * @example french
+             */
+            language?: string;
         };
         SubscriptionResult: {
             /** @enum {string} */
@@ -3408,6 +3423,7 @@ export interface operations {
                      *         "total_chunks": 12,
                      *         "is_public": true,
                      *         "is_subscribed": true,
+                     *         "language": "english",
                      *         "created_at": "2026-01-01T12:00:00.000Z"
                      *       }
                      *     ]
@@ -3499,7 +3515,8 @@ export interface operations {
                  * @example {
                  *       "name": "Research papers",
                  *       "description": "Papers the team cites, with notes.",
-                 *       "is_public": false
+                 *       "is_public": false,
+                 *       "language": "french"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateCollection"];
@@ -3528,6 +3545,7 @@ export interface operations {
                      *       "total_chunks": 12,
                      *       "is_public": true,
                      *       "is_subscribed": true,
+                     *       "language": "english",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
                      */
@@ -3682,6 +3700,7 @@ export interface operations {
                      *       "total_chunks": 12,
                      *       "is_public": true,
                      *       "is_subscribed": true,
+                     *       "language": "english",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
                      */
@@ -3913,7 +3932,8 @@ export interface operations {
                  * @example {
                  *       "name": "Research papers",
                  *       "description": "Papers the team cites, with notes.",
-                 *       "is_public": true
+                 *       "is_public": true,
+                 *       "language": "french"
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateCollection"];
@@ -3942,6 +3962,7 @@ export interface operations {
                      *       "total_chunks": 12,
                      *       "is_public": true,
                      *       "is_subscribed": true,
+                     *       "language": "english",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
                      */

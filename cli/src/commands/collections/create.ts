@@ -5,14 +5,24 @@ interface Options {
   name: string | undefined;
   description: string | undefined;
   isPublic: boolean;
+  language: string | undefined;
 }
 
 export default defineCommand<Options>({
   name: 'create [name]',
   summary: 'Create a collection (private unless --public)',
-  help: 'Example:\n  docsift collections create "Research papers" --description "2024 reading list"',
-  options: (cmd) => cmd.option('-d, --description <text>', 'description').option('--public', 'let other users subscribe to it'),
-  parse: ([name], flags) => ({ name, description: stringFlag(flags.description), isPublic: !!flags.public }),
+  help: 'Examples:\n  docsift collections create "Research papers" --description "2024 reading list"\n  docsift collections create "Manuel" --language french\n  docsift collections create "Source" --language simple',
+  options: (cmd) =>
+    cmd
+      .option('-d, --description <text>', 'description')
+      .option('--public', 'let other users subscribe to it')
+      .option('--language <config>', 'text search language: english (default), french, german, spanish, …, simple for code'),
+  parse: ([name], flags) => ({
+    name,
+    description: stringFlag(flags.description),
+    isPublic: !!flags.public,
+    language: stringFlag(flags.language),
+  }),
   async run(ctx, opts) {
     const name =
       opts.name ??
@@ -24,6 +34,7 @@ export default defineCommand<Options>({
       name,
       ...(opts.description !== undefined ? { description: opts.description } : {}),
       ...(opts.isPublic ? { is_public: true } : {}),
+      ...(opts.language !== undefined ? { language: opts.language } : {}),
     });
     ctx.out.result(c, () => {
       ctx.out.line(`${ctx.out.green('✓')} Created collection ${ctx.out.bold(c.name)} (slug ${ctx.out.cyan(c.slug)}).`);

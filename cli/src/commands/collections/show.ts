@@ -11,6 +11,7 @@ export function showCollection(o: Output, c: Collection): void {
     ['Description', c.description],
     ['Documents', c.document_count],
     ['Chunks', c.total_chunks],
+    ['Language', c.language],
     ['Public', c.is_public ? 'yes' : 'no'],
     ['Subscribed', c.is_subscribed ? 'yes' : 'no'],
     ['Created', formatDate(c.created_at)],

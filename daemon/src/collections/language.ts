@@ -1,0 +1,67 @@
+import type { Tx } from '../db/client.js';
+import { validationError } from '../errors.js';
+import { defineJob } from '../jobs/queue.js';
+import type { AppDeps } from '../types.js';
+
+/**
+ * A collection's language is the name of a PostgreSQL text search configuration (english, french,
+ * german, simple, or one an operator created): its chunks' tsvectors, and so its BM25 lists, are
+ * built with it, and a search parses the query once per configuration among the searched
+ * collections (search/text-channel.ts). Null in the database means TEXT_SEARCH_CONFIG.
+ */
+const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The configuration named, visible on the search path; else 400 VALIDATION_FAILED on `language`. */
+export async function validLanguage(tx: Tx, language: string): Promise<string> {
+  const ok =
+    NAME.test(language) &&
+    (
+      await tx<
+        { ok: boolean }[]
+      >`select exists (select 1 from pg_ts_config where cfgname = ${language} and pg_ts_config_is_visible(oid)) as ok`
+    )[0]!.ok;
+  if (!ok) {
+    const names = await listLanguages(tx);
+    throw validationError({ language: [`Unknown text search configuration "${language}". One of: ${names.join(', ')}.`] });
+  }
+  return language;
+}
+
+/** Every configuration a collection may use, by name: the choices of the web UI's form. */
+export async function listLanguages(tx: Tx): Promise<string[]> {
+  const rows = await tx<{ n: string }[]>`select cfgname::text as n from pg_ts_config where pg_ts_config_is_visible(oid) order by 1`;
+  return rows.map((r) => r.n);
+}
+
+/**
+ * Rewrites a collection's tsvectors with its language, in one transaction: the update triggers on
+ * chunks move its postings (renumbered chunks, tombstones and fresh rows, as any rewrite), and
+ * `text_config` switches in the same commit, so a search sees the old lists parsed the old way or
+ * the new ones parsed the new way, never a mix. The collection row is locked FOR UPDATE, and chunk
+ * writers take it FOR KEY SHARE first (index/write-chunks.ts), so no chunk is written with the
+ * configuration being replaced. Idempotent: nothing to do once text_config equals language.
+ */
+export async function reindexCollectionLanguage(deps: AppDeps, collectionId: string): Promise<{ chunks: number }> {
+  const def = deps.config.TEXT_SEARCH_CONFIG;
+  return deps.sql.begin(async (tx) => {
+    const [c] = await tx<{ language: string; text_config: string }[]>`
+      select coalesce(language, ${def}) as language, coalesce(text_config, ${def}) as text_config
+        from collections where id = ${collectionId} and deleted_at is null for update`;
+    if (!c || c.language === c.text_config) return { chunks: 0 };
+    const rows = await tx`
+      update chunks k set tsv = to_tsvector(${c.language}::regconfig, d.title || ' ' || k.content)
+        from documents d
+       where k.collection_id = ${collectionId} and d.id = k.document_id and k.tsv is not null`;
+    await tx`update collections set text_config = ${c.language} where id = ${collectionId}`;
+    return { chunks: rows.count };
+  });
+}
+
+export const reindexLanguageJob = defineJob<{ collectionId: string }>({
+  identifier: 'reindex_collection_language',
+  task: (deps) => async (payload) => {
+    await reindexCollectionLanguage(deps, payload.collectionId);
+  },
+  // One queued job per collection: changing the language twice before it runs rewrites once.
+  jobKey: (p) => `collection-language:${p.collectionId}`,
+});
