@@ -452,6 +452,7 @@ CREATE TABLE public.documents (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     content_sha256 text,
     text_joins integer[],
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT documents_content_sha256_check CHECK ((content_sha256 ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT documents_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'indexed'::text, 'failed'::text])))
 );
@@ -978,6 +979,10 @@ CREATE INDEX documents_collection_idx ON public.documents USING btree (collectio
 -- Name: documents_created_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX documents_created_idx ON public.documents USING btree (created_at DESC, id) WHERE (deleted_at IS NULL);
+
+-- Name: documents_metadata_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX documents_metadata_idx ON public.documents USING gin (metadata) WHERE (deleted_at IS NULL);
 
 -- Name: documents_pending_idx; Type: INDEX; Schema: public; Owner: -
 
