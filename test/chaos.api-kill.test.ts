@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { buildTaskList, CRONTAB } from '../daemon/src/jobs/index.js';
+import { buildTaskList, CRONTAB } from '../daemon/src/job-registry.js';
 import { sweepOrphanBlobs } from '../daemon/src/documents/sweep-orphan-blobs.js';
 import type { AppDeps } from '../daemon/src/types.js';
 import { samplePath } from './fixtures/samples.js';

@@ -115,6 +115,30 @@ describe('the import graph', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('has no folder circle: feature folders import each other one way only (root files are the kernel and the wiring)', () => {
+    const folderOf = (f: string) => /^daemon\/src\/([^/]+)\//.exec(f)?.[1];
+    const folders = new Map<string, string[]>();
+    for (const [file, deps] of graph) {
+      const from = folderOf(file);
+      if (!from) continue;
+      const to = new Set([...(folders.get(from) ?? []), ...deps.map(folderOf).filter((d): d is string => !!d && d !== from)]);
+      folders.set(from, [...to].sort());
+    }
+    assert.deepEqual(importCircles(folders), []);
+  });
+
+  it('keeps the walls: auth/ never imports limits/, and only server.ts imports the job registry', () => {
+    const offenders: string[] = [];
+    for (const [file, deps] of graph) {
+      for (const d of deps) {
+        if (file.startsWith('daemon/src/auth/') && d.startsWith('daemon/src/limits/')) offenders.push(`${file} → ${d}`);
+        if (d === 'daemon/src/job-registry.ts' && file !== 'daemon/src/server.ts') offenders.push(`${file} → ${d}`);
+        if (d.startsWith('daemon/src/jobs/') && d !== 'daemon/src/jobs/queue.ts') offenders.push(`${file} → ${d}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+
   it('has no services/ grab-bag: use cases live in their feature folders', () => {
     assert.deepEqual(
       [...graph.keys()].filter((f) => f.startsWith('daemon/src/services/')),

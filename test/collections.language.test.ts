@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { reindexCollectionLanguage } from '../daemon/src/collections/language.js';
-import { replaceDocumentsChunks } from '../daemon/src/index/write-chunks.js';
+import { replaceDocumentsChunks } from '../daemon/src/indexing/write-chunks.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 

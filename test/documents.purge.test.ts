@@ -3,7 +3,7 @@ import { access, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig, resolvedConfig } from '../daemon/src/config.js';
-import { CRONTAB } from '../daemon/src/jobs/index.js';
+import { CRONTAB } from '../daemon/src/job-registry.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { startDaemon } from '../daemon/src/server.js';
 import { BLOB_RETENTION_DAYS, purgeBlobs, purgeBlobsTask } from '../daemon/src/documents/purge-blobs.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeOllama } from './helpers/fake-ollama-server.js';
 import { createEmbeddingProvider } from '../daemon/src/embeddings/index.js';
-import { EmbeddingModelMismatchError } from '../daemon/src/search/embedding-model.js';
+import { EmbeddingModelMismatchError } from '../daemon/src/indexing/embedding-model.js';
 import { reembedAll } from '../daemon/src/documents/reembed.js';
 import { createTenant, http, startTestDaemon } from './helpers/daemon.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';

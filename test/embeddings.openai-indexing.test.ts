@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { EmbeddingModelMismatchError } from '../daemon/src/search/embedding-model.js';
+import { EmbeddingModelMismatchError } from '../daemon/src/indexing/embedding-model.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon } from './helpers/daemon.js';
 import { startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai-server.js';

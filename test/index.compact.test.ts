@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { foldTextIndex } from '../daemon/src/index/fold.js';
+import { foldTextIndex } from '../daemon/src/indexing/fold.js';
 import { assertIndexExact, assertIndexLayout, insertIndexedTexts } from './helpers/bm25.js';
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DRAINED_TABLES, rebuildDrainedIndexes } from '../daemon/src/index/drained-indexes.js';
+import { DRAINED_TABLES, rebuildDrainedIndexes } from '../daemon/src/indexing/drained-indexes.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';

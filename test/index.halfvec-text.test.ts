@@ -1,4 +1,4 @@
-// The chunk writer sends embeddings in a short text form (daemon/src/index/halfvec-text.ts): what
+// The chunk writer sends embeddings in a short text form (daemon/src/indexing/halfvec-text.ts): what
 // PostgreSQL stores from it must be the very halfvec the full text (pgvector's toSql) gives,
 // rounding ties, subnormals and the range's edges included, and what a halfvec refuses must still
 // be refused.
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toSql } from 'pgvector';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
-import { halfBits, halfValue, halfvecText } from '../daemon/src/index/halfvec-text.js';
-import { vectorText } from '../daemon/src/index/write-chunks.js';
+import { halfBits, halfValue, halfvecText } from '../daemon/src/indexing/halfvec-text.js';
+import { vectorText } from '../daemon/src/indexing/write-chunks.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 
 let db: TestDatabase;

@@ -4,7 +4,7 @@
 // the others of its burst pass.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { issueKey } from '../daemon/src/accounts/create.js';
+import { issueKey } from '../daemon/src/auth/issue-key.js';
 import type { RateTier } from '../daemon/src/types.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 

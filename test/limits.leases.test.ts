@@ -6,7 +6,7 @@
 // every request (revoked or disabled: 401 at once, whatever the daemon holds).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { issueKey } from '../daemon/src/accounts/create.js';
+import { issueKey } from '../daemon/src/auth/issue-key.js';
 import { hashApiKey } from '../daemon/src/auth/keys.js';
 import type { RateTier } from '../daemon/src/types.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

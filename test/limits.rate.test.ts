@@ -2,7 +2,7 @@
 // X-RateLimit-* headers, Retry-After, tiers, /mcp counting, public endpoints not counting.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { issueKey } from '../daemon/src/accounts/create.js';
+import { issueKey } from '../daemon/src/auth/issue-key.js';
 import type { RateTier } from '../daemon/src/types.js';
 import { createTenant, http, startTestDaemon, type HttpResult, type Tenant, type TestDaemon } from './helpers/daemon.js';
 

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { createUserWithKey } from '../daemon/src/accounts/create.js';
 import { hashPassword } from '../daemon/src/auth/passwords.js';
-import { CRONTAB } from '../daemon/src/jobs/index.js';
+import { CRONTAB } from '../daemon/src/job-registry.js';
 import { until } from './helpers/chaos.js';
 import { http } from './helpers/daemon.js';
 import { spawnDaemon, type DaemonProcess } from './helpers/daemon-process.js';

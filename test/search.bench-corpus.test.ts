@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
-import { reindexText } from '../daemon/src/index/reindex.js';
+import { reindexText } from '../daemon/src/indexing/reindex.js';
 import { CorpusLoader, createTenant, finishLoad, planDocuments, type IndexBy } from './bench/search/corpus.js';
 import { createMixture } from './bench/search/vectors.js';
 import { assertIndexExact } from './helpers/bm25.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Sql } from '../daemon/src/db/client.js';
-import { foldTextIndex } from '../daemon/src/index/fold.js';
+import { foldTextIndex } from '../daemon/src/indexing/fold.js';
 import { assertIndexExact, assertIndexLayout, bestBlock, exhaustiveBm25, insertIndexedTexts, listBlocks } from './helpers/bm25.js';
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../daemon/src/config.js';
-import { indexParams, warnIfIndexOrderDiffers } from '../daemon/src/index/bm25-params.js';
+import { indexParams, warnIfIndexOrderDiffers } from '../daemon/src/indexing/bm25-params.js';
 import { createLogger } from '../daemon/src/logger.js';
 import { assertIndexExact, assertIndexLayout, exhaustiveBm25 } from './helpers/bm25.js';
 import { makeCollection } from './helpers/docs.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
-import { ensureVectorIndex, vectorIndexName } from '../daemon/src/search/embedding-model.js';
+import { ensureVectorIndex, vectorIndexName } from '../daemon/src/indexing/embedding-model.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 
 // The HNSW graph's build parameters decide recall at the daemon's ef_search (100). With m 16 and

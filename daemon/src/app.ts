@@ -1,9 +1,9 @@
 import { registerProtectedResourceMetadata, withBearerChallenge } from './mcp/auth-discovery.js';
 import { randomUUID } from 'node:crypto';
-import { anonymousBudget, apiGuard, publicApiGuard } from './auth/guard.js';
+import { anonymousBudget, apiGuard, publicApiGuard } from './routes/guard.js';
 import { closeUnreadBodies, requestBodyLimit } from './limits/body-size.js';
 import { requestLog } from './usage/middleware.js';
-import { rateLimitHeadersOnUnguardedAnswers } from './limits/unguarded-answers.js';
+import { rateLimitHeadersOnUnguardedAnswers } from './routes/unguarded-answers.js';
 import { AppError } from './errors.js';
 import { newRouter, respondError, toAppError, type App } from './routes/router.js';
 import { migrationsCurrent } from './db/migrate.js';
@@ -17,9 +17,9 @@ import { registerCollectionRoutes } from './routes/collections.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerFileRoutes } from './routes/files.js';
 import { registerSearchRoutes } from './routes/search.js';
-import { registerMcpRoutes } from './routes/mcp.js';
+import { registerMcpRoutes } from './mcp/route.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
-import { sessionOrBearer } from './auth/session-middleware.js';
+import { sessionOrBearer } from './routes/session-guard.js';
 import { createWebApp } from './web/index.js';
 import type { AppDeps } from './types.js';
 

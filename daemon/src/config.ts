@@ -115,7 +115,7 @@ export const configSchema = z.object({
    * BM25's term-frequency saturation (k1) and length normalisation (b): the only place their
    * defaults are defined (Anserini's 0.9 / 0.4; the reasoning and the SciFact grid are in the
    * README). Scores use them at once; the lists' impact order follows them after
-   * `docsift-daemon reindex` (see daemon/src/index/bm25-params.ts).
+   * `docsift-daemon reindex` (see daemon/src/indexing/bm25-params.ts).
    */
   BM25_K1: z.coerce.number().min(0).max(10).default(0.9),
   BM25_B: z.coerce.number().min(0).max(1).default(0.4),

@@ -18,7 +18,7 @@ import { systemClock } from './types.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { reembedAll } from './documents/reembed.js';
 import { isDatabaseUnavailable } from './db/availability.js';
-import { reindexText } from './index/reindex.js';
+import { reindexText } from './indexing/reindex.js';
 
 const USAGE = `docsift-daemon <command> [options]
 

@@ -1,4 +1,4 @@
-import { warnIfIndexOrderDiffers } from './index/bm25-params.js';
+import { warnIfIndexOrderDiffers } from './indexing/bm25-params.js';
 import { serve, type ServerType } from '@hono/node-server';
 import type { WorkerEvents } from 'graphile-worker';
 import { EventEmitter } from 'node:events';
@@ -7,14 +7,14 @@ import { createApp } from './app.js';
 import { publicUrl, type ResolvedConfig } from './config.js';
 import { closeDeps, createDeps } from './deps.js';
 import { migrate } from './db/migrate.js';
-import { buildTaskList, CRONTAB } from './jobs/index.js';
+import { buildTaskList, CRONTAB } from './job-registry.js';
 import type { Logger } from './logger.js';
 import type { AppDeps, Clock } from './types.js';
 import { assertGraphileInternals } from './worker/graphile-internals.js';
 import { migrateWorkerSchema, startWorker } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
 import { superviseWorker, type SupervisedWorker, type WorkerStatus } from './worker/supervisor.js';
-import { assertEmbeddingModel } from './search/embedding-model.js';
+import { assertEmbeddingModel } from './indexing/embedding-model.js';
 import { createSql } from './db/client.js';
 import { sealPlaintextWebhookSecrets } from './webhooks/secrets.js';
 

@@ -10,8 +10,8 @@ import type { QueryEmbeddingCache } from './search/query-cache.js';
 import type { BlobStore } from './storage/types.js';
 import type { UsageLogWriter } from './usage/log-writer.js';
 
-export type { RateTier } from './limits/windows.js';
-import type { RateTier } from './limits/windows.js';
+export type { RateTier } from './auth/keys.js';
+import type { RateTier } from './auth/keys.js';
 
 /** Who is calling, resolved by the auth middleware. */
 export interface Caller {

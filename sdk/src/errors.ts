@@ -1,5 +1,3 @@
-import type { UploadManyResult } from './upload-many.js';
-
 /** Base class of every error the SDK throws, so callers can catch them all with one check. */
 export class DocsiftError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -74,23 +72,6 @@ export class ConnectionError extends DocsiftError {
     super(message, options);
     this.beforeSend = options.beforeSend ?? false;
     this.code = options.code;
-  }
-}
-
-/**
- * `documents.uploadMany` stopped early because the server could no longer be reached (a refused
- * connection after retries): every later request would fail the same way, so the remaining files
- * were not sent. `result` holds what was done before (uploaded, skipped and failed files);
- * `unsent` lists the input indexes never sent. Uploading the `unsent` ones later completes the run.
- */
-export class UploadInterruptedError extends ConnectionError {
-  constructor(
-    message: string,
-    readonly result: UploadManyResult,
-    readonly unsent: number[],
-    options: { cause?: unknown; code?: string | undefined } = {},
-  ) {
-    super(message, { ...options, beforeSend: true });
   }
 }
 

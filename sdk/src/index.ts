@@ -9,7 +9,6 @@ export {
   NotFoundError,
   RateLimitError,
   ConnectionError,
-  UploadInterruptedError,
   TimeoutError,
   DocumentProcessingError,
   WebhookVerificationError,
@@ -29,6 +28,7 @@ export {
   type HeaderSource,
 } from './webhook-verify.js';
 export { MAX_FILE_BYTES, MAX_BATCH_FILES, type UploadSource, type FileLoader, type NamedBlob } from './upload.js';
+export { UploadInterruptedError } from './upload-many.js';
 export type { UploadManyOptions, UploadManyResult, UploadOutcome, UploadProgress } from './upload-many.js';
 export type { WaitOptions, WaitProgress, SettledResult, DocumentState } from './wait.js';
 export type { UploadOptions, TextDocument } from './resources/documents.js';

@@ -1,14 +1,5 @@
 import type { DocumentMetadata } from './filter.js';
-import {
-  ApiError,
-  AuthenticationError,
-  ConnectionError,
-  DocsiftError,
-  NotFoundError,
-  PermissionError,
-  TimeoutError,
-  UploadInterruptedError,
-} from './errors.js';
+import { ApiError, AuthenticationError, ConnectionError, DocsiftError, NotFoundError, PermissionError, TimeoutError } from './errors.js';
 import type { CallOptions, Transport } from './transport.js';
 import type { BatchUpload, UploadedDocument } from './types.js';
 import {
@@ -63,6 +54,23 @@ export interface UploadManyResult {
   skipped: { index: number; filename: string; reason: string; code: string }[];
   /** Not accepted because the request failed (after retries). */
   failed: { index: number; filename: string; error: DocsiftError }[];
+}
+
+/**
+ * `documents.uploadMany` stopped early because the server could no longer be reached (a refused
+ * connection after retries): every later request would fail the same way, so the remaining files
+ * were not sent. `result` holds what was done before (uploaded, skipped and failed files);
+ * `unsent` lists the input indexes never sent. Uploading the `unsent` ones later completes the run.
+ */
+export class UploadInterruptedError extends ConnectionError {
+  constructor(
+    message: string,
+    readonly result: UploadManyResult,
+    readonly unsent: number[],
+    options: { cause?: unknown; code?: string | undefined } = {},
+  ) {
+    super(message, { ...options, beforeSend: true });
+  }
 }
 
 // Errors that will fail every remaining request the same way: stop rather than repeat them. A

@@ -15,7 +15,8 @@ import { closeInvoices } from '../../daemon/src/billing/invoices.js';
 import { loadConfig, resolvedConfig } from '../../daemon/src/config.js';
 import { createLogger } from '../../daemon/src/logger.js';
 import { startDaemon, type Daemon } from '../../daemon/src/server.js';
-import { createUserWithKey, issueKey } from '../../daemon/src/accounts/create.js';
+import { createUserWithKey } from '../../daemon/src/accounts/create.js';
+import { issueKey } from '../../daemon/src/auth/issue-key.js';
 import { benchDatabase } from './lib/env.js';
 import { machineInfo, printTable, writeResults } from './lib/report.js';
 

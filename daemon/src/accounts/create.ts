@@ -1,45 +1,10 @@
 import type { Sql, Tx } from '../db/client.js';
-import { expiryFrom, generateApiKey, insertKey, type ExpiryChoice, type KeyRecord } from '../auth/keys.js';
+import { issueKey } from '../auth/issue-key.js';
 import { findOrganization, findUserByEmail, insertOrganization, insertUser, type UserRecord } from './queries.js';
 import { AppError } from '../errors.js';
 import type { RateTier } from '../types.js';
 
 const BOOTSTRAP_LOCK_ID = 727_431_002;
-
-export interface IssuedKey {
-  record: KeyRecord;
-  /** The plaintext secret: returned once, never stored. */
-  key: string;
-}
-
-export async function issueKey(
-  tx: Tx,
-  opts: {
-    userId: string;
-    name: string;
-    isFullAccess: boolean;
-    tier?: RateTier;
-    expiresIn?: ExpiryChoice;
-    rotatedFrom?: string | null;
-    now: Date;
-  },
-): Promise<IssuedKey> {
-  const { key, prefix, hash } = generateApiKey();
-  const expiresIn = opts.expiresIn ?? 'never';
-  const record = await insertKey(tx, {
-    userId: opts.userId,
-    name: opts.name,
-    prefix,
-    hash,
-    isFullAccess: opts.isFullAccess,
-    tier: opts.tier ?? 'free',
-    expiresIn,
-    expiresAt: expiryFrom(expiresIn, opts.now),
-    rotatedFrom: opts.rotatedFrom ?? null,
-    now: opts.now,
-  });
-  return { record, key };
-}
 
 export interface BootstrapResult {
   created: boolean;

@@ -4,7 +4,7 @@ import type { Tx } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
-import { issueKey } from '../accounts/create.js';
+import { issueKey } from './issue-key.js';
 
 export interface Grant {
   collection: string;

@@ -3,7 +3,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql, Tx } from '../db/client.js';
 import { AppError } from '../errors.js';
-import type { RateTier } from '../limits/windows.js';
+
+/** A key's rate tier: its per-minute, per-day and per-month limits are in limits/windows.ts. */
+export type RateTier = 'free' | 'basic' | 'pro';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const KEY_PREFIX = 'svc_';

@@ -5,7 +5,7 @@ import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-c
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
 import { classify, readMeta } from './checks.js';
-import { commitOutcomeUnknown, documentNotFound, getVisibleDocument } from './upload.js';
+import { commitOutcomeUnknown, documentNotFound, getVisibleDocument } from './access.js';
 import { restartDocuments } from './restart.js';
 import { receiveMultipart } from './multipart.js';
 

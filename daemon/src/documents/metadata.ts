@@ -3,12 +3,12 @@
 // digits, `_`, `-` and `.` starting with a letter or `_`; a string at most 1,000 characters; an
 // array at most 100 strings; no nested objects (depth 2: object → array); at most 8 KB as JSON.
 import { AppError } from '../errors.js';
+import { METADATA_KEY, METADATA_LIMITS } from '../filters/parse.js';
+
+export { METADATA_KEY, METADATA_LIMITS };
 
 export type MetadataValue = string | number | boolean | string[];
 export type Metadata = Record<string, MetadataValue>;
-
-export const METADATA_LIMITS = { keys: 64, keyLength: 64, stringLength: 1000, arrayLength: 100, bytes: 8192 } as const;
-export const METADATA_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 const bad = (field: string, message: string): AppError =>
   new AppError('VALIDATION_FAILED', `Invalid metadata: ${message}`, { [field]: [message] });

@@ -5,7 +5,7 @@ import { createDownloadToken, DOWNLOAD_LINK_TTL_SEC } from './download-links.js'
 import { detailJson } from './json.js';
 import { baseFilename } from './multipart.js';
 import { chunksOfDocument, contentText, listVisibleDocuments, type DocumentRow, type DocumentStatus } from './queries.js';
-import { getVisibleDocument } from './upload.js';
+import { getVisibleDocument } from './access.js';
 import { parseFilterText } from '../filters/parse.js';
 
 export async function documentDetail(deps: AppDeps, caller: Caller, id: string) {

@@ -2,7 +2,7 @@ import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
 import { rejectNul, validateMeta } from './checks.js';
 import { getDocumentById, type DocumentRow } from './queries.js';
-import { documentNotFound, getVisibleDocument } from './upload.js';
+import { documentNotFound, getVisibleDocument } from './access.js';
 import { AppError } from '../errors.js';
 import type { Metadata } from './metadata.js';
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Tx } from '../db/client.js';
-import { findVisibleDocument, getDocumentById, getDocumentsByIds, type DocumentRow } from './queries.js';
+import { getDocumentById, getDocumentsByIds, type DocumentRow } from './queries.js';
+import { commitOutcomeUnknown } from './access.js';
 import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import { AppError } from '../errors.js';
 import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
@@ -13,30 +14,6 @@ import { createHash } from 'node:crypto';
 import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta } from './checks.js';
 import { baseFilename, receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
 import type { Metadata } from './metadata.js';
-
-/**
- * What the client hears when the database connection dropped around COMMIT and the outcome could
- * not be learned. The stored files are kept either way (a blob no row references is removed by the
- * orphan sweep after its grace period), so nothing a committed row points to is ever lost.
- */
-export function commitOutcomeUnknown(): AppError {
-  return new AppError(
-    'SERVICE_UNAVAILABLE',
-    'The database connection was lost while saving; the document may or may not have been stored. List the collection before retrying.',
-    undefined,
-    { 'Retry-After': '5' },
-  );
-}
-
-export function documentNotFound(): AppError {
-  return new AppError('DOCUMENT_NOT_FOUND', 'Document not found.');
-}
-
-export async function getVisibleDocument(tx: Tx, caller: Caller, id: string): Promise<DocumentRow> {
-  const d = isUuid(id) ? await findVisibleDocument(tx, caller, id) : undefined;
-  if (!d) throw documentNotFound();
-  return d;
-}
 
 async function insertRow(
   tx: Tx,

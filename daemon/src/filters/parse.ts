@@ -3,7 +3,10 @@
 // naming the path of the bad clause (`filter.and[1].year.gt`); nothing is dropped silently.
 import { AppError } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { METADATA_KEY } from '../documents/metadata.js';
+
+/** Metadata limits (documents/metadata.ts enforces them on writes; a filter names keys by the same rule). */
+export const METADATA_LIMITS = { keys: 64, keyLength: 64, stringLength: 1000, arrayLength: 100, bytes: 8192 } as const;
+export const METADATA_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 export type Scalar = string | number | boolean;
 export type Op = 'eq' | 'ne' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'prefix';
@@ -48,7 +51,7 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?
 function resolveField(name: string, path: string): Field {
   if ((BUILTIN_FIELDS as readonly string[]).includes(name)) return { kind: name as BuiltinField };
   const key = name.startsWith('metadata.') ? name.slice('metadata.'.length) : name;
-  if (key.length > 64 || !METADATA_KEY.test(key))
+  if (key.length > METADATA_LIMITS.keyLength || !METADATA_KEY.test(key))
     throw new Bad(path, `Unknown field "${name}": use ${BUILTIN_FIELDS.join(', ')}, or a metadata key (bare or as metadata.<key>).`);
   return { kind: 'metadata', key };
 }

@@ -60,7 +60,7 @@ export interface JobDefinition<P extends object> {
 }
 
 /**
- * Declares a job in its feature folder; jobs/index.ts lists them. `jobKey` derives the key from the
+ * Declares a job in its feature folder; job-registry.ts lists them. `jobKey` derives the key from the
  * payload (one queued job per document, per webhook event…); `defaults` apply to every enqueue.
  */
 export function defineJob<P extends object>(def: {

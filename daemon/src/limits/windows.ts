@@ -1,6 +1,5 @@
-/** A key's rate tier (docs/service-spec.md §8, "Rate tiers"). Defined here, below auth and types.ts, so the
- * limiter's modules that AppDeps names do not import types.ts back. */
-export type RateTier = 'free' | 'basic' | 'pro';
+// A key's rate tier (docs/service-spec.md §8, "Rate tiers") is defined with the keys (auth/keys.ts).
+import type { RateTier } from '../auth/keys.js';
 
 export type WindowName = 'minute' | 'day' | 'month';
 export type TierLimits = Record<WindowName, number>;

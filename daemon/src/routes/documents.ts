@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import type { App } from './router.js';
-import { keyOrSessionCaller } from '../auth/session-middleware.js';
+import { keyOrSessionCaller } from './session-guard.js';
 import { publicUrl } from '../config.js';
 import { AppError } from '../errors.js';
 import { listItemJson, uploadJson } from '../documents/json.js';

@@ -25,7 +25,7 @@ export function requestLog(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const ts = deps.clock.now();
     const started = performance.now();
-    // The transports hand it to search() (routes/search.ts, routes/mcp.ts), which fills it.
+    // The transports hand it to search() (routes/search.ts, mcp/route.ts), which fills it.
     const note: SearchNote = { query: null, resultCount: null, billable: false, mcpToolCall: false };
     c.set('searchNote', note);
     let failed = false;

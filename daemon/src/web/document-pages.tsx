@@ -7,7 +7,7 @@ import type { DocumentRow } from '../documents/queries.js';
 import { limitCaller } from '../limits/caller-limit.js';
 import { deleteDocument, reprocessDocument } from '../documents/lifecycle.js';
 import { documentDetail, downloadUrl } from '../documents/read.js';
-import { getVisibleDocument } from '../documents/upload.js';
+import { getVisibleDocument } from '../documents/access.js';
 import type { AppDeps } from '../types.js';
 import { page, type WebEnv } from './context.js';
 import { Tags } from './documents-table.js';

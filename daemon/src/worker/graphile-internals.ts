@@ -13,7 +13,7 @@ import type { Sql, Tx } from '../db/client.js';
  *   `reschedule_jobs` skip locked jobs (they are for jobs no worker runs);
  * - giving an attempt back (worker/recovery.ts): the job may already be running again, locked,
  *   which `reschedule_jobs` would skip;
- * - the job table's name, whose indexes index/drained-indexes.ts rebuilds once the queue drained.
+ * - the job table's name, whose indexes indexing/drained-indexes.ts rebuilds once the queue drained.
  *
  * PRIVATE_COLUMNS lists every private column used here, and assertGraphileInternals (run at start-up
  * by every process that runs jobs, and by test/worker.graphile-internals.test.ts) fails naming the

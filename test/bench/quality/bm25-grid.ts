@@ -3,7 +3,7 @@
 // does, so pruning follows the pair) and runs the test queries in text mode through the search
 // service in-process with BM25_K1/BM25_B set to the pair: nDCG@10 and R@100 over documents.
 // The configured pair is restored at the end.
-import { reindexText } from '../../../daemon/src/index/reindex.js';
+import { reindexText } from '../../../daemon/src/indexing/reindex.js';
 import type { AppDeps, Caller } from '../../../daemon/src/types.js';
 import { printTable } from '../lib/report.js';
 import type { TestQuery } from './dataset.js';

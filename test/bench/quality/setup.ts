@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import postgres from 'postgres';
-import { authenticateKey } from '../../../daemon/src/auth/guard.js';
+import { authenticateKey } from '../../../daemon/src/routes/guard.js';
 import { loadConfig, resolvedConfig } from '../../../daemon/src/config.js';
 import { createLogger } from '../../../daemon/src/logger.js';
 import { startDaemon, type Daemon } from '../../../daemon/src/server.js';

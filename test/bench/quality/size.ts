@@ -2,7 +2,7 @@
 // fold the worker runs every minute plus a vacuum (autovacuum's work), which is where it settles.
 import type postgres from 'postgres';
 import type { Sql } from '../../../daemon/src/db/client.js';
-import { foldTextIndex } from '../../../daemon/src/index/fold.js';
+import { foldTextIndex } from '../../../daemon/src/indexing/fold.js';
 import { databaseBytes, perChunk, printBytesPerChunk } from '../lib/db-size.js';
 import type { Target } from './report.js';
 

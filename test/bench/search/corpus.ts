@@ -10,13 +10,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '../../../daemon/src/db/client.js';
 import { loadConfig } from '../../../daemon/src/config.js';
-import { reindexText } from '../../../daemon/src/index/reindex.js';
-import { foldTextIndex } from '../../../daemon/src/index/fold.js';
-import { ensureVectorIndex, vectorIndexName } from '../../../daemon/src/search/embedding-model.js';
+import { reindexText } from '../../../daemon/src/indexing/reindex.js';
+import { foldTextIndex } from '../../../daemon/src/indexing/fold.js';
+import { ensureVectorIndex, vectorIndexName } from '../../../daemon/src/indexing/embedding-model.js';
 import { createUserWithKey } from '../../../daemon/src/accounts/create.js';
 import { collectionSizes, makeGenerator, rng } from './synth-text.js';
 import { BENCH_DIMENSION, clusterOf, sampleVector, type Mixture } from './vectors.js';
-import { replaceDocumentsChunks, type DocumentChunks } from '../../../daemon/src/index/write-chunks.js';
+import { replaceDocumentsChunks, type DocumentChunks } from '../../../daemon/src/indexing/write-chunks.js';
 import type { Chunk } from '../../../daemon/src/ingest/chunk.js';
 
 export interface BenchCollection {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { createSql, type Sql } from '../../../daemon/src/db/client.js';
-import { vectorIndexName } from '../../../daemon/src/search/embedding-model.js';
+import { vectorIndexName } from '../../../daemon/src/indexing/embedding-model.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
 import { runMain } from '../lib/env.js';
 import { testQueries } from './queries.js';

@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { issueKey } from '../../../daemon/src/accounts/create.js';
+import { issueKey } from '../../../daemon/src/auth/issue-key.js';
 import { createSql } from '../../../daemon/src/db/client.js';
 import { benchTempDir, runMain } from '../lib/env.js';
 import { startSearchDaemon } from './daemon.js';

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { issueKey } from '../../../daemon/src/accounts/create.js';
+import { issueKey } from '../../../daemon/src/auth/issue-key.js';
 import { createSql } from '../../../daemon/src/db/client.js';
 import { benchTempDir, runMain } from '../lib/env.js';
 import { startSearchDaemon } from './daemon.js';

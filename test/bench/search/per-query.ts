@@ -6,7 +6,7 @@
 //   node --import tsx test/bench/search/per-query.ts --url postgres://…/keep_search100k [--repeat 3] [--top 15]
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { issueKey } from '../../../daemon/src/accounts/create.js';
+import { issueKey } from '../../../daemon/src/auth/issue-key.js';
 import { loadConfig } from '../../../daemon/src/config.js';
 import { createSql } from '../../../daemon/src/db/client.js';
 import { textCandidates, textSettings } from '../../../daemon/src/search/text-channel.js';

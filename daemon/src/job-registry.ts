@@ -1,13 +1,13 @@
 import type { TaskList } from 'graphile-worker';
-import { closeInvoicesJob } from '../billing/close-invoices-job.js';
-import { reindexLanguageJob } from '../collections/language.js';
-import { processDocumentJob } from '../documents/process-document.js';
-import { purgeBlobsJob } from '../documents/purge-blobs.js';
-import { sweepOrphanBlobsJob } from '../documents/sweep-orphan-blobs.js';
-import { foldTextStatsJob } from '../search/fold-text-stats.js';
-import type { AppDeps } from '../types.js';
-import { rollupUsageJob } from '../usage/rollup-usage.js';
-import { deliverWebhookJob } from '../webhooks/deliver-webhook.js';
+import { closeInvoicesJob } from './billing/close-invoices-job.js';
+import { reindexLanguageJob } from './collections/language.js';
+import { processDocumentJob } from './documents/process-document.js';
+import { purgeBlobsJob } from './documents/purge-blobs.js';
+import { sweepOrphanBlobsJob } from './documents/sweep-orphan-blobs.js';
+import { foldTextStatsJob } from './indexing/fold-text-stats.js';
+import type { AppDeps } from './types.js';
+import { rollupUsageJob } from './usage/rollup-usage.js';
+import { deliverWebhookJob } from './webhooks/deliver-webhook.js';
 
 // The registry: every job lives in its feature folder (defineJob in jobs/queue.ts); this lists them.
 const JOBS = [

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker';
-import { foldTextIndex } from '../index/fold.js';
+import { foldTextIndex } from './fold.js';
 import { defineJob } from '../jobs/queue.js';
 import type { AppDeps } from '../types.js';
 

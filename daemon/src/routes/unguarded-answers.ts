@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.js';
 import { clientIp } from '../net/client-ip.js';
-import { setOnResponse } from '../auth/guard.js';
-import type { AnonymousLimiter } from './anonymous.js';
+import { setOnResponse } from './guard.js';
+import type { AnonymousLimiter } from '../limits/anonymous.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 /** API paths: the versioned API, the unversioned /api/… paths the specification's older descriptions use, and /mcp. */

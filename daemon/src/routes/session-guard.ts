@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../errors.js';
 import { limitCaller } from '../limits/caller-limit.js';
 import type { AppDeps, AppEnv, Caller } from '../types.js';
-import { loadSession, sessionCaller } from './sessions.js';
+import { loadSession, sessionCaller } from '../auth/sessions.js';
 
 /**
  * For the few API routes docs/service-spec.md opens to sessions (§4, Download rules): a request with

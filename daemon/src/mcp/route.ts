@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { App } from './router.js';
-import { buildMcpServer } from '../mcp/server.js';
+import type { App } from '../routes/router.js';
+import { buildMcpServer } from './server.js';
 import type { AppDeps } from '../types.js';
 
 /**

@@ -5,7 +5,7 @@ import type { KeyCount } from '../limits/limiter.js';
 import { clientIp } from '../net/client-ip.js';
 import { decide, deniedHeaders, rateLimitHeaders, TIER_LIMITS } from '../limits/windows.js';
 import type { AppDeps, AppEnv, Caller } from '../types.js';
-import { bearerKeyHash, findKeyByHash, type KeyRow } from './keys.js';
+import { bearerKeyHash, findKeyByHash, type KeyRow } from '../auth/keys.js';
 
 const LAST_USED_GRANULARITY_MS = 60_000;
 
