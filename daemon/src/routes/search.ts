@@ -103,12 +103,22 @@ const SearchExplain = z
     }),
     min_score: z.object({
       value: z.number().nullable().openapi({ description: 'The relevance floor applied; null: none.' }),
-      source: z.enum(['request', 'setting', 'model_default', 'none']).openapi({
+      source: z.enum(['request', 'setting', 'background', 'model_default', 'none']).openapi({
         description:
-          '`request`: min_score; `setting`: HYBRID_MIN_SIMILARITY; `model_default`: the model’s row; `none`: no floor in this mode.',
+          '`request`: min_score; `setting`: HYBRID_MIN_SIMILARITY; `background`: computed per query from a sample of the searched chunks (the default, any model); `model_default`: the model’s row; `none`: no floor in this mode.',
       }),
       basis: Basis,
       note: z.string().nullable(),
+      background: z
+        .object({
+          chunks: z.number().openapi({ description: 'Chunks in the searched collections.' }),
+          sample: z.number().int().openapi({ description: 'Chunk vectors sampled from them.' }),
+          median: z.number().openapi({ description: 'Median cosine similarity of the query to the sample.' }),
+          spread: z.number().openapi({ description: 'Spread of those similarities (1.4826 × median absolute deviation).' }),
+          z: z.number().openapi({ description: 'value = median + z × spread; z grows with √(2 ln chunks), where the best unrelated chunk lies.' }),
+        })
+        .optional()
+        .openapi({ description: 'With source `background`: what the floor was computed from.' }),
       dropped: z.number().int().openapi({ description: 'Vector-only chunks the floor removed.' }),
     }),
     bm25: z

@@ -7,8 +7,9 @@ import { isUuid } from '../ids.js';
 import { getVisibleCollectionId } from '../collections/service.js';
 import { withSearchSettings, type Tx } from '../db/client.js';
 import type { AppDeps, Caller } from '../types.js';
-import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
-import { modelDefaults, type FusionMethod, type ModelDefaults } from './fusion-defaults.js';
+import { rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
+import { modelDefaults, type FusionMethod } from './fusion-defaults.js';
+import { applyFloor, resolveFloor, type Floor } from './relevance-floor.js';
 import { hydrate } from './hydrate.js';
 import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
@@ -29,22 +30,7 @@ export interface SearchRequest {
   minScore?: number;
 }
 
-type Source = 'request' | 'setting' | 'model_default' | 'none';
-
-/** Which relevance floor applies, and why (reported by `explain`). Text matches are never floored. */
-function resolveFloor(req: SearchRequest, d: ModelDefaults, setting: number | undefined) {
-  const mark = (value: number | null, source: Source, note: string | null = null) => ({
-    value,
-    source,
-    basis: source === 'model_default' ? d.floor.basis : null,
-    note,
-  });
-  if (req.mode === 'text') return mark(null, 'none', 'text mode keeps every lexical match');
-  if (req.minScore !== undefined) return mark(req.minScore, 'request');
-  if (req.mode === 'vector') return mark(null, 'none', 'vector mode lists the nearest chunks; min_score sets a floor');
-  if (setting !== undefined) return mark(setting, 'setting', 'HYBRID_MIN_SIMILARITY');
-  return mark(d.floor.value, 'model_default', d.floor.note);
-}
+type Source = 'request' | 'model_default' | 'none';
 
 /** Candidates each channel contributes before fusion. */
 const CANDIDATES = 100;
@@ -93,7 +79,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   const defaults = modelDefaults(deps.embedder.model);
   const method = req.fusion ?? defaults.fusion.method;
   const ratio = req.semanticRatio ?? defaults.fusion.semanticRatio;
-  const floor = resolveFloor(req, defaults, deps.config.HYBRID_MIN_SIMILARITY);
+  let floor: Floor = resolveFloor(req, defaults, deps.config.HYBRID_MIN_SIMILARITY);
   const fusionSource: Source = req.mode !== 'hybrid' ? 'none' : req.fusion || req.semanticRatio !== undefined ? 'request' : 'model_default';
   // The marks ("measured" with the figure, or "assumed" with the reason) of the defaults in force.
   const explain = (dropped: number) => ({
@@ -160,7 +146,15 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
         : method === 'rrf'
           ? rrf(text, vector)
           : weighted(text, vector, ratio);
-  const { kept: fused, dropped } = keepRelevant(all, floor.value);
+  const judged = await applyFloor(floor, all, {
+    backgrounds: deps.backgrounds,
+    run: (fn) => deps.reads.run(fn),
+    collectionIds,
+    queryVector,
+    modelFloor: defaults.floor,
+  });
+  const { kept: fused, dropped } = judged;
+  floor = judged.floor;
   const rows = await deps.reads.run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit)));
   const results = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
   return {

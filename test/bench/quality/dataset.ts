@@ -6,13 +6,20 @@ import { gunzipSync } from 'node:zlib';
 import { repoRoot } from '../lib/env.js';
 
 /** shared/ sits beside the main checkout; a worktree (e.g. /work/wt/x) finds it further up. */
-function findDataset(): string {
-  const rel = path.join('shared', 'datasets', 'beir-scifact');
+export function findDataset(name = 'beir-scifact'): string {
+  const rel = path.join('shared', 'datasets', name);
   for (let dir = path.resolve(repoRoot, '..'); ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, rel))) return path.join(dir, rel);
     if (path.dirname(dir) === dir) return path.resolve(repoRoot, '..', rel);
   }
 }
+
+/** `--dataset` names: BEIR SciFact (the default) and NFCorpus. */
+export const DATASETS = {
+  scifact: { dir: 'beir-scifact', title: 'BEIR SciFact' },
+  nfcorpus: { dir: 'beir-nfcorpus', title: 'BEIR NFCorpus' },
+} as const;
+export type DatasetName = keyof typeof DATASETS;
 
 export const DATASET_DIR = process.env.QUALITY_DATASET_DIR ?? findDataset();
 
