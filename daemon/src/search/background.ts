@@ -91,6 +91,8 @@ export class ScopeBackgrounds {
   }
 }
 
+const MIN_SPREAD = 1e-3;
+
 /** Median and normal-consistent MAD of the query's cosine similarity to the sample. */
 export function backgroundStats(query: readonly number[], sample: readonly Float32Array[]): { median: number; spread: number } {
   let qn = 0;
@@ -102,7 +104,8 @@ export function backgroundStats(query: readonly number[], sample: readonly Float
     return dot / qn;
   });
   const median = medianOf(sims);
-  const spread = 1.4826 * medianOf(sims.map((s) => Math.abs(s - median)));
+  // At least MIN_SPREAD: with sparse vectors most similarities are exactly equal (MAD 0), and a tie with the median is no evidence.
+  const spread = Math.max(MIN_SPREAD, 1.4826 * medianOf(sims.map((s) => Math.abs(s - median))));
   return { median, spread };
 }
 

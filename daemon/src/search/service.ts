@@ -10,6 +10,8 @@ import type { AppDeps, Caller } from '../types.js';
 import { rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod } from './fusion-defaults.js';
 import { applyFloor, resolveFloor, type Floor } from './relevance-floor.js';
+import { requireOperators } from './operator-channels.js';
+import { atThreshold, roundScore } from './score-scale.js';
 import { hydrate } from './hydrate.js';
 import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
@@ -28,6 +30,8 @@ export interface SearchRequest {
   semanticRatio?: number;
   /** Minimum similarity of a chunk only the vector channel found (hybrid), or of every chunk (vector). */
   minScore?: number;
+  /** Drops results whose displayed `score` is below this (any mode): a threshold in the units results show. */
+  scoreThreshold?: number;
 }
 
 type Source = 'request' | 'model_default' | 'none';
@@ -146,14 +150,17 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
         : method === 'rrf'
           ? rrf(text, vector)
           : weighted(text, vector, ratio);
-  const judged = await applyFloor(floor, all, {
+  const run = <T>(fn: (sql: Tx) => Promise<T>) => deps.reads.run(fn);
+  const { kept: operated } = await requireOperators(run, deps.config.TEXT_SEARCH_CONFIG, req.query, all);
+  const judged = await applyFloor(floor, operated, {
     backgrounds: deps.backgrounds,
-    run: (fn) => deps.reads.run(fn),
+    run,
     collectionIds,
     queryVector,
     modelFloor: defaults.floor,
   });
-  const { kept: fused, dropped } = judged;
+  const { dropped } = judged;
+  const fused = atThreshold(judged.kept, req.scoreThreshold);
   floor = judged.floor;
   const rows = await deps.reads.run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit)));
   const results = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
@@ -167,7 +174,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
       collection_name: r.collectionName,
       collection_slug: r.collectionSlug,
       tags: r.tags,
-      score: Math.round(r.score * 1e6) / 1e6,
+      score: roundScore(r.score),
       chunk_id: r.chunkId,
       chunk_index: r.chunkIndex,
       page: r.page,

@@ -1,0 +1,30 @@
+import type { Tx } from '../db/client.js';
+import type { Fused } from './fusion.js';
+import { operatorFilter } from './query-filter.js';
+
+/**
+ * The query's operators ("quoted phrases" must appear, -excluded words must not) hold for every
+ * result, whichever channel found it. The text channel applies them in its own SQL; chunks only
+ * the vector channel found are checked here against their tsvector, in one statement.
+ */
+export async function requireOperators(
+  run: <T>(fn: (sql: Tx) => Promise<T>) => Promise<T>,
+  textConfig: string,
+  query: string,
+  list: Fused[],
+): Promise<{ kept: Fused[]; excluded: number }> {
+  const filter = operatorFilter(query);
+  const unchecked = filter ? list.filter((c) => !c.text).map((c) => c.chunkId) : [];
+  if (!unchecked.length) return { kept: list, excluded: 0 };
+  const rows = await run(
+    (sql) => sql<{ id: string }[]>`
+      with q as materialized (select websearch_to_tsquery(${textConfig}::regconfig, ${filter}) as q)
+      select c.id from chunks c
+       where c.id = any(string_to_array(${unchecked.join(',')}, ',')::uuid[])
+         -- An operator part of stop words only (e.g. -the) has no lexeme and excludes nothing.
+         and (numnode((select q from q)) = 0 or c.tsv @@ (select q from q))`,
+  );
+  const ok = new Set(rows.map((r) => r.id));
+  const kept = list.filter((c) => c.text || ok.has(c.chunkId));
+  return { kept, excluded: list.length - kept.length };
+}
