@@ -30,7 +30,7 @@ export interface Floor {
 }
 
 /** Which relevance floor applies before the query's vector is known; `background` is resolved by `applyFloor`. */
-export function resolveFloor(req: FloorRequest, d: ModelDefaults, setting: number | undefined): Floor {
+export function resolveFloor(req: FloorRequest, setting: number | undefined): Floor {
   const mark = (value: number | null, source: FloorSource, note: string | null = null, basis: Basis | null = null): Floor => ({
     value,
     source,

@@ -83,7 +83,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   const defaults = modelDefaults(deps.embedder.model);
   const method = req.fusion ?? defaults.fusion.method;
   const ratio = req.semanticRatio ?? defaults.fusion.semanticRatio;
-  let floor: Floor = resolveFloor(req, defaults, deps.config.HYBRID_MIN_SIMILARITY);
+  let floor: Floor = resolveFloor(req, deps.config.HYBRID_MIN_SIMILARITY);
   const fusionSource: Source = req.mode !== 'hybrid' ? 'none' : req.fusion || req.semanticRatio !== undefined ? 'request' : 'model_default';
   // The marks ("measured" with the figure, or "assumed" with the reason) of the defaults in force.
   const explain = (dropped: number) => ({
