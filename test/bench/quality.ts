@@ -182,13 +182,14 @@ async function main(): Promise<number> {
         mode: cfg.mode,
         label: cfg.label,
         ndcg10: s50.ndcg10,
+        ndcg10_graded: s50.ndcg10Graded,
         recall50: s50.recall,
         recall100: s100.recall,
         p50Ms: percentiles(http.latenciesMs).p50,
         primary: true,
       });
       log(
-        `  docsift ${cfg.label}: nDCG@10 ${s50.ndcg10.toFixed(3)} (in-process ${s100.ndcg10.toFixed(3)}), R@100 ${s100.recall.toFixed(3)}`,
+        `  docsift ${cfg.label}: nDCG@10 ${s50.ndcg10.toFixed(3)}${s50.ndcg10Graded === undefined ? '' : ` (graded ${s50.ndcg10Graded.toFixed(3)})`} (in-process ${s100.ndcg10.toFixed(3)}), R@100 ${s100.recall.toFixed(3)}`,
       );
     }
     if (fallbacks) log(`WARNING: ${fallbacks} hybrid responses fell back to text only (embedding provider unavailable)`);
@@ -257,12 +258,15 @@ async function main(): Promise<number> {
             mode: v.mode,
             label: v.label,
             ndcg10: s10.ndcg10,
+            ndcg10_graded: s10.ndcg10Graded,
             recall100: s10.recall,
             p50Ms: percentiles(run.latenciesMs).p50,
             primary: !seen.has(v.mode),
           });
           seen.add(v.mode);
-          log(`  ${peer.name} ${v.label}: nDCG@10 ${s10.ndcg10.toFixed(3)}, R@100 ${s10.recall.toFixed(3)}`);
+          log(
+            `  ${peer.name} ${v.label}: nDCG@10 ${s10.ndcg10.toFixed(3)}${s10.ndcg10Graded === undefined ? '' : ` (graded ${s10.ndcg10Graded.toFixed(3)})`}, R@100 ${s10.recall.toFixed(3)}`,
+          );
         }
       }
     }
