@@ -1,11 +1,11 @@
 import type { Tx } from '../db/client.js';
 
-/** Chunk vectors sampled per scope: a median and spread to about ±5 % at 256 (robust estimates, n^-1/2). */
-export const SAMPLE_SIZE = 256;
+/** Chunk vectors sampled per scope: the cut's own error is then about a quarter of a spread (median and MAD at 512). */
+export const SAMPLE_SIZE = 512;
 /** A sample younger than this is used without asking the database anything. */
 const FRESH_MS = 10_000;
-/** Scopes kept (about SAMPLE_SIZE × dimension × 4 bytes each: 0.5 MB at 512-d). */
-const MAX_SCOPES = 64;
+/** Scopes kept (SAMPLE_SIZE × dimension × 4 bytes each: 1 MB at 512-d, 3 MB at 1536-d). */
+const MAX_SCOPES = 32;
 
 /** What the query is judged against: a random sample of the scope's chunk vectors, unit length. */
 export interface Background {

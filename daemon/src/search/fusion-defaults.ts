@@ -115,3 +115,8 @@ export function defaultFusion(model: string): { method: FusionMethod; semanticRa
   const { method, semanticRatio } = modelDefaults(model).fusion;
   return { method, semanticRatio };
 }
+
+/** Every row of the table, and `other`: what the no-placeholder test (test/search.defaults-marks.test.ts) reads. */
+export function defaultRows(): ModelDefaults[] {
+  return [...Object.keys(TABLE), 'other'].map((m) => modelDefaults(m === 'other' ? '\u0000other' : m));
+}

@@ -9,7 +9,7 @@ import { withSearchSettings, type Tx } from '../db/client.js';
 import type { AppDeps, Caller } from '../types.js';
 import { rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod } from './fusion-defaults.js';
-import { applyFloor, resolveFloor, type Floor } from './relevance-floor.js';
+import { gateVector, resolveFloor, type Floor } from './relevance-floor.js';
 import { requireOperators } from './operator-channels.js';
 import { atThreshold, roundScore } from './score-scale.js';
 import { hydrate } from './hydrate.js';
@@ -142,6 +142,15 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     deps.logger.error({ err }, 'search backend failed');
     throw new AppError('SEARCH_UNAVAILABLE', 'Search is temporarily unavailable; retry shortly.');
   }
+  const run = <T>(fn: (sql: Tx) => Promise<T>) => deps.reads.run(fn);
+  const gated = await gateVector(floor, text, vector, {
+    backgrounds: deps.backgrounds,
+    run,
+    collectionIds,
+    queryVector,
+    modelFloor: defaults.floor,
+  });
+  ({ floor, vector } = gated);
   const all =
     req.mode === 'text' || (req.mode === 'hybrid' && !queryVector)
       ? single(text, 'text')
@@ -150,18 +159,9 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
         : method === 'rrf'
           ? rrf(text, vector)
           : weighted(text, vector, ratio);
-  const run = <T>(fn: (sql: Tx) => Promise<T>) => deps.reads.run(fn);
   const { kept: operated } = await requireOperators(run, deps.config.TEXT_SEARCH_CONFIG, req.query, all);
-  const judged = await applyFloor(floor, operated, {
-    backgrounds: deps.backgrounds,
-    run,
-    collectionIds,
-    queryVector,
-    modelFloor: defaults.floor,
-  });
-  const { dropped } = judged;
-  const fused = atThreshold(judged.kept, req.scoreThreshold);
-  floor = judged.floor;
+  const dropped = gated.dropped;
+  const fused = atThreshold(operated, req.scoreThreshold);
   const rows = await deps.reads.run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit)));
   const results = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
   return {
