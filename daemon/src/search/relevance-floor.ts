@@ -50,11 +50,11 @@ export function cutZ(chunks: number): number {
 }
 
 /**
- * The vector channel's evidence that counts: a candidate below the floor is no evidence at all, so
- * it neither comes back on its own nor lifts a text match in fusion (with random vectors, rank
- * fusion otherwise reordered text matches by chance: NFCorpus hybrid 0.274 against text 0.324).
- * Text matches are always kept by fusion. With source `background`, the floor is what the query
- * scores against a sample of the scope's own chunks, cut where unrelated chunks stop.
+ * The floor in force for this query, and the vector candidates that stand out from the background. With source
+ * `background`, the floor is what the query scores against a sample of the scope's own chunks, cut
+ * where unrelated chunks stop. `dropped` counts the candidates below it that text did not find.
+ * Rank fusion takes only those (with random vectors, RRF otherwise reordered
+ * text matches by chance: NFCorpus hybrid 0.274 against text 0.324).
  */
 export async function gateVector(
   floor: Floor,
@@ -67,10 +67,10 @@ export async function gateVector(
     queryVector?: number[];
     modelFloor: ModelDefaults['floor'];
   },
-): Promise<{ vector: Candidate[]; dropped: number; floor: Floor }> {
+): Promise<{ evidence: Candidate[]; dropped: number; floor: Floor }> {
   let f = floor;
   if (f.source === 'background') {
-    if (!ctx.queryVector || !vector.length) return { vector, dropped: 0, floor: f };
+    if (!ctx.queryVector || !vector.length) return { evidence: vector, dropped: 0, floor: f };
     const bg = await ctx.backgrounds.get(ctx.run, ctx.collectionIds, ctx.queryVector.length);
     if (bg.sample.length < MIN_SAMPLE) {
       const m = ctx.modelFloor;
@@ -83,13 +83,23 @@ export async function gateVector(
     } else {
       const { median, spread } = backgroundStats(ctx.queryVector, bg.sample);
       const z = cutZ(bg.chunks);
-      f = { ...f, value: median + z * spread, background: { chunks: bg.chunks, sample: bg.sample.length, median, spread, z } };
+      // A model with a measured row also keeps its fixed floor: the built-in model places nonsense
+      // near a few odd chunks, as far above the background as real questions (NFCorpus: nonsense
+      // up to 2.5 spreads past √(2 ln N), real queries' median −0.8), but never above 0.45.
+      const fixed = ctx.modelFloor.basis === 'measured' ? (ctx.modelFloor.value ?? -1) : -1;
+      f = {
+        ...f,
+        value: Math.max(median + z * spread, fixed),
+        background: { chunks: bg.chunks, sample: bg.sample.length, median, spread, z },
+      };
     }
   }
-  if (f.value === null) return { vector, dropped: 0, floor: f };
+  if (f.value === null) return { evidence: vector, dropped: 0, floor: f };
   const value = f.value;
   const lexical = new Set(text.map((c) => c.chunkId));
-  const kept = vector.filter((c) => c.score >= value);
   const dropped = vector.filter((c) => c.score < value && !lexical.has(c.chunkId)).length;
-  return { vector: kept, dropped, floor: f };
+  // Evidence for rank fusion: what stands out from the background (a fixed floor alone gates nothing).
+  const bg = f.background;
+  const evidence = bg ? vector.filter((c) => c.score >= bg.median + bg.z * bg.spread) : vector;
+  return { evidence, dropped, floor: f };
 }
