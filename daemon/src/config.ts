@@ -82,8 +82,8 @@ export const configSchema = z.object({
   /** `openai` only: longer inputs are truncated, with a warning (default 8191, OpenAI's per-input limit). */
   EMBEDDING_MAX_INPUT_TOKENS: unsetIfEmpty(z.coerce.number().int().min(1)),
   /**
-   * Hybrid search keeps a chunk only the vector channel found when its cosine similarity reaches this
-   * floor. Default: the embedding model's row in daemon/src/search/fusion-defaults.ts.
+   * Hybrid search counts a vector match only when its cosine similarity reaches this floor. Default:
+   * unset, the background floor computed per query (daemon/src/search/relevance-floor.ts).
    */
   HYBRID_MIN_SIMILARITY: unsetIfEmpty(z.coerce.number().min(0).max(1)),
 

@@ -8,6 +8,7 @@ import { ExtractionPool } from './ingest/extract-pool.js';
 import { PermitLeases } from './limits/permit-leases.js';
 import type { Logger } from './logger.js';
 import { QueryEmbeddingCache } from './search/query-cache.js';
+import { ScopeBackgrounds } from './search/background.js';
 import { extractLimits } from './documents/load-text.js';
 import { createBlobStore } from './storage/index.js';
 import { systemClock, type AppDeps, type Clock } from './types.js';
@@ -42,6 +43,7 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     usageLog: new UsageLogWriter(sql, logger, { flushMs: config.USAGE_FLUSH_MS, flushRows: config.USAGE_FLUSH_ROWS }),
     queryCache: new QueryEmbeddingCache(QUERY_CACHE_ENTRIES),
     webhookFailures: new WebhookFailureLog(logger),
+    backgrounds: new ScopeBackgrounds(),
     // The database this process's requests use: the pooler when the API goes through one.
     availability: new DatabaseAvailability(poolUrl ?? config.DATABASE_URL, logger, { pooled: !!poolUrl }),
     leases: new PermitLeases(sql, () => clock.now()),

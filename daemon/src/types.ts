@@ -7,6 +7,7 @@ import type { ExtractionPool } from './ingest/extract-pool.js';
 import type { PermitLeases } from './limits/permit-leases.js';
 import type { Logger } from './logger.js';
 import type { QueryEmbeddingCache } from './search/query-cache.js';
+import type { ScopeBackgrounds } from './search/background.js';
 import type { BlobStore } from './storage/types.js';
 import type { UsageLogWriter } from './usage/log-writer.js';
 
@@ -54,6 +55,8 @@ export interface AppDeps {
   webhookFailures: WebhookFailureLog;
   /** Recent query embeddings, so a repeated query costs no embedding call (search/query-cache.ts). */
   queryCache: QueryEmbeddingCache;
+  /** Per-scope samples of chunk vectors the relevance floor judges vector-only hits against (search/background.ts). */
+  backgrounds: ScopeBackgrounds;
   /** Whether PostgreSQL is reachable: 503 at once during an outage (db/availability.ts). */
   availability: DatabaseAvailability;
   /** The guard's counting: permit leases over one counting statement per request (limits/permit-leases.ts). */

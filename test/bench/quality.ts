@@ -16,6 +16,8 @@ import { machineInfo, writeResults } from './lib/report.js';
 import { exportChunks } from './quality/chunks.js';
 import {
   beirIdFromTags,
+  DATASETS,
+  findDataset,
   loadCorpus,
   loadOtherQueries,
   loadTestQueries,
@@ -37,7 +39,6 @@ import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 // LanceDB's native logger reads this once, when the module loads (it is imported lazily below).
 process.env.LANCEDB_LOG ??= 'error';
 
-const COLLECTION_NAME = 'BEIR SciFact';
 const SWEEP_RATIOS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7];
 
 const { values: args } = parseArgs({
@@ -55,8 +56,21 @@ const { values: args } = parseArgs({
     'bm25-grid': { type: 'boolean', default: false },
     bm25: { type: 'string' },
     'size-only': { type: 'boolean', default: false },
+    dataset: { type: 'string', default: 'scifact' },
+    'stand-in': { type: 'string' },
   },
 });
+if (!Object.hasOwn(DATASETS, args.dataset)) throw new Error(`--dataset must be one of ${Object.keys(DATASETS).join(', ')}`);
+const dataset = DATASETS[args.dataset as keyof typeof DATASETS];
+const datasetDir = process.env.QUALITY_DATASET_DIR ?? findDataset(dataset.dir);
+// --stand-in random|dense: the Ollama stand-in at 512 dimensions under a model name outside the
+// defaults table, with random vectors (a model that knows nothing) or its dense bag of words.
+const standIn = args['stand-in'];
+if (standIn !== undefined && standIn !== 'random' && standIn !== 'dense') throw new Error('--stand-in must be random or dense');
+if (standIn) {
+  args.provider = 'ollama';
+  process.env.OLLAMA_MODEL = `stand-in-${standIn}`;
+}
 // --size-only: what the database costs per chunk, in minutes instead of the built-in model's half
 // hour. Vectors come from the Ollama stand-in at the built-in model's 512 dimensions (same bytes per
 // vector and per HNSW entry); only the text channel, which does not depend on them, is scored.
@@ -75,8 +89,8 @@ async function main(): Promise<number> {
   const reuseUrl = process.env.QUALITY_DB_URL;
   const reuseKey = process.env.QUALITY_KEY;
   if (!!reuseUrl !== !!reuseKey) throw new Error('set both QUALITY_DB_URL and QUALITY_KEY to reuse an ingested database');
-  const fullCorpus = loadCorpus();
-  const allQueries = loadTestQueries();
+  const fullCorpus = loadCorpus(datasetDir);
+  const allQueries = loadTestQueries(datasetDir);
   const limitDocs = args['limit-docs'] ? Number(args['limit-docs']) : undefined;
   let { docs, queries } = limitDocs ? subsetCorpus(fullCorpus, allQueries, limitDocs) : { docs: fullCorpus, queries: allQueries };
 
@@ -86,7 +100,8 @@ async function main(): Promise<number> {
   let inproc: InProcess | undefined;
   const peers: Peer[] = [];
   const t0 = performance.now();
-  const fakeEmbedder = sizeOnly ? await startFakeOllama({ dimension: 512, dense: true }) : undefined;
+  const fakeEmbedder =
+    sizeOnly || standIn ? await startFakeOllama({ dimension: 512, dense: standIn !== 'random', random: standIn === 'random' }) : undefined;
   if (fakeEmbedder) process.env.OLLAMA_HOST = fakeEmbedder.url;
   try {
     const databaseUrl = reuseUrl ?? (db = await benchDatabase('quality')).url;
@@ -115,7 +130,7 @@ async function main(): Promise<number> {
         Object.assign(ingest, { indexed: indexing.indexed, failed: indexing.failed, chunks: indexing.chunks });
         log(`reusing ${ids.size} indexed documents (${indexing.chunks} chunks) in "${collection.slug}"`);
       } else {
-        collection = await createCollection(api, COLLECTION_NAME);
+        collection = await createCollection(api, dataset.title);
         log(`uploading ${docs.length} documents through POST /api/v1/collections/{uuid}/documents …`);
         const uploadMs = await uploadCorpus(api, collection.uuid, docs, { log, titleInContent: args['title-in-content'] });
         log(`uploaded in ${ms(uploadMs)}; waiting for the worker to extract, chunk and embed …`);
@@ -167,13 +182,14 @@ async function main(): Promise<number> {
         mode: cfg.mode,
         label: cfg.label,
         ndcg10: s50.ndcg10,
+        ndcg10_graded: s50.ndcg10Graded,
         recall50: s50.recall,
         recall100: s100.recall,
         p50Ms: percentiles(http.latenciesMs).p50,
         primary: true,
       });
       log(
-        `  docsift ${cfg.label}: nDCG@10 ${s50.ndcg10.toFixed(3)} (in-process ${s100.ndcg10.toFixed(3)}), R@100 ${s100.recall.toFixed(3)}`,
+        `  docsift ${cfg.label}: nDCG@10 ${s50.ndcg10.toFixed(3)}${s50.ndcg10Graded === undefined ? '' : ` (graded ${s50.ndcg10Graded.toFixed(3)})`} (in-process ${s100.ndcg10.toFixed(3)}), R@100 ${s100.recall.toFixed(3)}`,
       );
     }
     if (fallbacks) log(`WARNING: ${fallbacks} hybrid responses fell back to text only (embedding provider unavailable)`);
@@ -186,7 +202,8 @@ async function main(): Promise<number> {
           caller: inproc.caller,
           collection: collection.slug,
           testQueries: queries,
-          otherQueries: loadOtherQueries(),
+          otherQueries: loadOtherQueries(datasetDir),
+          datasetTitle: dataset.title,
           defaultFloor: modelDefaults(model).floor.value,
           sweep: !args['no-sweep'],
           concurrency: searchConcurrency,
@@ -241,12 +258,15 @@ async function main(): Promise<number> {
             mode: v.mode,
             label: v.label,
             ndcg10: s10.ndcg10,
+            ndcg10_graded: s10.ndcg10Graded,
             recall100: s10.recall,
             p50Ms: percentiles(run.latenciesMs).p50,
             primary: !seen.has(v.mode),
           });
           seen.add(v.mode);
-          log(`  ${peer.name} ${v.label}: nDCG@10 ${s10.ndcg10.toFixed(3)}, R@100 ${s10.recall.toFixed(3)}`);
+          log(
+            `  ${peer.name} ${v.label}: nDCG@10 ${s10.ndcg10.toFixed(3)}${s10.ndcg10Graded === undefined ? '' : ` (graded ${s10.ndcg10Graded.toFixed(3)})`}, R@100 ${s10.recall.toFixed(3)}`,
+          );
         }
       }
     }
@@ -286,20 +306,21 @@ async function main(): Promise<number> {
     if (args.keep && db) {
       kept = await keepDatabase(
         db.url,
-        `quality_scifact_${provider}_${docs.length}_${new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').toLowerCase()}`,
+        `quality_${args.dataset}_${standIn ? `stand-in-${standIn}` : provider}_${docs.length}_${new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').toLowerCase()}`,
       );
       db = undefined;
       log(`\nkept the ingested database; rerun without ingesting:\n  QUALITY_DB_URL='${kept}' QUALITY_KEY='${key}' npm run bench:quality`);
     }
     const file = writeResults('quality', {
       benchmark: 'quality',
-      dataset: 'BEIR SciFact test',
+      dataset: `${dataset.title} test`,
       started_at: new Date(Date.now() - (performance.now() - t0)).toISOString(),
       duration_s: Math.round((performance.now() - t0) / 1000),
       git_commit: gitCommit(),
       machine: machineInfo(),
       config: {
         provider,
+        stand_in: standIn ?? null,
         model,
         limit_docs: limitDocs ?? null,
         documents: docs.length,
@@ -338,8 +359,9 @@ function order(m: string): number {
 
 async function findCollection(api: ApiCall): Promise<{ uuid: string; slug: string }> {
   const r = expectStatus(await api<{ uuid: string; slug: string; name: string }[]>('GET', '/api/v1/collections'), 200, 'list collections');
-  const c = r.body.find((x) => x.name === COLLECTION_NAME);
-  if (!c) throw new Error(`no collection named "${COLLECTION_NAME}" is visible to QUALITY_KEY`);
+  // One collection per benchmark database: the only one is the dataset's, whatever its name.
+  const c = r.body.find((x) => x.name === dataset.title) ?? (r.body.length === 1 ? r.body[0] : undefined);
+  if (!c) throw new Error(`no collection named "${dataset.title}" is visible to QUALITY_KEY`);
   return c;
 }
 

@@ -19,6 +19,11 @@ export interface FakeOllamaOptions {
    * words: what a size measurement needs, since sparse vectors compress and real ones do not.
    */
   dense?: boolean;
+  /**
+   * Random vectors (a seeded Gaussian per text, unrelated to its words): a model that knows
+   * nothing, whose similarities carry no meaning.
+   */
+  random?: boolean;
 }
 
 export interface FakeOllama {
@@ -77,6 +82,20 @@ export function denseFakeEmbedding(text: string, dimension = FAKE_OLLAMA_DEFAULT
   return v.map((x) => x / norm);
 }
 
+/** Deterministic random unit vector: Gaussian components seeded by the text, no relation to its meaning. */
+export function randomEmbedding(text: string, dimension = FAKE_OLLAMA_DEFAULT_DIMENSION): number[] {
+  let state = fnv1a(text) || 1;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return ((state >>> 0) + 0.5) / 2 ** 32;
+  };
+  const v = Array.from({ length: dimension }, () => Math.sqrt(-2 * Math.log(next())) * Math.cos(2 * Math.PI * next()));
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
+  return v.map((x) => x / norm);
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   // Always JSON: the ollama client console.logs while reading non-JSON errors.
   const data = JSON.stringify(body);
@@ -128,7 +147,9 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       batchSizes.push(input.length);
       sendJson(res, 200, {
         model: body.model,
-        embeddings: (input as string[]).map((t) => (opts.dense ? denseFakeEmbedding : fakeEmbedding)(t, dimension)),
+        embeddings: (input as string[]).map((t) =>
+          (opts.random ? randomEmbedding : opts.dense ? denseFakeEmbedding : fakeEmbedding)(t, dimension),
+        ),
         total_duration: 0,
         load_duration: 0,
         prompt_eval_count: input.length,

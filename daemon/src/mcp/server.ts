@@ -5,6 +5,8 @@ import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
 import { parseFilter } from '../filters/parse.js';
 import { FILTER_SUMMARY } from '../filters/describe.js';
+import { SCORE_MEANING } from '../search/score-scale.js';
+import { noRelevantResults } from '../search/zero-answer.js';
 import { listCollections } from '../collections/service.js';
 import { documentDetail } from '../documents/read.js';
 import { searchByTag } from '../documents/tags.js';
@@ -81,7 +83,9 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
     {
       title: 'Search documents',
       description:
-        'Hybrid (BM25 full-text + semantic vector) search over the documents this API key can read. Returns the best-matching text chunks with document title, collection, tags and a relevance score in [0,1]. Use this first to answer questions from the knowledge base; quote phrases with "…" and exclude words with -word.',
+        'Hybrid (BM25 full-text + semantic vector) search over the documents this API key can read. Returns the best-matching text chunks with document title, collection, tags and a relevance score in [0,1]. Use this first to answer questions from the knowledge base; quote phrases with "…" (every result contains them) and exclude words with -word (no result contains them). The ' +
+        SCORE_MEANING +
+        ' Do not answer from memory when it finds nothing.',
       inputSchema: {
         query: z.string().min(1).max(1000).describe('What to look for, in natural language or keywords.'),
         collection: z.string().optional().describe('Limit to one collection (its slug, from list_collections).'),
@@ -103,7 +107,15 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
           .max(1)
           .optional()
           .describe(
-            'Relevance floor, 0–1: minimum similarity of a result found by meaning only (exact word matches are always kept). Default per embedding model; raise it for fewer, closer results.',
+            'Similarity floor, 0–1: minimum cosine similarity of a result found by meaning only (exact word matches are always kept). Default: computed per query from the collections’ unrelated text; 0 lists the nearest chunks however unrelated.',
+          ),
+        score_threshold: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .describe(
+            'Drop results whose score (as shown in the results) is below this, 0–1; e.g. 0.5 keeps results at least half as good as the best.',
           ),
       },
       outputSchema: outputOf(SearchResponseSchema),
@@ -121,13 +133,16 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
           ...(a.tags?.length ? { tags: a.tags } : {}),
           minScore: a.min_score,
           note,
+          scoreThreshold: a.score_threshold,
         });
         const lines = r.results.map(
           (x, i) =>
             `${i + 1}. [${x.score.toFixed(3)}] ${x.title} — ${x.collection_name} (document ${x.document_id}, chunk ${x.chunk_index}${x.page ? `, page ${x.page}` : ''})\n   ${snippet(x.content).replace(/\n+/g, ' ')}`,
         );
         return {
-          text: r.count ? `${r.count} result(s) for "${r.query}":\n${lines.join('\n')}` : `No results for "${r.query}".`,
+          text: r.count
+            ? `${r.count} result(s) for "${r.query}":\n${lines.join('\n')}`
+            : noRelevantResults(r, { collection: a.collection }),
           data: r as unknown as Record<string, unknown>,
         };
       }),

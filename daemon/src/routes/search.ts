@@ -82,6 +82,16 @@ export const SearchRequestSchema = z
           'Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); default per embedding model, so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and whether it was measured or assumed.',
         example: 0.3,
       }),
+    score_threshold: z
+      .number({ error: 'score_threshold must be a number between 0 and 1.' })
+      .min(0, 'score_threshold must be between 0 and 1.')
+      .max(1, 'score_threshold must be between 0 and 1.')
+      .optional()
+      .openapi({
+        description:
+          'Drops results whose `score` (as returned, in any mode) is below this: a threshold in the units results show. In hybrid mode the score is relative to the best match of the query, so 0.5 keeps results at least half as good as the best.',
+        example: 0.5,
+      }),
   })
   .openapi('SearchRequest');
 
@@ -95,7 +105,10 @@ export const SearchResultSchema = z
     collection_slug: z.string(),
     tags: z.array(z.string()),
     metadata: DocumentMetadata,
-    score: z.number().openapi({ description: 'Relevance in [0, 1]; higher is better. Results are sorted by it.' }),
+    score: z.number().openapi({
+      description:
+        'Relevance in [0, 1]; higher is better. Results are sorted by it. Hybrid: fused, relative to the best match of the query; text: BM25 relative to the best match; vector: cosine similarity. `score_threshold` filters on it.',
+    }),
     chunk_id: z.string().openapi({ format: 'uuid' }),
     chunk_index: z.number().int(),
     page: z.number().int().nullable().openapi({ description: 'PDF page of the chunk, for citations.' }),
@@ -117,12 +130,24 @@ const SearchExplain = z
     }),
     min_score: z.object({
       value: z.number().nullable().openapi({ description: 'The relevance floor applied; null: none.' }),
-      source: z.enum(['request', 'setting', 'model_default', 'none']).openapi({
+      source: z.enum(['request', 'setting', 'background', 'model_default', 'none']).openapi({
         description:
-          '`request`: min_score; `setting`: HYBRID_MIN_SIMILARITY; `model_default`: the model’s row; `none`: no floor in this mode.',
+          '`request`: min_score; `setting`: HYBRID_MIN_SIMILARITY; `background`: computed per query from a sample of the searched chunks (the default, any model); `model_default`: the model’s row; `none`: no floor in this mode.',
       }),
       basis: Basis,
       note: z.string().nullable(),
+      background: z
+        .object({
+          chunks: z.number().openapi({ description: 'Chunks in the searched collections.' }),
+          sample: z.number().int().openapi({ description: 'Chunk vectors sampled from them.' }),
+          median: z.number().openapi({ description: 'Median cosine similarity of the query to the sample.' }),
+          spread: z.number().openapi({ description: 'Spread of those similarities (1.4826 × median absolute deviation).' }),
+          z: z
+            .number()
+            .openapi({ description: 'value = median + z × spread; z grows with √(2 ln chunks), where the best unrelated chunk lies.' }),
+        })
+        .optional()
+        .openapi({ description: 'With source `background`: what the floor was computed from.' }),
       dropped: z.number().int().openapi({ description: 'Vector-only chunks the floor removed.' }),
     }),
     bm25: z
@@ -177,6 +202,7 @@ export function registerSearchRoutes(app: App, deps: AppDeps): void {
       semanticRatio: b.semantic_ratio,
       minScore: b.min_score,
       note: c.get('searchNote'),
+      scoreThreshold: b.score_threshold,
     });
     return c.json(r, 200);
   });

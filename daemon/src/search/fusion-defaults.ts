@@ -8,9 +8,9 @@ export interface ModelDefaults {
   row: string;
   fusion: { method: FusionMethod; semanticRatio: number; basis: Basis; note: string };
   /**
-   * Hybrid relevance floor: a chunk that only the vector channel found is kept only when its cosine
-   * similarity to the query reaches this value; null keeps every one. Requests override it with
-   * `min_score`, the operator with HYBRID_MIN_SIMILARITY.
+   * Fixed relevance floor for scopes too small for a background sample (relevance-floor.ts
+   * MIN_SAMPLE chunks): a chunk only the vector channel found is kept when its cosine similarity
+   * reaches this value; null keeps every one. Larger scopes use BACKGROUND_FLOOR, whatever the model.
    */
   floor: { value: number | null; basis: Basis; note: string };
 }
@@ -24,9 +24,9 @@ const TEXT_EMBEDDING_3: Omit<ModelDefaults, 'row'> = {
     note: 'no access to the OpenAI API here; a dense retriever at least as strong as BM25 on BEIR gets an even split, like nomic-embed-text',
   },
   floor: {
-    value: 0.25,
+    value: null,
     basis: 'assumed',
-    note: 'not measured here; text-embedding-3 models score unrelated texts about 0.0–0.2 and relevant passages above 0.3',
+    note: 'no fixed floor (not measured here): the background floor applies; a scope of fewer than 16 chunks keeps every vector match',
   },
 };
 
@@ -46,9 +46,9 @@ const TABLE: Record<string, Omit<ModelDefaults, 'row'>> = {
       note: 'SciFact nDCG@10: weighted 0.05 → 0.695, 0.1 → 0.693, 0.2 → 0.682, 0.5 → 0.423, RRF → 0.427; text alone 0.691',
     },
     floor: {
-      value: 0.3,
+      value: 0.5,
       basis: 'measured',
-      note: 'SciFact: placeholder, measured below',
+      note: 'SciFact and NFCorpus (npm run bench:quality -- --dataset scifact|nfcorpus, 2026-11-27): nonsense queries with a hybrid result 0/50 on both (best similarity of nonsense at most 0.450 on NFCorpus, where the background cut alone let 8/50 through); SciFact claims outside the test split with no hybrid result 1/809; hybrid nDCG@10 0.693 / 0.327 (NFCorpus without a floor 0.330)',
     },
   },
   'nomic-embed-text': {
@@ -59,9 +59,9 @@ const TABLE: Record<string, Omit<ModelDefaults, 'row'>> = {
       note: 'no Ollama server to measure with here; its published SciFact nDCG@10 (0.703) is level with BM25 (0.691), so an even split',
     },
     floor: {
-      value: 0.45,
+      value: null,
       basis: 'assumed',
-      note: 'not measured here; without task prefixes unrelated texts typically score 0.3–0.45 with nomic-embed-text, close paraphrases above 0.55',
+      note: 'no fixed floor (not measured here): the background floor applies; a scope of fewer than 16 chunks keeps every vector match',
     },
   },
   'text-embedding-3-small': TEXT_EMBEDDING_3,
@@ -74,9 +74,9 @@ const TABLE: Record<string, Omit<ModelDefaults, 'row'>> = {
       note: 'no access to the OpenAI API here; a dense retriever at least as strong as BM25 on BEIR gets an even split',
     },
     floor: {
-      value: 0.75,
+      value: null,
       basis: 'assumed',
-      note: 'not measured here; ada-002 squeezes similarities into 0.65–1, unrelated texts score about 0.7',
+      note: 'no fixed floor (not measured here): the background floor applies; a scope of fewer than 16 chunks keeps every vector match',
     },
   },
 };
@@ -92,8 +92,18 @@ const OTHER: Omit<ModelDefaults, 'row'> = {
   floor: {
     value: null,
     basis: 'assumed',
-    note: 'model not in the table: its similarity scale is unknown, so every vector match is kept; measure one with `npm run bench:quality -- --provider openai` and set HYBRID_MIN_SIMILARITY',
+    note: 'no fixed floor (not measured here): the background floor applies; a scope of fewer than 16 chunks keeps every vector match',
   },
+};
+
+/**
+ * The default hybrid floor for every model (relevance-floor.ts): a vector-only chunk is kept when it
+ * stands above what the query scores against a sample of the scope's own chunks, by more than the
+ * best of the scope's unrelated chunks is expected to.
+ */
+export const BACKGROUND_FLOOR: { basis: Basis; note: string } = {
+  basis: 'measured',
+  note: 'random 512-d vectors, a model outside the table, no setting (npm run bench:quality -- --dataset scifact|nfcorpus --stand-in random, 2026-11-27): nonsense queries with a hybrid result 0/50 on SciFact and NFCorpus (50/50 without a floor); hybrid nDCG@10 equal to text, SciFact 0.691 (0.408 without a floor), NFCorpus 0.325 (0.190); with margin 1 the best nonsense hit stood at most 0.10 spread past √(2 ln N)',
 };
 
 export function modelDefaults(model: string): ModelDefaults {
@@ -104,4 +114,9 @@ export function modelDefaults(model: string): ModelDefaults {
 export function defaultFusion(model: string): { method: FusionMethod; semanticRatio: number } {
   const { method, semanticRatio } = modelDefaults(model).fusion;
   return { method, semanticRatio };
+}
+
+/** Every row of the table, and `other`: what the no-placeholder test (test/search.defaults-marks.test.ts) reads. */
+export function defaultRows(): ModelDefaults[] {
+  return [...Object.keys(TABLE), 'other'].map((m) => modelDefaults(m === 'other' ? '\u0000other' : m));
 }

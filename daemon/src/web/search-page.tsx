@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { noRelevantResults } from '../search/zero-answer.js';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
 import { queryVisibleCollections, type CollectionRow } from '../collections/queries.js';
@@ -143,7 +144,9 @@ const Results: FC<{ r: SearchOutcome; passages: Map<string, Segment[]>; s: Searc
         {r.fallback ? ' (text only: embeddings unavailable)' : ''}
       </span>
     </div>
-    {r.count === 0 ? <p class="empty">Nothing matched. Check that the documents are indexed, or try other words or another mode.</p> : null}
+    {r.count === 0 ? (
+      <p class="empty">Nothing matched. {noRelevantResults(r, { collection: s.collection, tags: s.tags ? [s.tags] : [] })}</p>
+    ) : null}
     <ol class="results" aria-labelledby="results-title">
       {r.results.map((x, i) => (
         <li class="result">

@@ -1157,7 +1157,7 @@ export interface components {
             collection_slug: string;
             tags: string[];
             metadata: components["schemas"]["DocumentMetadata"];
-            /** @description Relevance in [0, 1]; higher is better. Results are sorted by it. */
+            /** @description Relevance in [0, 1]; higher is better. Results are sorted by it. Hybrid: fused, relative to the best match of the query; text: BM25 relative to the best match; vector: cosine similarity. `score_threshold` filters on it. */
             score: number;
             /** Format: uuid */
             chunk_id: string;
@@ -1194,16 +1194,29 @@ export interface components {
                 /** @description The relevance floor applied; null: none. */
                 value: number | null;
                 /**
-                 * @description `request`: min_score; `setting`: HYBRID_MIN_SIMILARITY; `model_default`: the model’s row; `none`: no floor in this mode.
+                 * @description `request`: min_score; `setting`: HYBRID_MIN_SIMILARITY; `background`: computed per query from a sample of the searched chunks (the default, any model); `model_default`: the model’s row; `none`: no floor in this mode.
                  * @enum {string}
                  */
-                source: "request" | "setting" | "model_default" | "none";
+                source: "request" | "setting" | "background" | "model_default" | "none";
                 /**
                  * @description For a model default: `measured` with bench:quality (the note gives the figure) or `assumed` (the note gives the reason).
                  * @enum {string|null}
                  */
                 basis: "measured" | "assumed" | null;
                 note: string | null;
+                /** @description With source `background`: what the floor was computed from. */
+                background?: {
+                    /** @description Chunks in the searched collections. */
+                    chunks: number;
+                    /** @description Chunk vectors sampled from them. */
+                    sample: number;
+                    /** @description Median cosine similarity of the query to the sample. */
+                    median: number;
+                    /** @description Spread of those similarities (1.4826 × median absolute deviation). */
+                    spread: number;
+                    /** @description value = median + z × spread; z grows with √(2 ln chunks), where the best unrelated chunk lies. */
+                    z: number;
+                };
                 /** @description Vector-only chunks the floor removed. */
                 dropped: number;
             };
@@ -1281,6 +1294,11 @@ export interface components {
              * @example 0.3
              */
             min_score?: number;
+            /**
+             * @description Drops results whose `score` (as returned, in any mode) is below this: a threshold in the units results show. In hybrid mode the score is relative to the best match of the query, so 0.5 keeps results at least half as good as the best.
+             * @example 0.5
+             */
+            score_threshold?: number;
         };
         WebhookConfig: {
             configured: boolean;
@@ -5889,7 +5907,8 @@ export interface operations {
                  *       "explain": true,
                  *       "fusion": "rrf",
                  *       "semantic_ratio": 1,
-                 *       "min_score": 0.3
+                 *       "min_score": 0.3,
+                 *       "score_threshold": 0.5
                  *     }
                  */
                 "application/json": components["schemas"]["SearchRequest"];
@@ -5967,6 +5986,13 @@ export interface operations {
                      *           "source": "request",
                      *           "basis": "measured",
                      *           "note": "note text",
+                     *           "background": {
+                     *             "chunks": 12,
+                     *             "sample": 1,
+                     *             "median": 1,
+                     *             "spread": 1,
+                     *             "z": 1
+                     *           },
                      *           "dropped": 1
                      *         },
                      *         "bm25": {

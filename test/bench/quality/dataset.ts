@@ -6,13 +6,20 @@ import { gunzipSync } from 'node:zlib';
 import { repoRoot } from '../lib/env.js';
 
 /** shared/ sits beside the main checkout; a worktree (e.g. /work/wt/x) finds it further up. */
-function findDataset(): string {
-  const rel = path.join('shared', 'datasets', 'beir-scifact');
+export function findDataset(name = 'beir-scifact'): string {
+  const rel = path.join('shared', 'datasets', name);
   for (let dir = path.resolve(repoRoot, '..'); ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, rel))) return path.join(dir, rel);
     if (path.dirname(dir) === dir) return path.resolve(repoRoot, '..', rel);
   }
 }
+
+/** `--dataset` names: BEIR SciFact (the default) and NFCorpus. */
+export const DATASETS = {
+  scifact: { dir: 'beir-scifact', title: 'BEIR SciFact' },
+  nfcorpus: { dir: 'beir-nfcorpus', title: 'BEIR NFCorpus' },
+} as const;
+export type DatasetName = keyof typeof DATASETS;
 
 export const DATASET_DIR = process.env.QUALITY_DATASET_DIR ?? findDataset();
 
@@ -25,8 +32,10 @@ export interface CorpusDoc {
 export interface TestQuery {
   id: string;
   text: string;
-  /** Relevant corpus ids (all SciFact test qrels have score 1). */
+  /** Relevant corpus ids (score > 0). */
   relevant: Set<string>;
+  /** Each relevant id's grade (SciFact: all 1; NFCorpus: 2 or 1). */
+  grades: Map<string, number>;
 }
 
 /** Tag that carries the BEIR id through ingestion; search results return it, which maps them back. */
@@ -50,20 +59,20 @@ export function loadCorpus(dir = DATASET_DIR): CorpusDoc[] {
 
 /** The test queries: exactly those with qrels in qrels-test.tsv, in queries.jsonl order. */
 export function loadTestQueries(dir = DATASET_DIR): TestQuery[] {
-  const qrels = new Map<string, Set<string>>();
+  const qrels = new Map<string, Map<string, number>>();
   for (const line of readFileSync(path.join(dir, 'qrels-test.tsv'), 'utf8').split('\n').slice(1)) {
     const [qid, did, score] = line.trim().split('\t');
     if (!qid || !did || !(Number(score) > 0)) continue;
-    const set = qrels.get(qid) ?? new Set<string>();
-    set.add(did);
-    qrels.set(qid, set);
+    const grades = qrels.get(qid) ?? new Map<string, number>();
+    grades.set(did, Number(score));
+    qrels.set(qid, grades);
   }
   const out: TestQuery[] = [];
   for (const line of readFileSync(path.join(dir, 'queries.jsonl'), 'utf8').split('\n')) {
     if (!line.trim()) continue;
     const o = JSON.parse(line) as { _id: string; text: string };
-    const relevant = qrels.get(String(o._id));
-    if (relevant) out.push({ id: String(o._id), text: o.text, relevant });
+    const grades = qrels.get(String(o._id));
+    if (grades) out.push({ id: String(o._id), text: o.text, relevant: new Set(grades.keys()), grades });
   }
   if (out.length !== qrels.size) throw new Error(`qrels name ${qrels.size} queries but queries.jsonl has ${out.length} of them`);
   return out;

@@ -10,6 +10,7 @@ import { printTable } from '../lib/report.js';
 import type { TestQuery } from './dataset.js';
 import { ndcgAt, scoreRun } from './metrics.js';
 import { runHttp, runInProcess } from './ours.js';
+import { excessZ, printMargins } from './floor-margin.js';
 import type { Mode } from './peers/types.js';
 
 /** Floors swept; 0 stands for "no floor" (cosine below 0 never ranks anyway). */
@@ -120,6 +121,7 @@ export async function runFloorStudy(o: {
   collection: string;
   testQueries: TestQuery[];
   otherQueries: string[];
+  datasetTitle: string;
   defaultFloor: number | null;
   sweep: boolean;
   concurrency: number;
@@ -137,11 +139,21 @@ export async function runFloorStudy(o: {
       : [{ label: `vector, min_score ${o.defaultFloor}`, mode: 'vector' as const, minScore: o.defaultFloor }]),
   ])
     counts.push(await countNonsense(o.api, o.collection, nonsense, cfg));
+  // Real questions (outside the test split when the dataset has them): how many get no hybrid result at all.
+  const real = o.otherQueries.length ? o.otherQueries : o.testQueries.map((q) => q.text);
+  const realLabel = o.otherQueries.length ? `${o.datasetTitle} queries outside the test split` : `${o.datasetTitle} test queries`;
+  const realHybrid = await countNonsense(o.api, o.collection, real, { label: `${realLabel} (hybrid, default floor)`, mode: 'hybrid' });
   printTable(
     `${nonsense.length} nonsense queries (e.g. "${nonsense[0]}", "${nonsense[1]}"), limit ${NONSENSE_LIMIT}: results returned`,
     ['mode', 'results', 'queries with any'],
     counts.map((c) => [c.label, c.results, `${c.nonEmpty}/${nonsense.length}`]),
   );
+  o.log(`  ${realLabel}: ${real.length - realHybrid.nonEmpty} of ${real.length} get no hybrid result (default floor)`);
+  o.log('measuring how far each query’s best vector hit stands above the background …');
+  const margins = printMargins([
+    { label: 'nonsense', values: await excessZ(o.deps, o.caller, o.collection, nonsense) },
+    { label: realLabel, values: await excessZ(o.deps, o.caller, o.collection, real) },
+  ]);
 
   o.log('measuring the best vector similarity of every query …');
   const sims = {
@@ -156,8 +168,8 @@ export async function runFloorStudy(o: {
   };
   printDistribution([
     { label: 'nonsense (generated)', values: sims.nonsense },
-    { label: 'SciFact claims outside the test split', values: sims.other },
-    { label: 'SciFact test claims', values: sims.test },
+    { label: `${o.datasetTitle} queries outside the test split`, values: sims.other },
+    { label: `${o.datasetTitle} test queries`, values: sims.test },
   ]);
 
   const base = await runHttp(o.api, o.collection, o.testQueries, { label: 'no floor', mode: 'hybrid', minScore: 0 }, o.concurrency);
@@ -217,6 +229,8 @@ export async function runFloorStudy(o: {
   return {
     nonsense_queries: nonsense,
     nonsense_counts: counts,
+    real_queries: { label: realLabel, n: real.length, zero_hybrid: real.length - realHybrid.nonEmpty },
+    margins,
     top1_similarity: Object.fromEntries(
       Object.entries(sims).map(([k, v]) => {
         const s = [...v].sort((x, y) => x - y);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dedupeDocs, ndcgAt, recallAt, scoreRun } from './metrics.js';
+import { dedupeDocs, gradedNdcgAt, ndcgAt, recallAt, scoreRun } from './metrics.js';
 
 test('nDCG@10 with binary relevance matches the pytrec_eval formula', () => {
   const rel = new Set(['a', 'b']);
@@ -33,4 +33,18 @@ test('scoreRun averages over every query, missing runs scoring 0', () => {
   assert.equal(s.ndcg10, 0.5);
   assert.equal(s.recall, 0.5);
   assert.equal(s.queries, 2);
+});
+
+test('graded nDCG@10 uses the grades as gains (trec_eval), the ideal from the sorted grades', () => {
+  const grades = new Map([
+    ['a', 2],
+    ['b', 1],
+  ]);
+  assert.equal(gradedNdcgAt(['a', 'b'], grades, 10), 1);
+  // b first, then a: (1 + 2/log2 3) / (2 + 1/log2 3); binary would call it perfect.
+  const expected = (1 + 2 / Math.log2(3)) / (2 + 1 / Math.log2(3));
+  assert.ok(Math.abs(gradedNdcgAt(['b', 'a'], grades, 10) - expected) < 1e-12);
+  assert.equal(ndcgAt(['b', 'a'], new Set(grades.keys()), 10), 1);
+  const s = scoreRun(new Map([['q', ['b', 'a']]]), [{ id: 'q', relevant: new Set(grades.keys()), grades }], 100);
+  assert.ok(Math.abs(s.ndcg10Graded! - expected) < 1e-12);
 });

@@ -7,6 +7,8 @@ export interface ResultRow {
   mode: Mode;
   label: string;
   ndcg10: number;
+  /** nDCG@10 with graded gains (NFCorpus); undefined for binary qrels. */
+  ndcg10_graded?: number;
   /** Recall@100 over documents; undefined where not measured. */
   recall100?: number;
   /** Recall@50 (the API's largest page); ours only. */

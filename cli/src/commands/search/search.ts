@@ -7,14 +7,21 @@ import { filterFlags } from '../../where.js';
 export default defineCommand<{ request: SearchRequest; full: boolean }>({
   name: 'search <query...>',
   summary: 'Hybrid (text + vector) search over every collection this key can see',
-  help: `Query syntax: "quoted phrases" and -excluded words.
+  help: `Query syntax: "quoted phrases" (every result contains them) and -excluded words (no result
+contains them), in every mode.
+
+Scores are in [0, 1], higher is better: hybrid, fused and relative to the best match of the query;
+text, BM25 relative to the best match; vector, cosine similarity. --min-score drops results below
+a score as printed. Results found only by meaning are kept only when they stand out from the
+collections' unrelated text, so no results means nothing relevant was found.
 
 Examples:
   docsift search how are embeddings indexed
   docsift search '"refund policy" -draft' --collection contracts --limit 10
   docsift search invoices --mode text --json | jq '.results[].title'
   docsift search termination --where 'year >= 2024 and dept = legal and not tags in (draft)'
-  docsift search refund --collections contracts,handbook --filter '{"document": "<uuid>"}'`,
+  docsift search refund --collections contracts,handbook --filter '{"document": "<uuid>"}'
+  docsift search onboarding checklist --min-score 0.5`,
   options: (cmd) =>
     cmd
       .option('-c, --collection <slug>', 'only this collection (slug)')
@@ -25,6 +32,7 @@ Examples:
       .option('--where <expr>', "filter, readable: 'year >= 2024 and dept = legal' (see Filtering in the README)")
       .option('--filter <json>', 'filter as JSON (the API’s `filter`); with --where, both must hold')
       .option('--collections <slugs>', 'several collections at once, comma-separated')
+      .option('--min-score <score>', 'only results scoring at least this (0–1, the score printed beside each result)')
       .option('--full', 'print whole chunks instead of snippets'),
   parse: (args, flags) => {
     const words = (args[0] as unknown as string[]) ?? [];
@@ -47,6 +55,12 @@ Examples:
     if (collections?.length) request.collections = collections;
     const per = intFlag(flags.perDocument, '--per-document', { max: 50 });
     if (per) request.max_chunks_per_document = per;
+    if (flags.minScore !== undefined) {
+      const min = Number(flags.minScore);
+      if (typeof flags.minScore !== 'string' || !flags.minScore.trim() || !Number.isFinite(min) || min < 0 || min > 1)
+        throw new UsageError('--min-score must be a number between 0 and 1.');
+      request.score_threshold = min;
+    }
     return { request, full: !!flags.full };
   },
   async run(ctx, { request, full }) {
@@ -54,7 +68,11 @@ Examples:
     ctx.out.result(r, () => {
       const o = ctx.out;
       if (!r.results.length) {
-        o.line(`No results for "${r.query}".`);
+        const filtered = request.collection || request.tags?.length;
+        o.line(`No results for "${r.query}". Nothing relevant was found in the searched documents.`);
+        o.line(
+          `Next: rephrase with words the documents would use${filtered ? '; drop --collection/--tag to search everything' : ''}${request.mode === 'text' ? '; try --mode hybrid' : ''}${request.score_threshold !== undefined ? '; lower --min-score' : ''}; or upload documents that cover it.`,
+        );
         return;
       }
       const mark = (t: string) => (o.color ? o.paint(['bold', 'yellow'], t) : t);

@@ -1,0 +1,116 @@
+import type { Tx } from '../db/client.js';
+
+/** Chunk vectors sampled per scope: the cut's own error is then about a quarter of a spread (median and MAD at 512). */
+export const SAMPLE_SIZE = 512;
+/** A sample younger than this is used without asking the database anything. */
+const FRESH_MS = 10_000;
+/** Scopes kept (SAMPLE_SIZE × dimension × 4 bytes each: 1 MB at 512-d, 3 MB at 1536-d). */
+const MAX_SCOPES = 32;
+
+/** What the query is judged against: a random sample of the scope's chunk vectors, unit length. */
+export interface Background {
+  /** Chunks in the scope (every dimension), when the sample was taken or last checked. */
+  chunks: number;
+  sample: Float32Array[];
+  checkedAt: number;
+}
+
+type Run = <T>(fn: (sql: Tx) => Promise<T>) => Promise<T>;
+
+async function countChunks(sql: Tx, ids: readonly string[]): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    with p as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as ids)
+    select coalesce(sum(n), 0)::float8 as n from (
+      select n_chunks as n from collection_text_stats where collection_id = any((select ids from p)::uuid[])
+      union all
+      select n_chunks from collection_text_stats_delta where collection_id = any((select ids from p)::uuid[])
+    ) x`;
+  return Number(row?.n ?? 0);
+}
+
+function unit(text: string): Float32Array {
+  const v = Float32Array.from(JSON.parse(text) as number[]);
+  let norm = 0;
+  for (let i = 0; i < v.length; i++) norm += v[i]! * v[i]!;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < v.length; i++) v[i]! /= norm;
+  return v;
+}
+
+async function loadSample(sql: Tx, ids: readonly string[], dim: number): Promise<Background> {
+  const chunks = await countChunks(sql, ids);
+  // Each chunk is kept with probability p (the index on collection_id finds the scope; only kept rows are read whole).
+  const p = Math.min(1, (1.5 * SAMPLE_SIZE) / Math.max(1, chunks));
+  const rows = await sql<{ e: string }[]>`
+    with p as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as ids)
+    select embedding::text as e from chunks
+     where collection_id = any((select ids from p)::uuid[])
+       and vector_dims(embedding) = ${dim}
+       and random() < ${p}
+     limit ${SAMPLE_SIZE}`;
+  return { chunks, sample: rows.map((r) => unit(r.e)), checkedAt: Date.now() };
+}
+
+/**
+ * Background samples per scope (collections searched × dimension), held by the daemon (deps) and
+ * refreshed lazily: a sample older than FRESH_MS is checked against the scope's chunk count, and
+ * taken again when the count moved by more than a tenth. Concurrent searches share one load.
+ */
+export class ScopeBackgrounds {
+  private readonly map = new Map<string, Background>();
+  private readonly pending = new Map<string, Promise<Background>>();
+
+  async get(run: Run, collectionIds: readonly string[], dim: number): Promise<Background> {
+    const ids = [...collectionIds].sort();
+    const key = `${dim}:${ids.join(',')}`;
+    const hit = this.map.get(key);
+    if (hit) {
+      this.map.delete(key);
+      this.map.set(key, hit);
+      if (Date.now() - hit.checkedAt < FRESH_MS) return hit;
+      const n = await run((sql) => countChunks(sql, ids));
+      if (Math.abs(n - hit.chunks) <= 0.1 * hit.chunks) {
+        hit.checkedAt = Date.now();
+        return hit;
+      }
+    }
+    let load = this.pending.get(key);
+    if (!load) {
+      load = run((sql) => loadSample(sql, ids, dim));
+      this.pending.set(key, load);
+      load.then(
+        (bg) => {
+          this.map.set(key, bg);
+          if (this.map.size > MAX_SCOPES) this.map.delete(this.map.keys().next().value as string);
+        },
+        () => {},
+      );
+      void load.finally(() => this.pending.delete(key)).catch(() => {});
+    }
+    return load;
+  }
+}
+
+const MIN_SPREAD = 1e-3;
+
+/** Median and normal-consistent MAD of the query's cosine similarity to the sample. */
+export function backgroundStats(query: readonly number[], sample: readonly Float32Array[]): { median: number; spread: number } {
+  let qn = 0;
+  for (const x of query) qn += x * x;
+  qn = Math.sqrt(qn) || 1;
+  const sims = sample.map((v) => {
+    let dot = 0;
+    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+    return dot / qn;
+  });
+  const median = medianOf(sims);
+  // At least MIN_SPREAD: with sparse vectors most similarities are exactly equal (MAD 0), and a tie with the median is no evidence.
+  const spread = Math.max(MIN_SPREAD, 1.4826 * medianOf(sims.map((s) => Math.abs(s - median))));
+  return { median, spread };
+}
+
+function medianOf(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
