@@ -8,6 +8,7 @@ import { admin } from './helpers/browser.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
+import { webSession } from './helpers/web-session.js';
 
 // Issue 32: `vacation -carry` returned chunks containing "carry" in hybrid mode, and quoted phrases
 // held only for text matches: vector-only hits ignored both. The same search() serves the API, SDK,
@@ -106,7 +107,7 @@ describe('query operators hold in every mode and transport', () => {
       await client.close();
     }
 
-    const cookie = await webSignIn(d.url, t.email);
+    const { cookie } = await webSession(d, t.email, PASSWORD);
     const page = await fetch(`${d.url}/app/search?q=${encodeURIComponent('vacation -carry')}&mode=vector`, { headers: { cookie } });
     assert.equal(page.status, 200);
     const titles = [...(await page.text()).matchAll(/class="doc-title">([^<]+)</g)].map((m) => m[1]);
@@ -122,24 +123,3 @@ describe('query operators hold in every mode and transport', () => {
     assert.equal(bad.body.code, 'VALIDATION_FAILED');
   });
 });
-
-/** Signs in through the web form (plain HTTP) and returns the session cookie. */
-async function webSignIn(url: string, email: string): Promise<string> {
-  const r = await fetch(`${url}/app/sign-in`);
-  const token = /name="_csrf" value="([^"]+)"/.exec(await r.text())![1]!;
-  const pre = r.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const signed = await fetch(`${url}/app/sign-in`, {
-    method: 'POST',
-    body: new URLSearchParams({ _csrf: token, email, password: PASSWORD, next: '/app/search' }),
-    headers: { cookie: pre },
-    redirect: 'manual',
-  });
-  assert.equal(signed.status, 303);
-  return signed.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}

@@ -7,6 +7,7 @@ import { admin } from './helpers/browser.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
+import { webSession } from './helpers/web-session.js';
 
 // Issue 32: a query with nothing relevant got padding (10 unrelated chunks at score ~0.1), or a
 // bare empty list; and the threshold a person could set (min_score, a cosine) was not in the units
@@ -86,7 +87,7 @@ describe('zero is an answer; one score scale', () => {
       await client.close();
     }
 
-    const cookie = await webSignIn(d.url, t.email);
+    const { cookie } = await webSession(d, t.email, PASSWORD);
     const html = await (await fetch(`${d.url}/app/search?q=${encodeURIComponent(NONSENSE)}`, { headers: { cookie } })).text();
     assert.match(html, /Nothing matched\. No results for (&quot;|")xqzzv blorpt fnargle(&quot;|")\. Nothing relevant was found/);
     assert.match(html, /Next: rephrase/);
@@ -115,23 +116,3 @@ describe('zero is an answer; one score scale', () => {
     assert.match(bad.stderr, /--min-score must be a number between 0 and 1/);
   });
 });
-
-async function webSignIn(url: string, email: string): Promise<string> {
-  const r = await fetch(`${url}/app/sign-in`);
-  const token = /name="_csrf" value="([^"]+)"/.exec(await r.text())![1]!;
-  const pre = r.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const signed = await fetch(`${url}/app/sign-in`, {
-    method: 'POST',
-    body: new URLSearchParams({ _csrf: token, email, password: PASSWORD, next: '/app/search' }),
-    headers: { cookie: pre },
-    redirect: 'manual',
-  });
-  assert.equal(signed.status, 303);
-  return signed.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
