@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toSql } from 'pgvector';
-import { generateApiKey } from '../daemon/src/auth/keys.js';
 import { reindexCollectionLanguage } from '../daemon/src/collections/language.js';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { listMigrations, migrate } from '../daemon/src/db/migrate.js';
@@ -13,6 +12,7 @@ import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
 import { fakeEmbedding, startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
+import { insertTenant } from './helpers/old-schema.js';
 
 const DIM = 16;
 const MODEL = 'nomic-embed-text';
@@ -48,16 +48,7 @@ describe('upgrading to a language per collection (migration 117)', () => {
     sql = createSql(db.url, { max: 2 });
     await migrate(sql, () => {}, { upTo: version - 1 });
     await sql`insert into instance_settings (key, value) values ('embedding_model', ${sql.json({ model: MODEL, dimension: DIM })})`;
-    const tenant = async (label: string) => {
-      const [org] = await sql<{ id: string }[]>`insert into organizations (name) values (${label}) returning id`;
-      const [user] = await sql<{ id: string }[]>`
-        insert into users (organization_id, email, role) values (${org!.id}, ${`${label}@example.test`}, 'owner') returning id`;
-      const k = generateApiKey();
-      await sql`insert into api_keys (user_id, name, prefix, key_hash, is_full_access) values (${user!.id}, 'k', ${k.prefix}, ${k.hash}, true)`;
-      const [c] = await sql<{ id: string }[]>`
-        insert into collections (owner_id, organization_id, name, slug) values (${user!.id}, ${org!.id}, ${label}, ${label}) returning id`;
-      return { key: k.key, collection: c!.id };
-    };
+    const tenant = (label: string) => insertTenant(sql, label);
     const owner = await tenant('upl-owner');
     const other = await tenant('upl-other');
     key = owner.key;

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { JobHelpers } from 'graphile-worker';
-import { generateApiKey } from '../daemon/src/auth/keys.js';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { migrate } from '../daemon/src/db/migrate.js';
 import { processDocumentTask } from '../daemon/src/documents/process-document.js';
@@ -16,6 +15,7 @@ import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
+import { insertTenant } from './helpers/old-schema.js';
 
 const MODEL = 'nomic-embed-text';
 const PENDING = 'Legacy pending text about the quarry railway and its brakeman.';
@@ -40,16 +40,7 @@ describe('upgrading to pending text in its own table and json event payloads (mi
     sql = createSql(db.url, { max: 2 });
     const applied = await migrate(sql, () => {}, { upTo: 109 });
     assert.ok(applied.includes(85) && applied.every((v) => v < 110), `applied ${applied.join(',')}`);
-    const tenant = async (label: string) => {
-      const [org] = await sql<{ id: string }[]>`insert into organizations (name) values (${label}) returning id`;
-      const [user] = await sql<{ id: string }[]>`
-        insert into users (organization_id, email, role) values (${org!.id}, ${`${label}@example.test`}, 'owner') returning id`;
-      const k = generateApiKey();
-      await sql`insert into api_keys (user_id, name, prefix, key_hash, is_full_access) values (${user!.id}, 'k', ${k.prefix}, ${k.hash}, true)`;
-      const [c] = await sql<{ id: string }[]>`
-        insert into collections (owner_id, organization_id, name, slug) values (${user!.id}, ${org!.id}, ${label}, ${label}) returning id`;
-      return { key: k.key, collection: c!.id, org: org!.id };
-    };
+    const tenant = (label: string) => insertTenant(sql, label);
     const owner = await tenant('upp-owner');
     orgId = owner.org;
     const [e] = await sql<{ id: string }[]>`
