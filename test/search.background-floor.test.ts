@@ -88,6 +88,20 @@ describe('the background floor holds for a model that knows nothing (random vect
     assert.ok(own.body.count >= 1 && own.body.results.every((x: any) => x.explain.vector.score >= 0));
     assert.equal(own.body.explain.min_score.source, 'request');
   });
+
+  it('a scope too small for a background adds no vector-only hit either (no measured floor to fall back on)', async () => {
+    const small = await makeCollection(req, t.key, 'Small');
+    await waitSettled(req, t.key, [(await addText(req, t.key, small.uuid, 'Aardvarks', 'The aardvark digs burrows at night.')).uuid]);
+    for (const query of NONSENSE) {
+      const r = await search({ query, collection: small.slug, limit: 50, explain: true });
+      assert.equal(r.status, 200);
+      assert.equal(r.body.count, 0, `${query}: ${JSON.stringify(r.body.results.map((x: any) => [x.title, x.explain]))}`);
+    }
+    const lexical = await search({ query: 'aardvark burrows', collection: small.slug });
+    assert.equal(lexical.body.count, 1, 'a lexical match in the small scope is still found');
+    const nearest = await search({ query: NONSENSE[0], collection: small.slug, mode: 'vector' });
+    assert.equal(nearest.body.count, 1, 'vector mode still lists the nearest chunk');
+  });
 });
 
 describe('the background floor with the dense stand-in (a model outside the table, no setting)', () => {

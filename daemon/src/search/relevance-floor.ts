@@ -12,7 +12,7 @@ export type FloorSource = 'request' | 'setting' | 'background' | 'model_default'
  * (see FLOOR_MEASURED in fusion-defaults.ts for the figures).
  */
 export const FLOOR_MARGIN = 1;
-/** Below this many sampled chunks the background says nothing reliable; the model's fixed floor (if any) applies. */
+/** Below this many sampled chunks the background says nothing reliable: a measured fixed floor applies, else cosine 1. */
 export const MIN_SAMPLE = 16;
 
 export interface FloorRequest {
@@ -73,12 +73,18 @@ export async function gateVector(
     if (!ctx.queryVector || !vector.length) return { evidence: vector, dropped: 0, floor: f };
     const bg = await ctx.backgrounds.get(ctx.run, ctx.collectionIds, ctx.queryVector.length);
     if (bg.sample.length < MIN_SAMPLE) {
+      // Too few chunks to tell what stands out: a measured fixed floor decides; without one, only a
+      // chunk as close as the query itself (cosine 1) counts by meaning alone. Text matches are kept,
+      // and min_score or HYBRID_MIN_SIMILARITY set a floor of the caller's choosing.
       const m = ctx.modelFloor;
+      const measured = m.basis === 'measured' && m.value !== null;
       f = {
-        value: m.value,
+        value: measured ? m.value : 1,
         source: 'model_default',
         basis: m.basis,
-        note: `${m.note} (scope of ${bg.sample.length} chunks: too few for a background)`,
+        note: measured
+          ? `${m.note} (scope of ${bg.sample.length} chunks: too few for a background)`
+          : `scope of ${bg.sample.length} chunks: too few for a background and no measured floor for this model, so only text matches are kept`,
       };
     } else {
       const { median, spread } = backgroundStats(ctx.queryVector, bg.sample);
