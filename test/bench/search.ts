@@ -173,17 +173,11 @@ async function main(): Promise<number> {
       );
 
       daemon = await startSearchDaemon({ ...base, provider: { kind: 'ollama', host: standIn.url, model: BENCH_MODEL }, label: `p${size}` });
+      // Filtered scopes (1 % and 30 % of the chunks) beside the unfiltered figures, on the same daemon.
+      const filteredArgs = { sql, url: db.url, key: tenant.key, queries: phaseQueries, collectionIds: allScopes[0]!.collectionIds, log };
+      const filtered = (baseUrl: string) => benchFiltered({ ...filteredArgs, baseUrl });
       if (args['filtered-only']) {
-        if (full)
-          result.filtered = await benchFiltered({
-            sql,
-            url: db.url,
-            baseUrl: daemon.url!,
-            key: tenant.key,
-            queries: phaseQueries,
-            collectionIds: allScopes[0]!.collectionIds,
-            log,
-          });
+        if (full) result.filtered = await filtered(daemon.url!);
         await daemon.stop();
         daemon = undefined;
         continue;
@@ -202,18 +196,9 @@ async function main(): Promise<number> {
         embeddedSoFar: () => standIn!.texts,
         log,
       });
-      // Filtered scopes (1 % and 30 % of the chunks) beside the unfiltered figures, on the same daemon.
       if (full) {
         log(`  filtered scopes (${elapsed()}):`);
-        result.filtered = await benchFiltered({
-          sql,
-          url: db.url,
-          baseUrl: daemon.url!,
-          key: tenant.key,
-          queries: phaseQueries,
-          collectionIds: allScopes[0]!.collectionIds,
-          log,
-        });
+        result.filtered = await filtered(daemon.url!);
       }
       await daemon.stop();
       daemon = undefined;
