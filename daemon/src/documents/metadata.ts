@@ -5,8 +5,6 @@
 import { AppError } from '../errors.js';
 import { METADATA_KEY, METADATA_LIMITS } from '../filters/parse.js';
 
-export { METADATA_KEY, METADATA_LIMITS };
-
 export type MetadataValue = string | number | boolean | string[];
 export type Metadata = Record<string, MetadataValue>;
 

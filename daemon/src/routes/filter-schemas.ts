@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { METADATA_LIMITS } from '../documents/metadata.js';
-import { BUILTIN_FIELDS, FILTER_LIMITS } from '../filters/parse.js';
+import { BUILTIN_FIELDS, FILTER_LIMITS, METADATA_LIMITS } from '../filters/parse.js';
 import type { App } from './router.js';
 
 const L = METADATA_LIMITS;

@@ -45,7 +45,7 @@ export function resolveFloor(req: FloorRequest, setting: number | undefined): Fl
 }
 
 /** The expected best z of n unrelated chunks (normal tail), plus the margin. */
-export function cutZ(chunks: number): number {
+function cutZ(chunks: number): number {
   return Math.sqrt(2 * Math.log(Math.max(2, chunks))) + FLOOR_MARGIN;
 }
 
