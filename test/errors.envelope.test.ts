@@ -35,6 +35,30 @@ describe('error envelope and request ids', () => {
     assert.ok(c.headers.get('x-request-id'));
   });
 
+  it('a body field named like an Object.prototype member: 400 naming it, on every JSON route', async () => {
+    const coll = await req('POST', '/api/v1/collections/', { key: t.key, json: { name: 'proto-keys' } });
+    assert.equal(coll.status, 201, coll.text);
+    const routes: [string, string][] = [
+      ['/api/v1/search/', '"query":"x"'],
+      ['/api/v1/collections/', '"name":"n"'],
+      ['/api/v1/keys/', '"name":"k"'],
+      ['/api/v1/webhooks/', '"url":"https://example.com/h","events":["document.indexed"]'],
+      [`/api/v1/collections/${coll.body.id}/documents/`, '"source_type":"text","content":"c"'],
+    ];
+    for (const name of ['toString', '__proto__', 'constructor', 'valueOf', 'hasOwnProperty']) {
+      for (const [path, valid] of routes) {
+        const r = await req('POST', path, {
+          key: t.key,
+          headers: { 'content-type': 'application/json' },
+          body: `{${valid},"${name}":"x"}`,
+        });
+        assert.equal(r.status, 400, `${name} on ${path}: ${r.text}`);
+        assert.equal(r.body.code, 'VALIDATION_FAILED', `${name} on ${path}`);
+        assert.deepEqual(r.body.fields?.[name], ['Unknown field.'], `${name} on ${path}: ${r.text}`);
+      }
+    }
+  });
+
   it('health and readiness', async () => {
     assert.equal((await req('GET', '/healthz')).status, 200);
     const r = await req('GET', '/readyz');

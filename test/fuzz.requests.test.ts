@@ -17,7 +17,7 @@ import { samplePath } from './fixtures/samples.js';
 import { admin } from './helpers/browser.js';
 import { blobFiles, multipartBody, openFdsUnder, until, type Part } from './helpers/chaos.js';
 import { createTenant, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
-import { BOUNDARY, contentType, jsonish, type MultipartCase, multipartCase, mutate } from './helpers/fuzz-requests.js';
+import { BOUNDARY, contentType, jsonish, type MultipartCase, multipartCase, mutate, objectKey } from './helpers/fuzz-requests.js';
 import { webSession } from './helpers/web-session.js';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2 ** 31;
@@ -214,7 +214,7 @@ describe(`fuzz: hostile requests (FUZZ_SEED=${SEED})`, () => {
         150,
         fc.asyncProperty(
           fc.record({
-            edits: fc.array(fc.tuple(fc.string({ maxLength: 20 }), jsonish), { maxLength: 3 }),
+            edits: fc.array(fc.tuple(objectKey, jsonish), { maxLength: 3 }),
             drop: fc.array(fc.nat(6), { maxLength: 2 }),
             raw: fc.option(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.string({ maxLength: 8 })), { freq: 3 }),
             whole: fc.option(jsonish, { freq: 6 }),
@@ -224,7 +224,11 @@ describe(`fuzz: hostile requests (FUZZ_SEED=${SEED})`, () => {
             const base = valid();
             const keys = Object.keys(base);
             for (const i of c.drop) delete base[keys[i % keys.length]!];
-            for (const [k, v] of c.edits) base[k === '' ? keys[0]! : k.length < 3 ? keys[k.length % keys.length]! : k] = v;
+            for (const [k, v] of c.edits) {
+              const key = k === '' ? keys[0]! : k.length < 3 ? keys[k.length % keys.length]! : k;
+              // defineProperty: "__proto__" becomes a key of the JSON body, not the object's prototype.
+              Object.defineProperty(base, key, { value: v, enumerable: true, configurable: true, writable: true });
+            }
             let text = JSON.stringify(c.whole ?? base);
             if (c.raw) {
               const at = Math.floor(c.raw[0] * text.length);

@@ -112,17 +112,21 @@ export function validationError(fields: FieldErrors, message = 'One or more fiel
 export function fieldsFromIssues(
   issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: string[] }[],
 ): FieldErrors {
-  const fields: FieldErrors = {};
+  // A Map, not an object literal: a client's key may be "toString" or "__proto__", which an object
+  // would find on its prototype. Object.fromEntries defines every name as an own property.
+  const fields = new Map<string, string[]>();
   for (const issue of issues) {
     // Unknown keys are reported under each offending key so clients can point at them.
     const keys = issue.code === 'unrecognized_keys' && issue.keys?.length ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
     for (const p of keys) {
       const name = p.length ? p.map(String).join('.') : '_body';
       const msg = issue.code === 'unrecognized_keys' ? 'Unknown field.' : issue.message;
-      (fields[name] ??= []).push(msg);
+      const list = fields.get(name);
+      if (list) list.push(msg);
+      else fields.set(name, [msg]);
     }
   }
-  return fields;
+  return Object.fromEntries(fields);
 }
 
 /**

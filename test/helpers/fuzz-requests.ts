@@ -51,8 +51,14 @@ export const filename = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.integer({ min: 1000, max: 1100 }).map((n) => `${'d/'.repeat(n / 2)}f.txt`),
 );
+/** Names an object literal finds on its prototype: a client's key must stay just a key. */
+export const protoKey = fc.constantFrom('__proto__', 'toString', 'constructor', 'valueOf', 'hasOwnProperty');
+export const objectKey = fc.oneof({ weight: 5, arbitrary: fc.string({ maxLength: 20 }) }, { weight: 1, arbitrary: protoKey });
 export const textPart = fc.record({
-  name: fc.constantFrom('title', 'tags', 'source_type', 'content', 'url', 'x'),
+  name: fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom('title', 'tags', 'source_type', 'content', 'url', 'x') },
+    { weight: 1, arbitrary: protoKey },
+  ),
   data: fc.string({ maxLength: 60 }),
 });
 export const filePart = fc.record({

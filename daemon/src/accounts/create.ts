@@ -1,4 +1,4 @@
-import type { Sql, Tx } from '../db/client.js';
+import type { Sql } from '../db/client.js';
 import { issueKey } from '../auth/issue-key.js';
 import { findOrganization, findUserByEmail, insertOrganization, insertUser, type UserRecord } from './queries.js';
 import { AppError } from '../errors.js';

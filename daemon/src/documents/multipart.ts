@@ -102,7 +102,8 @@ export function receiveMultipart(
       return;
     }
     const source = body instanceof Readable ? body : Readable.fromWeb(body as never);
-    const fields: Record<string, string> = {};
+    // Null prototype: a part may be named "__proto__" or "toString"; each stays an own field.
+    const fields: Record<string, string> = Object.create(null);
     const files: ReceivedFile[] = [];
     const writes: Promise<void>[] = [];
     // The streams currently feeding blob storage; ended with an error when the request fails.

@@ -5,7 +5,6 @@ import { commitOutcomeUnknown } from './access.js';
 import { beginResolvingCommit, CommitOutcomeUnknownError } from '../db/resolve-commit.js';
 import { AppError } from '../errors.js';
 import { type UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';
-import { isUuid } from '../ids.js';
 import type { AppDeps, Caller } from '../types.js';
 import { requireWritableCollection } from '../collections/service.js';
 import { enqueueProcessing, enqueueProcessingMany } from './process-document.js';

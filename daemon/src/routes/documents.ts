@@ -164,7 +164,7 @@ export function rawBody(c: Context<AppEnv>): { body: IncomingMessage | ReadableS
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const body = incoming ?? c.req.raw.body;
   if (!body) throw new AppError('NO_FILE_PROVIDED', 'Empty request body.');
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = Object.create(null);
   c.req.raw.headers.forEach((v, k) => {
     headers[k] = v;
   });
