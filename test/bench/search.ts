@@ -177,7 +177,7 @@ async function main(): Promise<number> {
       const filteredArgs = { sql, url: db.url, key: tenant.key, queries: phaseQueries, collectionIds: allScopes[0]!.collectionIds, log };
       const filtered = (baseUrl: string) => benchFiltered({ ...filteredArgs, baseUrl });
       if (args['filtered-only']) {
-        if (full) result.filtered = await filtered(daemon.url!);
+        if (full || million) result[million ? 'filtered_million' : 'filtered'] = await filtered(daemon.url!);
         await daemon.stop();
         daemon = undefined;
         continue;
@@ -196,9 +196,9 @@ async function main(): Promise<number> {
         embeddedSoFar: () => standIn!.texts,
         log,
       });
-      if (full) {
+      if (full || million) {
         log(`  filtered scopes (${elapsed()}):`);
-        result.filtered = await filtered(daemon.url!);
+        result[million ? 'filtered_million' : 'filtered'] = await filtered(daemon.url!);
       }
       await daemon.stop();
       daemon = undefined;
