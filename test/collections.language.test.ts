@@ -73,10 +73,28 @@ describe('collections: a language per collection', () => {
       assert.equal(u.status, 400, u.text);
       assert.ok(u.body.fields.language, u.text);
     }
+    // docsift's own index variants (migration 119) are not languages: refused, and not offered.
+    const internal = await req('POST', '/api/v1/collections/', { key: a.key, json: { name: 'Bad', language: 'docsift_english' } });
+    assert.equal(internal.status, 400, internal.text);
+    assert.doesNotMatch(internal.body.fields.language[0].split('One of:')[1] ?? '', /docsift_/, 'the choices name no internal variant');
     const n = await req('POST', '/api/v1/collections/', { key: a.key, json: { name: 'Bad', language: 7 } });
     assert.equal(n.status, 400);
     assert.ok(n.body.fields.language);
     assert.equal((await req('GET', `/api/v1/collections/${en.uuid}/`, { key: a.key })).body.language, 'english');
+  });
+
+  it('indexes a hyphenated compound as its parts and splits slash-joined words, in every mode (migration 119)', async () => {
+    const c = await makeCollection(req, a.key, 'Tokens', { language: 'french' });
+    const ta = (await addText(req, a.key, c.uuid, 'Doc', 'Le taux de TNF-alpha a doublé.')).uuid;
+    const tb = (await addText(req, a.key, c.uuid, 'Doc', 'La voie TNF alpha et 5 cellules/ml.')).uuid;
+    await waitSettled(req, a.key, [ta, tb]);
+    assert.equal(await textConfig(c.uuid), 'docsift_french', 'indexed with docsift’s variant of its language');
+    for (const mode of ['text', 'hybrid']) {
+      const got = async (query: string) => (await search(a.key, { query, mode, collection: c.uuid })).sort();
+      assert.deepEqual(await got('TNF-alpha'), [ta, tb].sort(), `${mode}: either spelling of the compound`);
+      assert.deepEqual(await got('ml'), [tb], `${mode}: the word after the slash`);
+      assert.deepEqual(await got('taux -TNF-alpha'), [], `${mode}: excluding the compound excludes its spelled-apart form`);
+    }
   });
 
   it('stems French in a french collection and not in an english one', async () => {
@@ -129,7 +147,7 @@ describe('collections: a language per collection', () => {
     assert.deepEqual(await search(a.key, { query: 'cheval', collection: c.uuid }), [doc], 'the english lists, parsed as english');
     assert.deepEqual(await search(a.key, { query: 'chevaux', collection: c.uuid }), []);
     assert.deepEqual(await reindexCollectionLanguage(d.deps, c.uuid), { chunks: 1 });
-    assert.equal(await textConfig(c.uuid), 'french');
+    assert.equal(await textConfig(c.uuid), 'docsift_french');
     assert.deepEqual(await search(a.key, { query: 'chevaux', collection: c.uuid }), [doc]);
     assert.deepEqual(await reindexCollectionLanguage(d.deps, c.uuid), { chunks: 0 }, 'idempotent');
   });
@@ -188,7 +206,7 @@ describe('collections: a language per collection', () => {
     assert.equal(u.status, 200, u.text);
     assert.equal(u.body.language, 'german');
     const end = Date.now() + 30_000;
-    while ((await textConfig(c.uuid)) !== 'german') {
+    while ((await textConfig(c.uuid)) !== 'docsift_german') {
       assert.ok(Date.now() < end, 'the reindex job did not run');
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -9,11 +9,12 @@ import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { reindexText } from '../daemon/src/indexing/reindex.js';
 import { CorpusLoader, createTenant, finishLoad, planDocuments, type IndexBy } from './bench/search/corpus.js';
 import { createMixture } from './bench/search/vectors.js';
-import { assertIndexExact } from './helpers/bm25.js';
+import { assertIndexExact, DEFAULT_PAIR } from './helpers/bm25.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 
 const CHUNKS = 1500;
-const PARAMS = { k1: 0.9, b: 0.4 };
+// What the bench's reindex path orders for: the settings' defaults.
+const PARAMS = DEFAULT_PAIR;
 
 async function snapshot(sql: Sql) {
   const blocks = await sql`

@@ -104,13 +104,13 @@ describe('BM25_K1 and BM25_B', () => {
   });
   after(async () => d?.close());
 
-  it('scores are exact BM25 with the configured pair at once, before any reindex (and differ from the defaults)', async () => {
+  it('scores are exact BM25 with the configured pair at once, before any reindex (and differ from the order’s pair)', async () => {
     let differs = 0;
     for (const query of QUERIES) {
       const got = await top10(d, t, query);
       assert.equal(got.length, 10);
       const exact = new Map((await exhaustiveBm25(d.deps.sql, [coll], query, 6000, PAIR)).map((w) => [w.id, w.score]));
-      const defaults = new Map((await exhaustiveBm25(d.deps.sql, [coll], query, 6000)).map((w) => [w.id, w.score]));
+      const defaults = new Map((await exhaustiveBm25(d.deps.sql, [coll], query, 6000, { k1: 0.9, b: 0.4 })).map((w) => [w.id, w.score]));
       for (const g of got) {
         assert.ok(Math.abs(exact.get(g.id)! - g.score) < 1e-6, `${query}: ${g.score} vs exact ${exact.get(g.id)}`);
         if (Math.abs(defaults.get(g.id)! - g.score) > 1e-3) differs++;
@@ -122,17 +122,16 @@ describe('BM25_K1 and BM25_B', () => {
     for (const query of QUERIES) agreedBefore.push(await agreement(d, t, coll, query));
   });
 
-  it('says at start that the index is ordered for another pair, and not when they agree', async () => {
-    assert.deepEqual(await indexParams(d.deps.sql), { k1: 0.9, b: 0.4, avgdl: 100 }, 'a new database is ordered for the defaults');
+  it('a new database has the default order, which serves any pair: no warning at start', async () => {
+    assert.deepEqual(await indexParams(d.deps.sql), { k1: 0.9, b: 0.4, avgdl: 100 }, 'a new database has the default order');
     const defaults = loadConfig({});
-    assert.deepEqual({ k1: defaults.BM25_K1, b: defaults.BM25_B }, { k1: 0.9, b: 0.4 }, 'migration 022 records the settings’ defaults');
+    assert.deepEqual({ k1: defaults.BM25_K1, b: defaults.BM25_B }, { k1: 1.2, b: 0.75 }, 'the settings’ defaults (migration 119)');
     const lines: string[] = [];
     const logger = createLogger('warn');
     const capture = { ...logger, warn: (_o: unknown, msg: string) => lines.push(msg) } as unknown as typeof logger;
-    assert.equal(await warnIfIndexOrderDiffers(d.deps.sql, PAIR, capture), true);
-    assert.match(lines[0] ?? '', /docsift-daemon reindex/);
-    assert.equal(await warnIfIndexOrderDiffers(d.deps.sql, { k1: 0.9, b: 0.4 }, capture), false);
-    assert.equal(lines.length, 1);
+    assert.equal(await warnIfIndexOrderDiffers(d.deps.sql, PAIR, capture), false);
+    assert.equal(await warnIfIndexOrderDiffers(d.deps.sql, { k1: 1.5, b: 1 }, capture), false);
+    assert.equal(lines.length, 0);
   });
 
   it('reindex orders the lists for the configured pair: impacts rewritten and recorded, top 10 as exhaustive, tenants apart', async () => {
@@ -166,6 +165,14 @@ describe('BM25_K1 and BM25_B', () => {
       (await d.deps.sql<{ id: string }[]>`select id from chunks where collection_id = ${otherColl}`).map((x) => x.id),
     );
     for (const g of await top10(d, t, 'telomerase common')) assert.ok(!foreign.has(g.id), 'no chunk of the other tenant');
+    // Lists fitted to this pair: a start with another pair says so, and what to run.
+    const lines: string[] = [];
+    const logger = createLogger('warn');
+    const capture = { ...logger, warn: (_o: unknown, msg: string) => lines.push(msg) } as unknown as typeof logger;
+    assert.equal(await warnIfIndexOrderDiffers(d.deps.sql, PAIR, capture), false);
+    assert.equal(await warnIfIndexOrderDiffers(d.deps.sql, { k1: 0.9, b: 0.4 }, capture), true);
+    assert.match(lines[0] ?? '', /docsift-daemon reindex/);
+    assert.equal(lines.length, 1);
   });
 
   it('keeps the new order for chunks added after the reindex and folded', async () => {

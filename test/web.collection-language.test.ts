@@ -65,7 +65,7 @@ describe('web UI: a collection’s language', () => {
     assert.equal((await req('GET', `/api/v1/collections/${uuid}/`, { key: owner.key })).body.language, 'german');
     // The worker runs the queued reindex: the collection's index switches to german.
     const end = Date.now() + 30_000;
-    while ((await d.deps.sql<{ c: string }[]>`select text_config as c from collections where id = ${uuid}`)[0]!.c !== 'german') {
+    while ((await d.deps.sql<{ c: string }[]>`select text_config as c from collections where id = ${uuid}`)[0]!.c !== 'docsift_german') {
       assert.ok(Date.now() < end, 'the reindex job did not run');
       await new Promise((r) => setTimeout(r, 100));
     }

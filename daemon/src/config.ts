@@ -113,12 +113,12 @@ export const configSchema = z.object({
     .default('english'),
   /**
    * BM25's term-frequency saturation (k1) and length normalisation (b): the only place their
-   * defaults are defined (Anserini's 0.9 / 0.4; the reasoning and the SciFact grid are in the
-   * README). Scores use them at once; the lists' impact order follows them after
-   * `docsift-daemon reindex` (see daemon/src/indexing/bm25-params.ts).
+   * defaults are defined (1.2 / 0.75, chosen on SciFact and NFCorpus with migration 119's
+   * tokenization; the figures are in docs/performance.md). Scores use them at once; the lists'
+   * impact order follows them after `docsift-daemon reindex` (see daemon/src/indexing/bm25-params.ts).
    */
-  BM25_K1: z.coerce.number().min(0).max(10).default(0.9),
-  BM25_B: z.coerce.number().min(0).max(1).default(0.4),
+  BM25_K1: z.coerce.number().min(0).max(10).default(1.2),
+  BM25_B: z.coerce.number().min(0).max(1).default(0.75),
 
   /** Largest request body on /api/v1 and /mcp other than a multipart upload; larger ones get 413 PAYLOAD_TOO_LARGE while streaming. */
   MAX_JSON_BODY_BYTES: z.coerce

@@ -17,6 +17,7 @@ import { superviseWorker, type SupervisedWorker, type WorkerStatus } from './wor
 import { assertEmbeddingModel } from './indexing/embedding-model.js';
 import { createSql } from './db/client.js';
 import { sealPlaintextWebhookSecrets } from './webhooks/secrets.js';
+import { enqueueStaleLanguageReindexes } from './collections/language.js';
 
 export interface Daemon {
   url: string;
@@ -76,6 +77,8 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
     }
     if (opts.worker) {
       await assertGraphileInternals(sql);
+      const stale = await enqueueStaleLanguageReindexes(sql, config.TEXT_SEARCH_CONFIG);
+      if (stale) logger.info({ collections: stale }, 'reindexing collections whose text index predates their language configuration');
       const events = new EventEmitter() as WorkerEvents;
       recovery = startCrashRecovery(sql, events, logger, { heartbeatMs: config.WORKER_HEARTBEAT_MS, staleMs: config.WORKER_STALE_MS });
       const { availability } = deps;

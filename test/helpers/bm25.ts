@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
+import { loadConfig } from '../../daemon/src/config.js';
 import type { Sql } from '../../daemon/src/db/client.js';
 
+const defaults = loadConfig({});
+/** The pair the daemon scores with unless told otherwise (BM25_K1, BM25_B). */
+export const DEFAULT_PAIR = { k1: defaults.BM25_K1, b: defaults.BM25_B };
+
 /**
- * Exhaustive BM25 (Lucene IDF; k1 0.9, b 0.4 unless given) over the collections' chunks, from
+ * Exhaustive BM25 (Lucene IDF; the settings' default k1 and b unless given) over the collections' chunks, from
  * chunks.tsv alone: the oracle the pruned text channel is checked against. Top `n` (chunk id,
  * score), best first.
  */
-export async function exhaustiveBm25(sql: Sql, collectionIds: string[], query: string, n = 1000, p = { k1: 0.9, b: 0.4 }) {
+export async function exhaustiveBm25(sql: Sql, collectionIds: string[], query: string, n = 1000, p = DEFAULT_PAIR) {
   return sql<{ id: string; score: number }[]>`
     with scope as (select id, tsv, (select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(tsv) x)::float8 as len
                      from chunks where collection_id = any(${collectionIds}::uuid[])),

@@ -57,7 +57,7 @@ export async function insertCollection(
 ): Promise<{ id: string }> {
   const rows = await tx<{ id: string }[]>`
     insert into collections (owner_id, organization_id, name, slug, description, is_public, language, text_config, created_at, updated_at)
-    values (${c.ownerId}, ${c.organizationId}, ${c.name}, ${c.slug}, ${c.description}, ${c.isPublic}, ${c.language}, ${c.language}, ${c.now}, ${c.now})
+    values (${c.ownerId}, ${c.organizationId}, ${c.name}, ${c.slug}, ${c.description}, ${c.isPublic}, ${c.language}, text_index_config(${c.language}), ${c.now}, ${c.now})
     returning id`;
   return rows[0]!;
 }

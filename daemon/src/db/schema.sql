@@ -81,6 +81,22 @@ begin
   return null;
 end $$;
 
+-- Name: docsift_tsquery(text, text); Type: FUNCTION; Schema: public; Owner: -
+
+CREATE FUNCTION public.docsift_tsquery(p_config text, p_query text) RETURNS tsquery
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+  select websearch_to_tsquery(p_config::regconfig, text_search_input(p_config, p_query))
+$$;
+
+-- Name: docsift_tsvector(text, text); Type: FUNCTION; Schema: public; Owner: -
+
+CREATE FUNCTION public.docsift_tsvector(p_config text, p_text text) RETURNS tsvector
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+  select to_tsvector(p_config::regconfig, text_search_input(p_config, p_text))
+$$;
+
 -- Name: document_text(uuid, integer[]); Type: FUNCTION; Schema: public; Owner: -
 
 CREATE FUNCTION public.document_text(p_document uuid, p_joins integer[]) RETURNS text
@@ -266,6 +282,16 @@ CREATE FUNCTION public.text_index_add(nos integer[], coll_ids uuid[], tsvs tsvec
   select coll_id, count(*), sum(dl) from c group by coll_id;
 $$;
 
+-- Name: text_index_config(text); Type: FUNCTION; Schema: public; Owner: -
+
+CREATE FUNCTION public.text_index_config(p_language text) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+  select coalesce(
+    (select cfgname::text from pg_ts_config where cfgname = 'docsift_' || p_language and pg_ts_config_is_visible(oid) limit 1),
+    p_language)
+$$;
+
 -- Name: text_index_remove(integer[], uuid[], tsvector[]); Type: FUNCTION; Schema: public; Owner: -
 
 CREATE FUNCTION public.text_index_remove(nos integer[], coll_ids uuid[], tsvs tsvector[]) RETURNS void
@@ -314,6 +340,1551 @@ CREATE FUNCTION public.text_posting(no integer, tf integer, dl integer) RETURNS 
 CREATE FUNCTION public.text_posting_impact(p bigint) RETURNS real
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ select bm25_impact(((p >> 22) & 1023)::int, (p & 4194303)::int) $$;
+
+-- Name: text_search_input(text, text); Type: FUNCTION; Schema: public; Owner: -
+
+CREATE FUNCTION public.text_search_input(p_config text, p_text text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select case when p_config like 'docsift\_%' then translate(p_text, '/', ' ') else p_text end
+$$;
+
+-- Name: docsift_arabic; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_arabic (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR asciiword WITH arabic_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR word WITH arabic_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR hword_part WITH arabic_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR hword_asciipart WITH arabic_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_arabic
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_armenian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_armenian (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR asciiword WITH armenian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR word WITH armenian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR hword_part WITH armenian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR hword_asciipart WITH armenian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_armenian
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_basque; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_basque (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR asciiword WITH basque_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR word WITH basque_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR hword_part WITH basque_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR hword_asciipart WITH basque_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_basque
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_catalan; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_catalan (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR asciiword WITH catalan_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR word WITH catalan_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR hword_part WITH catalan_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR hword_asciipart WITH catalan_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_danish; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_danish (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR asciiword WITH danish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR word WITH danish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR hword_part WITH danish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR hword_asciipart WITH danish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_danish
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_dutch; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_dutch (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR asciiword WITH dutch_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR word WITH dutch_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR hword_part WITH dutch_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR hword_asciipart WITH dutch_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_dutch
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_english; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_english (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR asciiword WITH english_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR word WITH english_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR hword_part WITH english_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR hword_asciipart WITH english_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_english
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_finnish; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_finnish (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR asciiword WITH finnish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR word WITH finnish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR hword_part WITH finnish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR hword_asciipart WITH finnish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_finnish
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_french; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_french (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR asciiword WITH french_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR word WITH french_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR hword_part WITH french_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR hword_asciipart WITH french_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_french
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_german; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_german (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR asciiword WITH german_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR word WITH german_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR hword_part WITH german_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR hword_asciipart WITH german_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_german
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_greek; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_greek (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR asciiword WITH greek_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR word WITH greek_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR hword_part WITH greek_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR hword_asciipart WITH greek_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_greek
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_hindi; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_hindi (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR asciiword WITH english_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR word WITH hindi_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR hword_part WITH hindi_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR hword_asciipart WITH english_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hindi
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_hungarian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_hungarian (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR asciiword WITH hungarian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR word WITH hungarian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR hword_part WITH hungarian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR hword_asciipart WITH hungarian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_hungarian
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_indonesian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_indonesian (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR asciiword WITH indonesian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR word WITH indonesian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR hword_part WITH indonesian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR hword_asciipart WITH indonesian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_indonesian
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_irish; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_irish (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR asciiword WITH irish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR word WITH irish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR hword_part WITH irish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR hword_asciipart WITH irish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_irish
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_italian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_italian (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR asciiword WITH italian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR word WITH italian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR hword_part WITH italian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR hword_asciipart WITH italian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_lithuanian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_lithuanian (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR asciiword WITH lithuanian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR word WITH lithuanian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR hword_part WITH lithuanian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR hword_asciipart WITH lithuanian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_lithuanian
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_nepali; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_nepali (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR asciiword WITH nepali_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR word WITH nepali_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR hword_part WITH nepali_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR hword_asciipart WITH nepali_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_nepali
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_norwegian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_norwegian (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR asciiword WITH norwegian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR word WITH norwegian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR hword_part WITH norwegian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR hword_asciipart WITH norwegian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_norwegian
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_portuguese; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_portuguese (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR asciiword WITH portuguese_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR word WITH portuguese_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR hword_part WITH portuguese_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR hword_asciipart WITH portuguese_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_portuguese
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_romanian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_romanian (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR asciiword WITH romanian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR word WITH romanian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR hword_part WITH romanian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR hword_asciipart WITH romanian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_romanian
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_russian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_russian (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR asciiword WITH english_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR word WITH russian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR hword_part WITH russian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR hword_asciipart WITH english_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_russian
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_serbian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_serbian (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR asciiword WITH serbian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR word WITH serbian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR hword_part WITH serbian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR hword_asciipart WITH serbian_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_serbian
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_simple; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_simple (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR asciiword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR word WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR hword_part WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR hword_asciipart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_simple
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_spanish; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_spanish (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR asciiword WITH spanish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR word WITH spanish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR hword_part WITH spanish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR hword_asciipart WITH spanish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_spanish
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_swedish; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_swedish (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR asciiword WITH swedish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR word WITH swedish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR hword_part WITH swedish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR hword_asciipart WITH swedish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_swedish
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_tamil; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_tamil (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR asciiword WITH tamil_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR word WITH tamil_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR hword_part WITH tamil_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR hword_asciipart WITH tamil_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_turkish; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_turkish (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR asciiword WITH turkish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR word WITH turkish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR hword_part WITH turkish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR hword_asciipart WITH turkish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_turkish
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_yiddish; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_yiddish (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR asciiword WITH yiddish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR word WITH yiddish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR hword_part WITH yiddish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR hword_asciipart WITH yiddish_stem;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR uint WITH simple;
 
 -- Name: api_keys; Type: TABLE; Schema: public; Owner: -
 

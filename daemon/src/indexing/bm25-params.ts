@@ -8,12 +8,13 @@ import type { Logger } from '../logger.js';
  * - order: the lists' postings are sorted by an impact, bm25_term(1, tf, dl, avgdl, k1, b) at a
  *   fixed reference length, which is what the text channel's pruning reads blocks by. That order
  *   needs one fixed triple, written into bm25_impact() and recorded in instance_settings
- *   ('bm25_index'): a new database has 0.9, 0.4 and 100.
- * `docsift-daemon reindex` rewrites bm25_impact() with the configured pair and the corpus's mean
- * chunk length, and rebuilds the lists. Until then, with other settings, scores stay exact and only
- * the pruning follows the older order. The reference length matters as much as the pair: ordering
- * for k1 1.2, b 0.75 at length 100 on chunks of about 30 lexemes agreed with exhaustive BM25 on
- * fewer top-10 results than the old 0.9/0.4 order did (test/search.bm25-params.test.ts).
+ *   ('bm25_index'): a new database has the default order, 0.9, 0.4 and 100.
+ * The default order serves any scoring pair: its weak length normalisation barely depends on the
+ * reference length. With scores at 1.2/0.75 (the default settings) on chunks of about 30 lexemes it
+ * finds 9-10 of the exhaustive top 10, where lists ordered for 1.2/0.75 at length 100 find 4-5
+ * (test/search.bm25-params.test.ts). `docsift-daemon reindex` rewrites bm25_impact() with the
+ * configured pair at the corpus's mean chunk length, where every top 10 is exact, and rebuilds the
+ * lists; the daemon warns only while an order so fitted belongs to another pair.
  */
 export interface Bm25Params {
   k1: number;
@@ -33,6 +34,9 @@ export async function indexParams(sql: Sql | Tx): Promise<IndexOrder | undefined
 export function sameParams(a: Bm25Params, b: Bm25Params): boolean {
   return Math.abs(a.k1 - b.k1) < 1e-9 && Math.abs(a.b - b.b) < 1e-9;
 }
+
+/** The order a new database's lists follow (migration 022), fit for any scoring pair. */
+export const DEFAULT_ORDER: Bm25Params = { k1: 0.9, b: 0.4 };
 
 /**
  * Inside the rebuild's transaction: bm25_impact() with this pair, recorded as the index's. The
@@ -60,10 +64,10 @@ export async function corpusAvgdl(tx: Tx): Promise<number> {
   return Math.max(1, r?.avgdl ?? 100);
 }
 
-/** At start: says once when the settings and the index's order disagree, and what to run. */
+/** At start: says once when the lists were reindexed for another pair than the settings', and what to run. */
 export async function warnIfIndexOrderDiffers(sql: Sql, configured: Bm25Params, logger: Logger): Promise<boolean> {
   const held = await indexParams(sql);
-  if (!held || sameParams(held, configured)) return false;
+  if (!held || sameParams(held, configured) || sameParams(held, DEFAULT_ORDER)) return false;
   logger.warn(
     { configured, index_order: { k1: held.k1, b: held.b } },
     'BM25_K1/BM25_B differ from the parameters the full-text index is ordered by: scores use the settings, pruning follows the old order until `docsift-daemon reindex` rebuilds the lists',

@@ -46,7 +46,7 @@ export async function replaceDocumentsChunks(
   await tx`
     insert into chunks (document_id, collection_id, generation, chunk_index, page, content, token_count, embedding, embedding_model, tsv, created_at)
     select t.doc, t.coll, t.gen, t.idx, t.page, t.content, t.tokens, t.emb::halfvec, ${opts.model},
-           to_tsvector(t.cfg::regconfig, t.title || ' ' || t.content), ${opts.now}
+           docsift_tsvector(t.cfg, t.title || ' ' || t.content), ${opts.now}
       from unnest(${rows.map((r) => r.d.documentId)}::uuid[], ${rows.map((r) => r.d.collectionId)}::uuid[], ${rows.map((r) => r.d.generation)}::int[],
                   ${rows.map((r) => r.d.title)}::text[], ${rows.map((r) => r.c.chunkIndex)}::int[], ${rows.map((r) => r.c.page)}::int[],
                   ${rows.map((r) => r.c.content)}::text[], ${rows.map((r) => r.c.tokenCount)}::int[], ${rows.map((r) => vectorText(r.v))}::text[],

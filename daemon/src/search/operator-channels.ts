@@ -22,7 +22,7 @@ export async function requireOperators(
     (sql) => sql<{ id: string }[]>`
       select c.id from chunks c
         join collections col on col.id = c.collection_id
-        cross join lateral (select websearch_to_tsquery(coalesce(col.text_config, ${textConfig})::regconfig, ${filter}) as q) q
+        cross join lateral (select docsift_tsquery(coalesce(col.text_config, ${textConfig}), ${filter}) as q) q
        where c.id = any(string_to_array(${unchecked.join(',')}, ',')::uuid[])
          -- An operator part of stop words only (e.g. -the) has no lexeme and excludes nothing.
          and (numnode(q.q) = 0 or c.tsv @@ q.q)`,

@@ -71,7 +71,7 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
         from lg
        cross join lateral (
          select distinct replace(m[2], '''''', '''') as lexeme
-           from regexp_matches(querytree(websearch_to_tsquery(lg.cfg::regconfig, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
+           from regexp_matches(querytree(docsift_tsquery(lg.cfg, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
           where m[1] = ''
        ) x
        cross join unnest(lg.nos) as n
@@ -175,7 +175,7 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
   const [row] = await tx<{ ids: string | null; scores: string | null }[]>`
     with ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
     -- Phrases and negations, parsed once per searched collection with its configuration.
-    ${filter ? tx`fq as materialized (select id, websearch_to_tsquery(coalesce(text_config, ${settings.textConfig})::regconfig, ${filter}) as tq from collections where id = any((select a from ids)::uuid[])),` : tx``}
+    ${filter ? tx`fq as materialized (select id, docsift_tsquery(coalesce(text_config, ${settings.textConfig}), ${filter}) as tq from collections where id = any((select a from ids)::uuid[])),` : tx``}
     p as materialized (select ${lexemes}::text[] as lexemes, ${idfs}::float8[] as idfs, ${blocks[0]!.avgdl}::float8 as avgdl)
     select string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
            string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores

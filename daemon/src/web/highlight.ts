@@ -28,13 +28,13 @@ export async function highlightPassages(
   if (!chunks.length) return out;
   // Each chunk with its collection's configuration (collections/language.ts), the query parsed per chunk: a page's few results.
   const rows = await deps.sql<{ id: string; passage: string }[]>`
-    select c.id, ts_headline(k.cfg, c.content, q.tsq, ${OPTIONS}) as passage
+    select c.id, ts_headline(k.cfg::regconfig, c.content, q.tsq, ${OPTIONS}) as passage
       from chunks c
       join collections co on co.id = c.collection_id
-     cross join lateral (select coalesce(co.text_config, ${deps.config.TEXT_SEARCH_CONFIG})::regconfig as cfg) k
+     cross join lateral (select coalesce(co.text_config, ${deps.config.TEXT_SEARCH_CONFIG}) as cfg) k
      cross join lateral (
        select string_agg(m[2], ' | ')::tsquery as tsq
-         from regexp_matches(querytree(websearch_to_tsquery(k.cfg, ${query})), '(!?)(''(?:[^'']|'''')*'')', 'g') as m
+         from regexp_matches(querytree(docsift_tsquery(k.cfg, ${query})), '(!?)(''(?:[^'']|'''')*'')', 'g') as m
         where m[1] = ''
      ) q
      where c.id = any(${chunks.map((c) => c.chunk_id)}::uuid[]) and q.tsq is not null`;
