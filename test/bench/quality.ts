@@ -23,6 +23,7 @@ import {
   loadTestQueries,
   restrictTo,
   subsetCorpus,
+  type DatasetName,
   type TestQuery,
 } from './quality/dataset.js';
 import { DEFAULT_GRID, parseGrid, printGrid, runBm25Grid, type GridPoint } from './quality/bm25-grid.js';
@@ -286,7 +287,7 @@ async function main(): Promise<number> {
       (a, b) =>
         order(a.mode) - order(b.mode) || (a.system === 'docsift' ? -1 : b.system === 'docsift' ? 1 : a.system.localeCompare(b.system)),
     );
-    printResults(rows, queries.length, docs.length);
+    printResults(rows, queries.length, docs.length, { name: args.dataset as DatasetName, title: dataset.title });
     if (sweep.length) printSweep(sweep, defaultLabel);
     if (grid.length)
       printGrid(
