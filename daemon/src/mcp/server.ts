@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { AppError, ERROR_CODES } from '../errors.js';
+import { AppError, ERROR_CODES, errorBody } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
 import { parseFilter } from '../filters/parse.js';
@@ -31,9 +31,11 @@ async function runTool(fn: () => Promise<{ text: string; data: Record<string, un
         : isDatabaseUnavailable(err)
           ? new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable; retry shortly.')
           : new AppError('INTERNAL_ERROR', 'Internal error.');
+    // The REST envelope (errorBody): `fields` names each bad input, as a 400 of the API would.
+    const body = errorBody(e);
     return {
-      content: [{ type: 'text', text: `${e.code}: ${e.message}` }],
-      structuredContent: { error: e.message, code: e.code },
+      content: [{ type: 'text', text: `${e.code}: ${e.message}${body.fields ? `\nfields: ${JSON.stringify(body.fields)}` : ''}` }],
+      structuredContent: { ...body },
       isError: true,
     };
   }
@@ -46,17 +48,22 @@ const PACKAGE_VERSION = (createRequire(import.meta.url)('../../package.json') as
 export const MCP_INSTRUCTIONS = `docsift searches the documents this API key can read (PDF, Office, HTML, Markdown, text…), grouped in collections.
 Start with search_documents for any question the documents may answer: it returns the best-matching passages with their document, collection, tags and a relevance score in [0,1]; cite the title (and page when given).
 Use list_collections to see what is there and to get slugs for narrowing a search; search_by_tag lists documents carrying a tag; get_document_info returns one document's full text by the document_id of a search result.
-Tools are read-only. A failed call answers with isError and a code (for example COLLECTION_NOT_FOUND, RATE_LIMIT_EXCEEDED, SERVICE_UNAVAILABLE): react to the code.`;
+Tools are read-only. A failed call answers with isError and a code (for example COLLECTION_NOT_FOUND, RATE_LIMIT_EXCEEDED, SERVICE_UNAVAILABLE): react to the code; a VALIDATION_FAILED also carries fields, the path of each bad argument (for example filter.and[1].year.gt) with its messages.`;
 
 /**
  * A tool's outputSchema: the REST answer's shape, whose fields are all present on success, plus the
- * `error` and `code` of a failed call (isError). Clients validate every structuredContent against
- * it, failures included, so the top-level fields are optional and the nested shapes stay exact.
+ * REST error envelope of a failed call (isError): `error`, `code` and `fields`. Clients validate
+ * every structuredContent against it, failures included, so the top-level fields are optional and
+ * the nested shapes stay exact.
  */
 function outputOf<T extends z.ZodObject>(success: T) {
   return success.partial().extend({
     error: z.string().optional().describe('Only when isError: what went wrong.'),
     code: z.enum(ERROR_CODES).optional().describe('Only when isError: the API error code, e.g. COLLECTION_NOT_FOUND.'),
+    fields: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .describe("Only when isError with VALIDATION_FAILED: each bad input's path (e.g. filter.and[1].year.gt) → its messages."),
   });
 }
 
