@@ -160,6 +160,15 @@ describe('document upload', () => {
       );
       for (const s of r.body.skipped) assert.ok(typeof s.reason === 'string' && s.reason.length > 5, JSON.stringify(s));
       assert.match(r.body.skipped.find((s: { filename: string }) => s.filename === BAD_FILES.imagePng).reason, /unsupported/i);
+      // Each skipped file carries the code a single upload of that file is refused with.
+      const codes = Object.fromEntries(r.body.skipped.map((s: { filename: string; code: string }) => [s.filename, s.code]));
+      assert.deepEqual(codes, {
+        [BAD_FILES.imagePng]: 'UNSUPPORTED_FILE_TYPE',
+        [BAD_FILES.fakePdf]: 'INVALID_FILE_CONTENT',
+        [BAD_FILES.fakeDocx]: 'INVALID_FILE_CONTENT',
+      });
+      for (const file of [BAD_FILES.imagePng, BAD_FILES.fakePdf, BAD_FILES.fakeDocx])
+        assertError(await post(owner.key, await form({ files: [['file', file]] })), 400, codes[file]);
       assert.equal((await docRows()).length, before + 2);
       assert.ok(await eventually(async () => (await blobFiles()).length === filesBefore + 2), 'blobs of skipped files are removed');
     });
@@ -389,6 +398,7 @@ describe('document upload', () => {
       );
       assert.equal(r.body.skipped[0]?.filename, 'huge.txt');
       assert.match(r.body.skipped[0]?.reason, /50 MB/);
+      assert.equal(r.body.skipped[0]?.code, 'FILE_TOO_LARGE', 'the code a single upload of it gets');
       assert.ok(await eventually(async () => (await blobFiles()).length === files + 1), 'only the small file is kept');
     });
   });

@@ -72,6 +72,29 @@ describe('MCP search_documents: filter and collections', () => {
     assert.match(r.content[0]!.text, /filter\.and\[1\]\.year\.gt/);
   });
 
+  it('a bad filter carries the code and the `fields` map the HTTP API answers', async () => {
+    const req = http(d.url);
+    const bad: Record<string, unknown>[] = [
+      { year: { gtx: 1 } }, // unknown operator
+      { 'bad key!': 1 }, // not a metadata key
+      { and: [{ year: 1 }, { year: { gt: true } }] }, // wrong value type
+      { document: { in: [] } }, // empty list
+      { or: [{ created_at: { gte: 'yesterday' } }] }, // not a timestamp
+    ];
+    for (const filter of bad) {
+      const api = await req('POST', '/api/v1/search/', { key: a.key, json: { query: 'vacation policy', filter } });
+      assert.equal(api.status, 400, api.text);
+      const r = await call({ filter });
+      const what = JSON.stringify(filter);
+      assert.equal(r.isError, true, what);
+      assert.equal(r.structuredContent.code, api.body.code, what);
+      assert.deepEqual(r.structuredContent.fields, api.body.fields, what);
+      // The text carries the same map, for clients that read only the text.
+      assert.ok(r.content[0]!.text.includes(JSON.stringify(api.body.fields)), `${what}: ${r.content[0]!.text}`);
+      assert.ok(r.content[0]!.text.startsWith('VALIDATION_FAILED: '), what);
+    }
+  });
+
   it('cross-tenant: a filter naming another tenant’s document or collection finds nothing of it', async () => {
     assert.deepEqual(docs(await call({ filter: { document: ids.secret } })), []);
     assert.deepEqual(docs(await call({ filter: { collection: 'b' } })), []);

@@ -82,8 +82,9 @@ const isFatal = (err: unknown) =>
   (err instanceof ConnectionError && err.beforeSend && !(err instanceof TimeoutError));
 
 /**
- * The batch answer's skip reasons carry no code; these are the service's reasons (spec §4 upload
- * checks), so a caller can still tell them apart. A code the service sends wins.
+ * Each skipped file's code, as the service sends it. A service without the `code` field (the
+ * specification's skipped entry holds only filename and reason) is read from its reasons (spec §4
+ * upload checks), so a caller can still tell them apart.
  */
 function skipCode(s: { reason: string; code?: string }): string {
   if (s.code) return s.code;

@@ -1,7 +1,8 @@
 // A TCP proxy between the daemon and PostgreSQL that reads the frontend protocol just enough to
 // recognise a transaction's statements and its COMMIT. Armed, it forwards the COMMIT of a matching
 // transaction to the server and then cuts the connection before the reply can come back: the
-// database commits, the client only sees a lost connection.
+// database commits, the client only sees a lost connection. Armed with a statement, it takes the
+// database away at that statement: an outage in the middle of a request.
 import net from 'node:net';
 
 export interface PgProxy {
@@ -12,6 +13,12 @@ export interface PgProxy {
    * dropped and new ones are refused until `refuse(false)`.
    */
   armCommitCut(pattern: RegExp, opts?: { thenDown?: boolean }): void;
+  /**
+   * The database goes away the moment the next statement matching `pattern` is sent: that statement
+   * never reaches the server, every connection is dropped and new ones are refused until
+   * `refuse(false)`. An outage in the middle of a request, after the statements before it succeeded.
+   */
+  armStatementCut(pattern: RegExp): void;
   /** While on, new connections are dropped at once (the database looks unreachable). */
   refuse(on: boolean): void;
   /** The database goes away: every open connection is dropped and new ones are refused until `refuse(false)`. */
@@ -23,10 +30,16 @@ export interface PgProxy {
 
 export async function startPgProxy(target: { host: string; port: number }): Promise<PgProxy> {
   let armed: RegExp | null = null;
+  let armedStatement: RegExp | null = null;
   let downAfterCut = false;
   let refusing = false;
   const sockets = new Set<net.Socket>();
   const state = { cuts: 0 };
+
+  const down = () => {
+    refusing = true;
+    for (const s of sockets) s.destroy();
+  };
 
   const server = net.createServer((client) => {
     if (refusing) {
@@ -74,6 +87,7 @@ export async function startPgProxy(target: { host: string; port: number }): Prom
     client.on('data', (chunk) => {
       buf = Buffer.concat([buf, chunk]);
       let cut = false;
+      let statementCut = false;
       for (;;) {
         if (startup) {
           if (buf.length < 4) break;
@@ -90,11 +104,17 @@ export async function startPgProxy(target: { host: string; port: number }): Prom
         const sqlText = statementOf(type, buf.subarray(5, 1 + len));
         buf = buf.subarray(1 + len);
         if (sqlText === undefined) continue;
+        if (armedStatement?.test(sqlText)) statementCut = true;
         if (/^\s*begin\b/i.test(sqlText)) txStatements = [];
         else if (/^\s*commit\b/i.test(sqlText)) {
           if (armed && txStatements.some((s) => armed!.test(s))) cut = true;
           txStatements = [];
         } else txStatements.push(sqlText);
+      }
+      if (statementCut) {
+        armedStatement = null;
+        down();
+        return;
       }
       if (!cut) {
         upstream.write(chunk);
@@ -119,13 +139,13 @@ export async function startPgProxy(target: { host: string; port: number }): Prom
       armed = pattern;
       downAfterCut = opts.thenDown ?? false;
     },
+    armStatementCut(pattern) {
+      armedStatement = pattern;
+    },
     refuse(on) {
       refusing = on;
     },
-    down() {
-      refusing = true;
-      for (const s of sockets) s.destroy();
-    },
+    down,
     get cuts() {
       return state.cuts;
     },

@@ -58,12 +58,16 @@ export function readMeta(fields: Record<string, string>): Meta {
 }
 
 /** Why a received file cannot become a document, or its source type (upload and replace). */
+/** The codes of a file a batch skips: each is the code a single upload of that file is refused with. */
+export const SKIP_CODES = ['FILE_TOO_LARGE', 'UNSUPPORTED_FILE_TYPE', 'INVALID_FILE_CONTENT'] as const;
+export type SkipCode = (typeof SKIP_CODES)[number];
+/** A file a batch upload skipped; the rest of the batch is stored. */
+export type SkippedFile = { filename: string; reason: string; code: SkipCode };
+
 export function classify(
   f: ReceivedFile,
   override?: string,
-):
-  | { sourceType: string }
-  | { code: 'FILE_TOO_LARGE' | 'UNSUPPORTED_FILE_TYPE' | 'INVALID_FILE_CONTENT' | 'UPLOAD_FAILED'; reason: string } {
+): { sourceType: string } | { code: SkipCode | 'UPLOAD_FAILED'; reason: string } {
   if (f.tooLarge) return { code: 'FILE_TOO_LARGE', reason: 'File exceeds the 50 MB limit.' };
   if (f.failed) return { code: 'UPLOAD_FAILED', reason: 'The file could not be written to storage.' };
   const sourceType = detectSourceType(f.filename, f.mediaType, override);

@@ -10,7 +10,7 @@ import { requireWritableCollection } from '../collections/service.js';
 import { enqueueProcessing, enqueueProcessingMany } from './process-document.js';
 import { FAIR_RANK_CAP, processingPriority } from './processing-queue.js';
 import { createHash } from 'node:crypto';
-import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta } from './checks.js';
+import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta, type SkippedFile } from './checks.js';
 import { baseFilename, receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
 import type { Metadata } from './metadata.js';
 
@@ -92,9 +92,7 @@ async function loadRows(deps: AppDeps, ids: string[]): Promise<DocumentRow[]> {
   return ids.map((id) => byId.get(id)!);
 }
 
-export type UploadOutcome =
-  | { kind: 'single'; document: DocumentRow }
-  | { kind: 'batch'; uploaded: DocumentRow[]; skipped: { filename: string; reason: string }[] };
+export type UploadOutcome = { kind: 'single'; document: DocumentRow } | { kind: 'batch'; uploaded: DocumentRow[]; skipped: SkippedFile[] };
 
 /** POST /collections/{uuid}/documents/: single file, batch, text or URL document. */
 export async function uploadDocuments(
@@ -113,7 +111,7 @@ export async function uploadDocuments(
   const cleanup = (list: ReceivedFile[]) => Promise.all(list.map((f) => deps.blobs.delete(f.blobKey).catch(() => {})));
   const files = received.files.filter((f) => !f.empty);
   await cleanup(received.files.filter((f) => f.empty));
-  let outcome: { kind: 'single'; id: string } | { kind: 'batch'; ids: string[]; skipped: { filename: string; reason: string }[] };
+  let outcome: { kind: 'single'; id: string } | { kind: 'batch'; ids: string[]; skipped: SkippedFile[] };
   try {
     outcome = await storeUpload(deps, caller, collection.id, fields, files, received.files, cleanup);
   } catch (err) {
@@ -137,7 +135,7 @@ async function storeUpload(
   files: ReceivedFile[],
   all: ReceivedFile[],
   cleanup: (list: ReceivedFile[]) => Promise<unknown>,
-): Promise<{ kind: 'single'; id: string } | { kind: 'batch'; ids: string[]; skipped: { filename: string; reason: string }[] }> {
+): Promise<{ kind: 'single'; id: string } | { kind: 'batch'; ids: string[]; skipped: SkippedFile[] }> {
   const meta = readMeta(fields);
   const wantsBatch = all.some((f) => f.field === 'files') || 'files' in fields || fields.batch === 'true';
   const single = files.filter((f) => f.field === 'file');
@@ -181,13 +179,14 @@ async function storeUpload(
 
   if (!batch.length) throw new AppError('NO_FILES_PROVIDED', 'No files provided: send one or more `files` parts.');
   const accepted: { f: ReceivedFile; sourceType: string }[] = [];
-  const skipped: { filename: string; reason: string }[] = [];
+  const skipped: SkippedFile[] = [];
   for (const f of batch) {
     const c = classify(f, meta.sourceTypeOverride);
-    // Storage being down is not a problem of one file: the whole request fails with 500.
-    if ('code' in c && c.code === 'UPLOAD_FAILED') throw new AppError(c.code, c.reason);
-    if ('code' in c) skipped.push({ filename: f.filename, reason: c.reason });
-    else accepted.push({ f, sourceType: c.sourceType });
+    if ('code' in c) {
+      // Storage being down is not a problem of one file: the whole request fails with 500.
+      if (c.code === 'UPLOAD_FAILED') throw new AppError(c.code, c.reason);
+      skipped.push({ filename: f.filename, reason: c.reason, code: c.code });
+    } else accepted.push({ f, sourceType: c.sourceType });
   }
   await cleanup(batch.filter((f) => !accepted.some((a) => a.f === f)));
   const ids = await beginResolvingCommit(deps.sql, async (tx) => {

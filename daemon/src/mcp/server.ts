@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { AppError, ERROR_CODES } from '../errors.js';
+import { AppError, ERROR_CODES, errorBody } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { search } from '../search/service.js';
 import { parseFilter } from '../filters/parse.js';
@@ -19,21 +19,31 @@ import type { AppDeps, Caller, SearchNote } from '../types.js';
 
 type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-async function runTool(fn: () => Promise<{ text: string; data: Record<string, unknown> }>): Promise<ToolResult> {
+/**
+ * A database outage answers with the code of the tool's REST equivalent: search_documents the
+ * specification's SEARCH_UNAVAILABLE (as POST /search/), the other tools SERVICE_UNAVAILABLE (as
+ * their GETs). Every tool is read-only, so a retry is always safe; a tool result has no
+ * Retry-After header, so the message carries the wait.
+ */
+function outageError(tool: 'search' | 'other', retryAfterSeconds: number): AppError {
+  const retry = `retry in ${retryAfterSeconds} s.`;
+  return tool === 'search'
+    ? new AppError('SEARCH_UNAVAILABLE', `Search is unavailable: the database is unreachable; ${retry}`)
+    : new AppError('SERVICE_UNAVAILABLE', `The database is unreachable; ${retry}`);
+}
+
+async function runTool(fn: () => Promise<{ text: string; data: Record<string, unknown> }>, outage: () => AppError): Promise<ToolResult> {
   try {
     const { text, data } = await fn();
     return { content: [{ type: 'text', text }], structuredContent: data };
   } catch (err) {
     // Tools answer with the API's error codes, never a protocol error, so agents can react.
-    const e =
-      err instanceof AppError
-        ? err
-        : isDatabaseUnavailable(err)
-          ? new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable; retry shortly.')
-          : new AppError('INTERNAL_ERROR', 'Internal error.');
+    const e = err instanceof AppError ? err : isDatabaseUnavailable(err) ? outage() : new AppError('INTERNAL_ERROR', 'Internal error.');
+    // The REST envelope (errorBody): `fields` names each bad input, as a 400 of the API would.
+    const body = errorBody(e);
     return {
-      content: [{ type: 'text', text: `${e.code}: ${e.message}` }],
-      structuredContent: { error: e.message, code: e.code },
+      content: [{ type: 'text', text: `${e.code}: ${e.message}${body.fields ? `\nfields: ${JSON.stringify(body.fields)}` : ''}` }],
+      structuredContent: { ...body },
       isError: true,
     };
   }
@@ -46,17 +56,22 @@ const PACKAGE_VERSION = (createRequire(import.meta.url)('../../package.json') as
 export const MCP_INSTRUCTIONS = `docsift searches the documents this API key can read (PDF, Office, HTML, Markdown, text…), grouped in collections.
 Start with search_documents for any question the documents may answer: it returns the best-matching passages with their document, collection, tags and a relevance score in [0,1]; cite the title (and page when given).
 Use list_collections to see what is there and to get slugs for narrowing a search; search_by_tag lists documents carrying a tag; get_document_info returns one document's full text by the document_id of a search result.
-Tools are read-only. A failed call answers with isError and a code (for example COLLECTION_NOT_FOUND, RATE_LIMIT_EXCEEDED, SERVICE_UNAVAILABLE): react to the code.`;
+Tools are read-only. A failed call answers with isError and a code (for example COLLECTION_NOT_FOUND, RATE_LIMIT_EXCEEDED): react to the code. SEARCH_UNAVAILABLE (search_documents) and SERVICE_UNAVAILABLE (the other tools) mean a passing outage: retry the same call after the wait the error names. A VALIDATION_FAILED also carries fields, the path of each bad argument (for example filter.and[1].year.gt) with its messages.`;
 
 /**
  * A tool's outputSchema: the REST answer's shape, whose fields are all present on success, plus the
- * `error` and `code` of a failed call (isError). Clients validate every structuredContent against
- * it, failures included, so the top-level fields are optional and the nested shapes stay exact.
+ * REST error envelope of a failed call (isError): `error`, `code` and `fields`. Clients validate
+ * every structuredContent against it, failures included, so the top-level fields are optional and
+ * the nested shapes stay exact.
  */
 function outputOf<T extends z.ZodObject>(success: T) {
   return success.partial().extend({
     error: z.string().optional().describe('Only when isError: what went wrong.'),
     code: z.enum(ERROR_CODES).optional().describe('Only when isError: the API error code, e.g. COLLECTION_NOT_FOUND.'),
+    fields: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .describe("Only when isError with VALIDATION_FAILED: each bad input's path (e.g. filter.and[1].year.gt) → its messages."),
   });
 }
 
@@ -73,10 +88,11 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
   );
   const readOnly = { readOnlyHint: true, openWorldHint: false };
   // A request that reaches a tool is a tool call in the request log (the others are protocol calls).
-  const run: typeof runTool = (fn) => {
+  const runAs = (tool: 'search' | 'other') => (fn: Parameters<typeof runTool>[0]) => {
     if (note) note.mcpToolCall = true;
-    return runTool(fn);
+    return runTool(fn, () => outageError(tool, deps.availability.retryAfterSeconds));
   };
+  const run = runAs('other');
 
   server.registerTool(
     'search_documents',
@@ -122,7 +138,7 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
       annotations: readOnly,
     },
     async (a) =>
-      run(async () => {
+      runAs('search')(async () => {
         const r = await search(deps, caller, {
           query: a.query.trim(),
           collection: a.collection,

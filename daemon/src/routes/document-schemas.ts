@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ALL_SOURCE_TYPES, SUPPORTED_TYPES } from '../ingest/file-types.js';
+import { SKIP_CODES } from '../documents/checks.js';
 import { Timestamp } from './router.js';
 import { DocumentMetadata } from './filter-schemas.js';
 
@@ -33,7 +34,16 @@ export const UploadedDocument = z
 export const BatchUpload = z
   .object({
     uploaded: z.array(UploadedDocument),
-    skipped: z.array(z.object({ filename: z.string(), reason: z.string() })),
+    skipped: z.array(
+      z.object({
+        filename: z.string(),
+        reason: z.string().openapi({ example: 'Unsupported file type for "photo.png" (image/png).' }),
+        code: z.enum(SKIP_CODES).openapi({
+          description: 'The error code a single upload of this file is refused with.',
+          example: 'UNSUPPORTED_FILE_TYPE',
+        }),
+      }),
+    ),
     total_uploaded: z.number().int(),
     total_skipped: z.number().int(),
   })

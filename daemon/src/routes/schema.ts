@@ -3,10 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AppError } from '../errors.js';
+import { API_VERSION } from '../api-version.js';
 import { finishOpenApiDocument } from './openapi-finish.js';
 import type { AppDeps, AppEnv } from '../types.js';
-
-export const API_VERSION = '1.0.0';
 
 const API_DESCRIPTION = `docsift: self-hosted document search with hybrid full-text (BM25) and vector search.
 

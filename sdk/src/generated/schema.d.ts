@@ -1123,7 +1123,14 @@ export interface components {
             uploaded: components["schemas"]["UploadedDocument"][];
             skipped: {
                 filename: string;
+                /** @example Unsupported file type for "photo.png" (image/png). */
                 reason: string;
+                /**
+                 * @description The error code a single upload of this file is refused with.
+                 * @example UNSUPPORTED_FILE_TYPE
+                 * @enum {string}
+                 */
+                code: "FILE_TOO_LARGE" | "UNSUPPORTED_FILE_TYPE" | "INVALID_FILE_CONTENT";
             }[];
             total_uploaded: number;
             total_skipped: number;
