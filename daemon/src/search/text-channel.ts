@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import { candidateList, type Candidate } from './fusion.js';
+import { filteredTextCandidates } from './filtered-text.js';
 import { tagCondition, type SearchFilter } from './filters.js';
 import { operatorFilter } from './query-filter.js';
 import { topCandidates, type BlockRow } from './text-maxscore.js';
@@ -169,13 +170,27 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
            string_agg(array_send(h.postings), ''::bytea) filter (where h.read), max(cs.avgdl)
       from heads h cross join cs
      group by h.lexeme, h.grp`;
+  // Phrases and negations, parsed once per searched collection with its configuration.
+  const operators = () =>
+    filter
+      ? tx`fq as materialized (select id, docsift_tsquery(coalesce(text_config, ${settings.textConfig}), ${filter}) as tq from collections where id = any((select a from ids)::uuid[])),`
+      : undefined;
+  const terms = blocks.filter((r) => r.kind === 0);
+  if (f.where && terms.length) {
+    const exact = await filteredTextCandidates(
+      tx,
+      f,
+      { lexemes: terms.map((r) => r.lexeme), idfs: terms.map((r) => r.idf), avgdl: terms[0]!.avgdl },
+      { k1, b, m: BM25.m, n, operators: operators() },
+    );
+    if (exact) return exact;
+  }
   const { nos, dls, lexemes, idfs } = topCandidates(blocks, BM25.m, settings);
   if (!nos.length) return [];
   // Candidates and collection ids travel as short texts: postgres.js escapes an array parameter element by element.
   const [row] = await tx<{ ids: string | null; scores: string | null }[]>`
     with ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
-    -- Phrases and negations, parsed once per searched collection with its configuration.
-    ${filter ? tx`fq as materialized (select id, docsift_tsquery(coalesce(text_config, ${settings.textConfig}), ${filter}) as tq from collections where id = any((select a from ids)::uuid[])),` : tx``}
+    ${operators() ?? tx``}
     p as materialized (select ${lexemes}::text[] as lexemes, ${idfs}::float8[] as idfs, ${blocks[0]!.avgdl}::float8 as avgdl)
     select string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
            string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
