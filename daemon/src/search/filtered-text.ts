@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import type { Tx } from '../db/client.js';
 import { compileFilter } from '../filters/compile.js';
 import { candidateList, type Candidate } from './fusion.js';
-import { tagCondition, type SearchFilter } from './filters.js';
+import { fewPassing, tagCondition, type SearchFilter } from './filters.js';
 
 /** The query's lexemes with their idf over the searched collections, and the mean chunk length. */
 export interface QueryTerms {
@@ -16,8 +16,8 @@ export interface QueryTerms {
  * pass it, so a common word read through its best blocks only cannot leave them out (with a filter
  * passing 12 of 3,000 chunks, the pruned path found 1; test/search.filter-text.test.ts).
  *
- * Taken when n² ≤ 2·M·N (n chunks pass, N in the index, M = 200 candidates scored exactly), the
- * criterion of the filtered vector channel: at 1M chunks up to 20,000 passing chunks, whose tsvectors
+ * Taken when n² ≤ 2·M·N (n chunks pass, N in the index, M = 200 candidates scored exactly; filters.ts
+ * fewPassing, the rule of the filtered vector channel): at 1M chunks up to 20,000 passing chunks, whose tsvectors
  * are tested against the OR of the query's lexemes and scored only where one occurs. Above it the
  * pruned path's top M hold enough passing chunks. Returns undefined to say "take the pruned path".
  * Scores are the pruned path's exactly: the same idf, length and bm25_term().
@@ -32,20 +32,18 @@ export async function filteredTextCandidates(
   const { k1, b, m, n } = opts;
   const [row] = await tx<{ exact: boolean; ids: string | null; scores: string | null }[]>`
     with ids as materialized (select string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as a),
+    ${fewPassing(tx, f, m)}
     md as materialized (
-      select d.id, d.chunks_count from documents d
-       where d.collection_id = any((select a from ids)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where)}
-    ),
-    g as materialized (
-      select s.n * s.n <= 2 * ${m}::float8 * greatest(s.n, (select reltuples from pg_class where oid = 'chunks'::regclass)) as exact
-        from (select coalesce(sum(chunks_count), 0)::float8 as n from md) s
+      select d.id from documents d
+       where (select yes from few)
+         and d.collection_id = any((select a from ids)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where)}
     ),
     ${opts.operators ?? tx``}
     p as materialized (
       select ${terms.lexemes}::text[] as lexemes, ${terms.idfs}::float8[] as idfs, ${terms.avgdl}::float8 as avgdl,
              (select string_agg(quote_literal(l), ' | ') from unnest(${terms.lexemes}::text[]) l)::tsquery as tq
     )
-    select (select exact from g) as exact,
+    select (select yes from few) as exact,
            string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
            string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
       from (
@@ -55,7 +53,7 @@ export async function filteredTextCandidates(
           from md join chunks c on c.document_id = md.id
          cross join p
          cross join lateral (select least((select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(c.tsv) x), 4194303)::int as dl) l
-         where (select exact from g) and c.tsv @@ p.tq
+         where (select yes from few) and c.tsv @@ p.tq
           ${opts.operators ? tx`and exists (select 1 from fq where fq.id = c.collection_id and c.tsv @@ fq.tq)` : tx``}
           ${tagCondition(tx, { ...f, where: undefined })}
          order by score desc, c.id

@@ -2,19 +2,20 @@ import { toSql } from 'pgvector';
 import type { Tx } from '../db/client.js';
 import { compileFilter } from '../filters/compile.js';
 import { candidateList, type Candidate } from './fusion.js';
-import { tagCondition, type SearchFilter } from './filters.js';
+import { chunkPasses, fewPassing, tagCondition, type SearchFilter } from './filters.js';
 
 /**
  * The vector channel under a `filter`: nearest chunks among the documents that pass it, never a
  * short list because the filter is selective.
  *
- * The matching documents are found first (documents of the searched collections, through the
- * filter; their chunks_count sums to n). Then, as in vector-channel.ts, the cheaper of two walks
+ * Whether few chunks pass is found first (filters.ts fewPassing: the passing documents' chunks_count,
+ * read only until it passes the bound). Then, as in vector-channel.ts, the cheaper of two walks
  * runs inside the one statement:
  * - exact, when n² ≤ 2·k·N (N chunks in the index): the n chunks of the matching documents are read
  *   through chunks (document_id) and sorted by distance. Exact whatever the selectivity.
- * - HNSW otherwise (a filter matching a large share): the graph walk with the filter as a hashed
- *   semi-join, continued by pgvector's iterative scan (hnsw.iterative_scan = relaxed_order, set
+ * - HNSW otherwise (a filter matching a large share): the graph walk with the filter checked per
+ *   visited chunk through its document's primary key (filters.ts chunkPasses), continued by
+ *   pgvector's iterative scan (hnsw.iterative_scan = relaxed_order, set
  *   for every search connection in db/client.ts) until k matching chunks are found, so the list
  *   stays full; at such shares a walk reads about k·N/n ≤ k·√(N/2k) tuples, far below
  *   hnsw.max_scan_tuples (20,000).
@@ -28,24 +29,19 @@ export async function filteredVectorCandidates(tx: Tx, vector: number[], f: Sear
   const dims = tx.unsafe(String(dim));
   const [row] = await tx<{ ids: string | null; sims: string | null }[]>`
     with p as materialized (select ${toSql(vector) as string}${typed} as v, string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as ids),
+    ${fewPassing(tx, f, k)}
     md as materialized (
-      select d.id, d.chunks_count from documents d
-       where d.collection_id = any((select ids from p)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where)}
-    ),
-    g as materialized (
-      select s.n * s.n <= 2 * ${k}::float8 * greatest(s.n, (select reltuples from pg_class where oid = 'chunks'::regclass)) as exact
-        from (select coalesce(sum(chunks_count), 0)::float8 as n from md) s
+      select d.id from documents d
+       where (select yes from few)
+         and d.collection_id = any((select ids from p)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where)}
     ),
     ann as materialized (
       select c.id, c.embedding${typed} <=> (select v from p) as dist
         from chunks c
        where c.collection_id = any((select ids from p)::uuid[])
          and vector_dims(c.embedding) = ${dims}
-         and not (select exact from g)
-         -- Inside coalesce() the IN is not pulled up into a join (whose plan sorted every passing
-         -- chunk: 287 ms at a 30 % filter over 100k chunks); it stays a hashed SubPlan filtering
-         -- the HNSW index scan.
-         and coalesce(c.document_id in (select id from md), false)
+         and not (select yes from few)
+         and ${chunkPasses(tx, f)}
          ${tagCondition(tx, { ...f, where: undefined })}
        order by c.embedding${typed} <=> (select v from p)
        limit ${k}
@@ -54,7 +50,7 @@ export async function filteredVectorCandidates(tx: Tx, vector: number[], f: Sear
       -- "+ 0": an expression the HNSW index does not match, so this branch never walks the graph.
       select c.id, c.embedding${typed} <=> (select v from p) as dist
         from md join chunks c on c.document_id = md.id
-       where (select exact from g)
+       where (select yes from few)
          and vector_dims(c.embedding) = ${dims}
          ${tagCondition(tx, { ...f, where: undefined })}
        order by (c.embedding${typed} <=> (select v from p)) + 0

@@ -25,3 +25,34 @@ export function whereCondition(tx: Tx, f: SearchFilter) {
   if (!f.where) return tx``;
   return tx`and exists (select 1 from documents d where d.id = c.document_id and ${compileFilter(tx, f.where)})`;
 }
+
+/**
+ * CTE `few` (one boolean, `yes`): whether the chunks of the documents that pass `f.where` number n
+ * with n² ≤ 2·k·N (N chunks in the index), the rule by which both channels switch to an exhaustive
+ * scan of the passing chunks. The passing documents are read only until their chunks pass that
+ * bound (a running sum that EXISTS stops at), so a broad filter costs a small part of a full
+ * pass over the documents: at 1M chunks and a 30 % filter, the whole pass made the vector channel
+ * 116 ms against 13 ms for the walk itself (npm run bench:search -- --million).
+ */
+export function fewPassing(tx: Tx, f: SearchFilter, k: number) {
+  return tx`few as materialized (
+      select not exists (
+        select 1 from (
+          select sum(d.chunks_count) over (rows unbounded preceding)::float8 as cum
+            from documents d
+           where d.collection_id = any(string_to_array(${f.collectionIds.join(',')}, ',')::uuid[]) and d.deleted_at is null
+             and ${compileFilter(tx, f.where!)}
+        ) s
+        where s.cum * s.cum > 2 * ${k}::float8 * greatest(s.cum, (select reltuples from pg_class where oid = 'chunks'::regclass))
+      ) as yes
+    ),`;
+}
+
+/**
+ * The request's filter on one chunk `c`, checked per row through the document's primary key: a
+ * scalar subquery, which the planner neither pulls up into a join nor runs over every passing
+ * document, so an HNSW walk pays only for the chunks it visits.
+ */
+export function chunkPasses(tx: Tx, f: SearchFilter) {
+  return tx`coalesce((select true from documents d where d.id = c.document_id and d.deleted_at is null and ${compileFilter(tx, f.where!)}), false)`;
+}
