@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { SAMPLES, samplePath } from './fixtures/samples.js';
 import { type ChaosRig, settleRows, startChaosRig, uploadBatch, watchMemory } from './helpers/chaos-extract.js';
-import { docxBomb, flateBombPdf, xlsxBomb } from './helpers/hostile-files.js';
+import { docxBomb, flateBombPdf, lzwBombPdf, xlsxBomb } from './helpers/hostile-files.js';
 
 // Zip bombs through the real upload → job → extraction-thread path. Limits are set low so the
 // test is quick; the defaults (docs/operations.md, "Resource limits") scale the same behaviour up.
@@ -89,24 +89,27 @@ describe('chaos: zip bombs', () => {
     process.stderr.write(`[chaos.zip-bomb] RSS baseline ${memory.baselineMb.toFixed(0)} MB, peak ${peakMb.toFixed(0)} MB\n`);
   });
 
-  it('a FlateDecode bomb PDF (400 MB of page content) fails within 10 s, naming the setting, memory bounded', async () => {
+  it('FlateDecode and LZWDecode bomb PDFs (400 MB of page content) fail within 10 s, naming the setting, memory bounded', async () => {
     const bomb = await flateBombPdf(400 * 1024 * 1024);
     const chained = await flateBombPdf(400 * 1024 * 1024, { levels: 2 });
     const disguised = await flateBombPdf(400 * 1024 * 1024, { label: '/Subtype /Image' });
-    for (const b of [bomb, chained, disguised]) assert.ok(b.length < 2 * 1024 * 1024, `a bomb is small on the wire (${b.length} bytes)`);
+    const lzw = lzwBombPdf(400 * 1024 * 1024);
+    for (const b of [bomb, chained, disguised, lzw])
+      assert.ok(b.length < 2 * 1024 * 1024, `a bomb is small on the wire (${b.length} bytes)`);
     const memory = watchMemory();
     const t0 = performance.now();
     const ids = await uploadBatch(rig, [
       { name: 'bomb.pdf', data: bomb, type: 'application/pdf' },
       { name: 'chained.pdf', data: chained, type: 'application/pdf' },
       { name: 'disguised.pdf', data: disguised, type: 'application/pdf' },
+      { name: 'lzw.pdf', data: lzw, type: 'application/pdf' },
       { name: 'good.txt', data: 'The kestrel hovers over the verge at noon.', type: 'text/plain' },
     ]);
     const rows = await settleRows(rig, [...ids.values()], 60_000);
     const seconds = (performance.now() - t0) / 1000;
     const { growthMb, peakMb } = memory.stop();
     const row = (name: string) => rows.get(ids.get(name)!)!;
-    for (const name of ['bomb.pdf', 'chained.pdf']) {
+    for (const name of ['bomb.pdf', 'chained.pdf', 'lzw.pdf']) {
       assert.equal(row(name).status, 'failed', name);
       assert.equal(
         row(name).error_message,
@@ -124,7 +127,7 @@ describe('chaos: zip bombs', () => {
     // The bound of the issue: one extraction thread's memory at most (here 96 MB).
     assert.ok(growthMb < MEMORY_MB, `RSS grew by ${growthMb.toFixed(0)} MB (peak ${peakMb.toFixed(0)} MB)`);
     process.stderr.write(
-      `[chaos.zip-bomb] FlateDecode bombs: failed in ${seconds.toFixed(1)} s, RSS baseline ${memory.baselineMb.toFixed(0)} MB, peak ${peakMb.toFixed(0)} MB\n`,
+      `[chaos.zip-bomb] FlateDecode and LZW bombs: failed in ${seconds.toFixed(1)} s, RSS baseline ${memory.baselineMb.toFixed(0)} MB, peak ${peakMb.toFixed(0)} MB\n`,
     );
   });
 });

@@ -192,6 +192,49 @@ export async function flateBombPdf(inflatedBytes: number, opts: { levels?: numbe
   const unit = 'BT /F1 12 Tf 72 720 Td (bomb) Tj ET\n';
   const packed = await deflateRepeated(unit, Math.ceil(inflatedBytes / unit.length), levels);
   const filter = levels === 1 ? '/FlateDecode' : `[${' /FlateDecode'.repeat(levels)} ]`;
+  return onePagePdf(packed, `${filter} ${opts.label ?? ''}`);
+}
+
+/**
+ * A page whose content is an LZWDecode stream of spaces decoding to at least `decodedBytes`: one
+ * dictionary chain of growing entries (codes 258…4095 in turn), then its longest entry again and
+ * again, about 2,600 bytes per 12-bit code. Codes are written at the widths pdf.js reads them with
+ * (EarlyChange 1).
+ */
+export function lzwBombPdf(decodedBytes: number): Buffer {
+  const out: number[] = [];
+  let acc = 0;
+  let held = 0;
+  const put = (code: number, width: number) => {
+    acc = (acc << width) | code;
+    held += width;
+    while (held >= 8) {
+      held -= 8;
+      out.push((acc >>> held) & 0xff);
+    }
+    acc &= (1 << held) - 1;
+  };
+  let width = 9;
+  let next = 258;
+  let total = 0;
+  const emit = (code: number, length: number) => {
+    put(code, width);
+    total += length;
+    if (code !== 32) {
+      next++;
+      const n = next + 1;
+      if (!(n & (n - 1))) width = Math.min(Math.floor(Math.log2(n)) + 1, 12);
+    }
+  };
+  emit(32, 1);
+  for (let code = 258; code < 4096; code++) emit(code, code - 256);
+  while (total < decodedBytes) emit(4095, 4095 - 256);
+  put(257, width);
+  if (held) put(0, 8 - held);
+  return onePagePdf(Buffer.from(out), '/LZWDecode');
+}
+
+function onePagePdf(packed: Buffer, filter: string): Buffer {
   const head: string[] = ['%PDF-1.4\n'];
   const offsets: number[] = [];
   let size = head[0]!.length;
@@ -206,7 +249,7 @@ export async function flateBombPdf(inflatedBytes: number, opts: { levels?: numbe
   add(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>');
   add(4, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   offsets[5] = size;
-  const streamHead = Buffer.from(`5 0 obj\n<< /Length ${packed.length} /Filter ${filter} ${opts.label ?? ''} >>\nstream\n`, 'latin1');
+  const streamHead = Buffer.from(`5 0 obj\n<< /Length ${packed.length} /Filter ${filter} >>\nstream\n`, 'latin1');
   const streamTail = Buffer.from('\nendstream\nendobj\n', 'latin1');
   size += streamHead.length + packed.length + streamTail.length;
   const xref = ['xref\n0 6\n', '0000000000 65535 f \n'];

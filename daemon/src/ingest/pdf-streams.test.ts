@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { samplePath } from '../../../test/fixtures/samples.js';
-import { flateBombPdf } from '../../../test/helpers/hostile-files.js';
+import { flateBombPdf, lzwBombPdf } from '../../../test/helpers/hostile-files.js';
 import { assertPdfStreamsWithin, PdfUnpackLimitError } from './pdf-streams.js';
 
 const MB = 1024 * 1024;
@@ -39,4 +39,13 @@ test('a stream after `stream` and a lone CR is still counted', async () => {
 
 test('ordinary PDFs pass', async () => {
   await assertPdfStreamsWithin(await readFile(samplePath('sample.pdf')), 1 * MB, 1 * MB);
+});
+
+test('an LZWDecode bomb is counted as pdf.js decodes it, without decoding it', async () => {
+  const bomb = lzwBombPdf(64 * MB);
+  assert.ok(bomb.length < 64 * 1024, `small on the wire: ${bomb.length}`);
+  const t0 = performance.now();
+  await assert.rejects(assertPdfStreamsWithin(bomb, 8 * MB, 1024 * MB), (e) => e instanceof PdfUnpackLimitError && !e.images);
+  assert.ok(performance.now() - t0 < 2000);
+  await assertPdfStreamsWithin(bomb, 65 * MB, 1024 * MB);
 });

@@ -3,6 +3,8 @@
 // (2.27 GB RSS, 121 s to the timeout). Before pdf.js sees the file, every zlib stream in it is
 // inflated here through a counting stream whose output is discarded (memory stays at zlib's 16 KB
 // chunks plus its window); their total counts against EXTRACT_MAX_UNPACKED_MB as a zip's entries do.
+// LZWDecode streams (pdf.js decodes them into buffers too, up to ~2,600:1) are counted by replaying
+// the decoder's dictionary lengths, never its output.
 import { createInflate, type Inflate } from 'node:zlib';
 
 /** Which bound a PDF passed: its text-bearing streams' or its images'. */
@@ -79,6 +81,49 @@ function inflateCounting(chunk: Uint8Array, budget: Budget, levels: number): Pro
 }
 
 /**
+ * The decoded length of an LZW stream as pdf.js's LZWStream decodes it (9-12 bit codes, most
+ * significant bit first, 256 clear, 257 end, EarlyChange), into `budget`: only each dictionary
+ * entry's length is kept (4,096 of them), so the count costs nothing per output byte.
+ */
+function countLzw(data: Uint8Array, budget: Budget, earlyChange: number): void {
+  const lengths = new Uint16Array(4096).fill(1);
+  let codeLength = 9;
+  let nextCode = 258;
+  let seqLength = 0;
+  let prevCode = 0;
+  let bits = 0;
+  let held = 0;
+  for (let at = 0; ; ) {
+    while (held < codeLength) {
+      if (at >= data.length) return;
+      bits = ((bits << 8) | data[at++]!) >>> 0;
+      held += 8;
+    }
+    held -= codeLength;
+    const code = (bits >>> held) & ((1 << codeLength) - 1);
+    bits &= (1 << held) - 1;
+    const hasPrev = seqLength > 0;
+    if (code < 256) seqLength = 1;
+    else if (code >= 258) seqLength = code < nextCode ? lengths[code]! : seqLength + 1;
+    else if (code === 256) {
+      codeLength = 9;
+      nextCode = 258;
+      seqLength = 0;
+      continue;
+    } else return;
+    if (hasPrev) {
+      if (nextCode < 4096) lengths[nextCode] = Math.min(lengths[prevCode]! + 1, 65535);
+      nextCode++;
+      const n = nextCode + earlyChange;
+      if (!(n & (n - 1))) codeLength = Math.min(Math.floor(Math.log2(n)) + 1, 12);
+    }
+    prevCode = code;
+    budget.used += seqLength;
+    if (budget.used > budget.max) throw new PdfUnpackLimitError(budget.images);
+  }
+}
+
+/**
  * Refuses (PdfUnpackLimitError) a PDF whose zlib streams inflate to more than `maxBytes` in all.
  * Image XObjects count apart, against `maxImageBytes` (the thread's memory bound): text extraction
  * does not decode them, and a document of screenshots may legitimately inflate to hundreds of MB,
@@ -96,9 +141,14 @@ export async function assertPdfStreamsWithin(data: Uint8Array, maxBytes: number,
   let m: RegExpExecArray | null;
   while ((m = keyword.exec(text))) {
     const start = m.index + m[0].length;
-    if (!zlibHeaderAt(data, start)) continue;
+    if (text.startsWith('end', m.index - 3)) continue; // `endstream` closes a stream
     const dict = dictionaryBefore(text, m.index);
     const budget = /\/Subtype\s*\/Image\b/.test(dict) ? images : content;
+    if (/\/(LZWDecode|LZW)\b/.test(dict) && !zlibHeaderAt(data, start)) {
+      countLzw(data.subarray(start), budget, /\/EarlyChange\s+0\b/.test(dict) ? 0 : 1);
+      continue;
+    }
+    if (!zlibHeaderAt(data, start)) continue;
     const chained = (dict.match(/\/(FlateDecode|Fl)\b/g) ?? []).length;
     await inflateCounting(data.subarray(start), budget, Math.min(4, Math.max(1, chained)));
   }
