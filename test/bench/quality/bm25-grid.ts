@@ -15,6 +15,8 @@ export interface GridPoint {
   k1: number;
   b: number;
   ndcg10: number;
+  /** With graded gains (NFCorpus); undefined for binary qrels. */
+  ndcg10Graded?: number;
   recall100: number;
   reindexMs: number;
 }
@@ -46,9 +48,9 @@ export async function runBm25Grid(o: {
       const deps: AppDeps = { ...o.deps, config: { ...o.deps.config, BM25_K1: p.k1, BM25_B: p.b } };
       const run = await runInProcess(deps, o.caller, o.collection, o.queries, { label: `bm25 ${p.k1}/${p.b}`, mode: 'text' }, 100);
       const s = scoreRun(run.runs, o.queries, 100);
-      out.push({ ...p, ndcg10: s.ndcg10, recall100: s.recall, reindexMs: r.ms });
+      out.push({ ...p, ndcg10: s.ndcg10, ndcg10Graded: s.ndcg10Graded, recall100: s.recall, reindexMs: r.ms });
       o.log(
-        `  bm25 k1 ${p.k1} b ${p.b}: nDCG@10 ${s.ndcg10.toFixed(3)}, R@100 ${s.recall.toFixed(3)} (reindex ${(r.ms / 1000).toFixed(1)} s)`,
+        `  bm25 k1 ${p.k1} b ${p.b}: nDCG@10 ${s.ndcg10.toFixed(3)}${s.ndcg10Graded === undefined ? '' : ` (graded ${s.ndcg10Graded.toFixed(3)})`}, R@100 ${s.recall.toFixed(3)} (reindex ${(r.ms / 1000).toFixed(1)} s)`,
       );
     }
   } finally {
@@ -60,16 +62,17 @@ export async function runBm25Grid(o: {
 export function printGrid(points: GridPoint[], configured: { k1: number; b: number }, peers: ResultRow[]): void {
   printTable(
     `BM25 k1 × b (text mode, in-process, index re-sorted for each pair; configured default ${configured.k1} / ${configured.b})`,
-    ['system', 'k1', 'b', 'nDCG@10', 'R@100'],
+    ['system', 'k1', 'b', 'nDCG@10', 'graded', 'R@100'],
     [
       ...points.map((p) => [
         p.k1 === configured.k1 && p.b === configured.b ? 'docsift (default)' : 'docsift',
         p.k1,
         p.b,
         p.ndcg10.toFixed(3),
+        p.ndcg10Graded?.toFixed(3),
         p.recall100.toFixed(3),
       ]),
-      ...peers.map((r) => [`${r.system} (${r.label})`, '', '', r.ndcg10.toFixed(3), r.recall100?.toFixed(3)]),
+      ...peers.map((r) => [`${r.system} (${r.label})`, '', '', r.ndcg10.toFixed(3), r.ndcg10_graded?.toFixed(3), r.recall100?.toFixed(3)]),
     ],
   );
 }
