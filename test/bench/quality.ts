@@ -295,7 +295,7 @@ async function main(): Promise<number> {
         { k1: inproc.daemon.deps.config.BM25_K1, b: inproc.daemon.deps.config.BM25_B },
         rows.filter((r) => r.mode === 'text' && r.system !== 'docsift'),
       );
-    const targets = [...evaluateTargets(rows), sizeTarget(size)];
+    const targets = [...evaluateTargets(rows, args.dataset as DatasetName), sizeTarget(size)];
     printTargets(targets);
     if (docs.length < fullCorpus.length) log(`  (subset of ${docs.length} documents: the targets are meant for the full corpus)`);
 

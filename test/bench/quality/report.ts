@@ -36,7 +36,8 @@ export const REFERENCES: Record<'scifact' | 'nfcorpus', { system: string; ndcg10
   ],
 };
 
-export const TEXT_TARGET = 0.68;
+/** docsift's own text floor per dataset: SciFact's issue target, NFCorpus's best published BM25 (BEIR). */
+export const TEXT_TARGET: Record<keyof typeof REFERENCES, number> = { scifact: 0.68, nfcorpus: 0.325 };
 
 export interface Target {
   name: string;
@@ -47,14 +48,14 @@ export interface Target {
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const f3 = (x: number | undefined): Cell => (x === undefined ? undefined : r3(x).toFixed(3));
 
-export function evaluateTargets(rows: ResultRow[]): Target[] {
+export function evaluateTargets(rows: ResultRow[], dataset: keyof typeof REFERENCES): Target[] {
+  const floor = TEXT_TARGET[dataset];
   const ours = (mode: Mode) => rows.find((r) => r.system === 'docsift' && r.mode === mode && r.primary);
   const targets: Target[] = [];
   const text = ours('text');
   const hybrid = ours('hybrid');
   const vector = ours('vector');
-  if (text)
-    targets.push({ name: `docsift text nDCG@10 ≥ ${TEXT_TARGET}`, pass: r3(text.ndcg10) >= TEXT_TARGET, detail: `${f3(text.ndcg10)}` });
+  if (text) targets.push({ name: `docsift text nDCG@10 ≥ ${floor}`, pass: r3(text.ndcg10) >= floor, detail: `${f3(text.ndcg10)}` });
   if (text && hybrid) {
     const best = Math.max(text.ndcg10, vector?.ndcg10 ?? 0);
     targets.push({
