@@ -43,12 +43,12 @@ const TABLE: Record<string, Omit<ModelDefaults, 'row'>> = {
       method: 'weighted',
       semanticRatio: 0.1,
       basis: 'measured',
-      note: 'SciFact nDCG@10: weighted 0.05 → 0.695, 0.1 → 0.693, 0.2 → 0.682, 0.5 → 0.423, RRF → 0.427; text alone 0.691',
+      note: 'SciFact / NFCorpus nDCG@10 (npm run bench:quality -- --dataset scifact|nfcorpus, 2026-11-27): weighted 0.05 → 0.694 / 0.335, 0.1 → 0.693 / 0.334, 0.2 → 0.680 / 0.331, 0.5 → 0.444 / 0.293, RRF → 0.692 / 0.332; text alone 0.694 / 0.331',
     },
     floor: {
       value: 0.5,
       basis: 'measured',
-      note: 'SciFact and NFCorpus (npm run bench:quality -- --dataset scifact|nfcorpus, 2026-11-27): nonsense queries with a hybrid result 0/50 on both (best similarity of nonsense at most 0.450 on NFCorpus, where the background cut alone let 8/50 through); SciFact claims outside the test split with no hybrid result 1/809; hybrid nDCG@10 0.693 / 0.327 (NFCorpus without a floor 0.330)',
+      note: 'SciFact and NFCorpus (npm run bench:quality -- --dataset scifact|nfcorpus, 2026-11-27): nonsense queries with a hybrid result 0/50 on both (best similarity of nonsense at most 0.450 on NFCorpus, where the background cut alone let 8/50 through); SciFact claims outside the test split with no hybrid result 1/809; hybrid nDCG@10 0.693 / 0.334 (NFCorpus without a floor 0.337)',
     },
   },
   'nomic-embed-text': {
