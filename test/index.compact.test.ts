@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { foldTextIndex } from '../daemon/src/indexing/fold.js';
+import { BTREE_FILL, foldTextIndex, textBlocksLive } from '../daemon/src/indexing/fold.js';
 import { assertIndexExact, assertIndexLayout, insertIndexedTexts } from './helpers/bm25.js';
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
@@ -85,6 +85,11 @@ describe('index: compacting a small text_blocks after a burst', () => {
     assert.deepEqual(await foldTextIndex(d.deps.sql, { compactMinFreeBytes: 0 }), { shrunk: false, compacted: true });
     const after = await heap();
     assert.ok(after < before * 0.8, `text_blocks ${before} → ${after} B`);
+    // The rule's estimate of compact indexes is what a rewrite builds (within 15 %).
+    const live = await textBlocksLive(d.deps.sql);
+    const [built] = await d.deps.sql<{ b: number }[]>`select pg_indexes_size('text_blocks')::float8 as b`;
+    const estimate = live.indexes / BTREE_FILL;
+    assert.ok(Math.abs(estimate - built!.b) < built!.b * 0.15, `indexes estimated ${estimate.toFixed(0)} B, built ${built!.b} B`);
     await assertIndexExact(d.deps.sql);
     await assertIndexLayout(d.deps.sql);
     assert.deepEqual(await answers(owner.key), answersBefore);
