@@ -28,13 +28,13 @@ export function whereCondition(tx: Tx, f: SearchFilter) {
 
 /**
  * CTE `few` (one boolean, `yes`): whether the chunks of the documents that pass `f.where` number n
- * with n² ≤ 2·k·N (N chunks in the index), the rule by which both channels switch to an exhaustive
- * scan of the passing chunks. The passing documents are read only until their chunks pass that
+ * with n² ≤ 2·k·N (N chunks in the index) and n ≤ `cap`, the rule by which both channels switch to
+ * an exhaustive scan of the passing chunks. The passing documents are read only until their chunks pass that
  * bound (a running sum that EXISTS stops at), so a broad filter costs a small part of a full
  * pass over the documents: at 1M chunks and a 30 % filter, the whole pass made the vector channel
  * 116 ms against 13 ms for the walk itself (npm run bench:search -- --million).
  */
-export function fewPassing(tx: Tx, f: SearchFilter, k: number) {
+export function fewPassing(tx: Tx, f: SearchFilter, k: number, cap = Number.POSITIVE_INFINITY) {
   return tx`few as materialized (
       select not exists (
         select 1 from (
@@ -44,6 +44,7 @@ export function fewPassing(tx: Tx, f: SearchFilter, k: number) {
              and ${compileFilter(tx, f.where!)}
         ) s
         where s.cum * s.cum > 2 * ${k}::float8 * greatest(s.cum, (select reltuples from pg_class where oid = 'chunks'::regclass))
+           or s.cum > ${Number.isFinite(cap) ? cap : null}::float8
       ) as yes
     ),`;
 }

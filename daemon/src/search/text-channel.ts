@@ -175,8 +175,10 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
     filter
       ? tx`fq as materialized (select id, docsift_tsquery(coalesce(text_config, ${settings.textConfig}), ${filter}) as tq from collections where id = any((select a from ids)::uuid[])),`
       : undefined;
+  const pruned = await prunedCandidates();
   const terms = blocks.filter((r) => r.kind === 0);
-  if (f.where && terms.length) {
+  // A filter that left the pruned path short: few enough passing chunks are all scored.
+  if (f.where && terms.length && pruned.length < n) {
     const exact = await filteredTextCandidates(
       tx,
       f,
@@ -185,10 +187,13 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
     );
     if (exact) return exact;
   }
-  const { nos, dls, lexemes, idfs } = topCandidates(blocks, BM25.m, settings);
-  if (!nos.length) return [];
-  // Candidates and collection ids travel as short texts: postgres.js escapes an array parameter element by element.
-  const [row] = await tx<{ ids: string | null; scores: string | null }[]>`
+  return pruned;
+
+  async function prunedCandidates(): Promise<Candidate[]> {
+    const { nos, dls, lexemes, idfs } = topCandidates(blocks, BM25.m, settings);
+    if (!nos.length) return [];
+    // Candidates and collection ids travel as short texts: postgres.js escapes an array parameter element by element.
+    const [row] = await tx<{ ids: string | null; scores: string | null }[]>`
     with ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
     ${operators() ?? tx``}
     p as materialized (select ${lexemes}::text[] as lexemes, ${idfs}::float8[] as idfs, ${blocks[0]!.avgdl}::float8 as avgdl)
@@ -207,5 +212,6 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
          order by score desc, c.id
          limit ${n}
       ) s`;
-  return candidateList(row?.ids ?? null, row?.scores ?? null);
+    return candidateList(row?.ids ?? null, row?.scores ?? null);
+  }
 }
