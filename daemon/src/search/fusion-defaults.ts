@@ -103,7 +103,7 @@ const OTHER: Omit<ModelDefaults, 'row'> = {
  */
 export const BACKGROUND_FLOOR: { basis: Basis; note: string } = {
   basis: 'measured',
-  note: 'random 512-d vectors, a model outside the table, no setting (npm run bench:quality -- --dataset scifact|nfcorpus --stand-in random, 2026-11-27): nonsense queries with a hybrid result 0/50 on SciFact and NFCorpus (50/50 without a floor); hybrid nDCG@10 equal to text, SciFact 0.691 (0.408 without a floor), NFCorpus 0.325 (0.190); with margin 1 the best nonsense hit stood at most 0.10 spread past √(2 ln N)',
+  note: 'random 512-d vectors, a model outside the table, no setting (npm run bench:quality -- --dataset scifact|nfcorpus --stand-in random, 2026-11-27 23:40 / 23:36): nonsense queries with a hybrid result 0/50 on SciFact and NFCorpus (50/50 without a floor); hybrid nDCG@10 equal to text, SciFact 0.694 (0.391 without a floor), NFCorpus 0.331 (0.197); the best nonsense hit stood at most 0.46 spread past √(2 ln N), under the margin of 1',
 };
 
 export function modelDefaults(model: string): ModelDefaults {
