@@ -12,11 +12,12 @@ export interface QueryTerms {
 }
 
 /**
- * Scoring every passing chunk costs about 20 µs each (its tsvector read, tested and scored): with
- * 9,644 passing chunks at 1M, hybrid search took 200 ms at p50 against 43 ms for the vector channel
- * alone (npm run bench:search -- --million, 1 % filter). Past this many the pruned path answers alone.
+ * Scoring every passing chunk costs 20-50 µs each (its tsvector read, tested, measured and scored):
+ * 9,644 passing chunks at 1M made hybrid search 200 ms at p50 against 43 ms for the vector channel
+ * alone; 985 at 100k, 56 ms against 15 ms with other benchmarks running (npm run bench:search --
+ * --million, 1 % filter). Past this many the pruned path answers alone.
  */
-export const EXACT_MAX_CHUNKS = 2000;
+export const EXACT_MAX_CHUNKS = 500;
 
 /**
  * The text channel under a selective `filter`: exhaustive BM25 over the chunks of the documents that
