@@ -134,7 +134,9 @@ describe('folding BM25 blocks', () => {
     // Each statement appends one fresh row per lexeme: 60 statements of 400 distinct lexemes.
     for (let s = 0; s < 60; s++) await fill(sql, t, coll, [Array.from({ length: 400 }, (_, i) => `burst${s}x${i}`).join(' ')]);
     assert.ok((await freshIndexBytes()) > 2 ** 20, 'the burst left more than 1 MB of text_fresh indexes');
-    assert.deepEqual(await foldTextIndex(sql), { shrunk: true, compacted: false });
+    // The burst's 24,000 new lists also left text_blocks' btrees 45 % free from page splits: the
+    // drained fold rewrites the small table too (fold.ts worthCompacting).
+    assert.deepEqual(await foldTextIndex(sql), { shrunk: true, compacted: true });
     assert.ok((await freshIndexBytes()) < 2 ** 18, 'the emptied indexes were rebuilt small');
     assert.deepEqual(await foldTextIndex(sql), { shrunk: false, compacted: false }, 'small indexes are left alone');
     await assertIndexExact(sql);

@@ -15,6 +15,10 @@ test('half-empty indexes over a heap with little free space are worth a rewrite'
   assert.equal(worthCompacting({ heap: 1583 * chunks, indexes: 1132 * chunks }, { heap: 1380 * chunks, indexes: 540 * chunks }, MB), true);
 });
 
+test('indexes a quarter free are left alone', () => {
+  assert.equal(worthCompacting({ heap: 10 * MB, indexes: 8 * MB }, { heap: 9.5 * MB, indexes: 5.4 * MB }, MB), false);
+});
+
 test('a compact table is left alone, and so is free space under the minimum', () => {
   assert.equal(worthCompacting({ heap: 10 * MB, indexes: 4 * MB }, { heap: 9.5 * MB, indexes: 3.5 * MB }, MB), false);
   assert.equal(worthCompacting({ heap: 2 * MB, indexes: 2 * MB }, { heap: 1 * MB, indexes: 0.9 * MB }, 4 * MB), false);
