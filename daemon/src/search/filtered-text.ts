@@ -1,14 +1,27 @@
 import type postgres from 'postgres';
 import type { Tx } from '../db/client.js';
-import { compileFilter } from '../filters/compile.js';
 import { candidateList, type Candidate } from './fusion.js';
-import { fewPassing, tagCondition, type SearchFilter } from './filters.js';
+import { passingDocuments, tagsCondition, type SearchFilter } from './filters.js';
 
 /** The query's lexemes with their idf over the searched collections, and the mean chunk length. */
 export interface QueryTerms {
   lexemes: string[];
   idfs: number[];
   avgdl: number;
+}
+
+/**
+ * A chunk `c`'s BM25 score, exact: its tsvector's query lexemes (CTE `p`: lexemes, idfs, avgdl)
+ * through bm25_term() at length `dl`. The pruned path and the exhaustive one score alike.
+ */
+export function chunkScore(tx: Tx, dl: postgres.PendingQuery<postgres.Row[]>, k1: number, b: number) {
+  return tx`(select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), ${dl}, p.avgdl, ${k1}, ${b})), 0)
+                  from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x)::float8`;
+}
+
+/** The query's phrases and negations (CTE `fq`, parsed per collection) hold for chunk `c`. */
+export function passesOperators(tx: Tx) {
+  return tx`and exists (select 1 from fq where fq.id = c.collection_id and c.tsv @@ fq.tq)`;
 }
 
 /**
@@ -25,7 +38,7 @@ export const EXACT_MAX_CHUNKS = 500;
  * passing 12 of 3,000 chunks, the pruned path found 1; test/search.filter-text.test.ts).
  *
  * Taken when the pruned path came back short and at most EXACT_MAX_CHUNKS chunks pass (and
- * n² ≤ 2·M·N, N in the index, M = 200 candidates scored exactly; filters.ts fewPassing). Their
+ * n² ≤ 2·M·N, N in the index, M = 200 candidates scored exactly; filters.ts passingDocuments). Their
  * tsvectors are tested against the OR of the query's lexemes and scored only where one occurs.
  * Returns undefined to say "keep the pruned path's answer". Scores are the pruned path's exactly:
  * the same idf, length and bm25_term().
@@ -40,12 +53,7 @@ export async function filteredTextCandidates(
   const { k1, b, m, n } = opts;
   const [row] = await tx<{ exact: boolean; ids: string | null; scores: string | null }[]>`
     with ids as materialized (select string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as a),
-    ${fewPassing(tx, f, m, EXACT_MAX_CHUNKS)}
-    md as materialized (
-      select d.id from documents d
-       where (select yes from few)
-         and d.collection_id = any((select a from ids)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where)}
-    ),
+    ${passingDocuments(tx, f, m, EXACT_MAX_CHUNKS)}
     ${opts.operators ?? tx``}
     p as materialized (
       select ${terms.lexemes}::text[] as lexemes, ${terms.idfs}::float8[] as idfs, ${terms.avgdl}::float8 as avgdl,
@@ -55,15 +63,13 @@ export async function filteredTextCandidates(
            string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
            string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
       from (
-        select c.id as chunk_id,
-               (select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), l.dl, p.avgdl, ${k1}, ${b})), 0)
-                  from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x)::float8 as score
+        select c.id as chunk_id, ${chunkScore(tx, tx`l.dl`, k1, b)} as score
           from md join chunks c on c.document_id = md.id
          cross join p
          cross join lateral (select least((select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(c.tsv) x), 4194303)::int as dl) l
          where (select yes from few) and c.tsv @@ p.tq
-          ${opts.operators ? tx`and exists (select 1 from fq where fq.id = c.collection_id and c.tsv @@ fq.tq)` : tx``}
-          ${tagCondition(tx, { ...f, where: undefined })}
+          ${opts.operators ? passesOperators(tx) : tx``}
+          ${tagsCondition(tx, f)}
          order by score desc, c.id
          limit ${n}
       ) s`;

@@ -1,14 +1,13 @@
 import { toSql } from 'pgvector';
 import type { Tx } from '../db/client.js';
-import { compileFilter } from '../filters/compile.js';
 import { candidateList, type Candidate } from './fusion.js';
-import { chunkPasses, fewPassing, tagCondition, type SearchFilter } from './filters.js';
+import { chunkPasses, passingDocuments, tagsCondition, type SearchFilter } from './filters.js';
 
 /**
  * The vector channel under a `filter`: nearest chunks among the documents that pass it, never a
  * short list because the filter is selective.
  *
- * Whether few chunks pass is found first (filters.ts fewPassing: the passing documents' chunks_count,
+ * Whether few chunks pass is found first (filters.ts passingDocuments: the passing documents' chunks_count,
  * read only until it passes the bound). Then, as in vector-channel.ts, the cheaper of two walks
  * runs inside the one statement:
  * - exact, when n² ≤ 2·k·N (N chunks in the index): the n chunks of the matching documents are read
@@ -29,12 +28,7 @@ export async function filteredVectorCandidates(tx: Tx, vector: number[], f: Sear
   const dims = tx.unsafe(String(dim));
   const [row] = await tx<{ ids: string | null; sims: string | null }[]>`
     with p as materialized (select ${toSql(vector) as string}${typed} as v, string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as ids),
-    ${fewPassing(tx, f, k)}
-    md as materialized (
-      select d.id from documents d
-       where (select yes from few)
-         and d.collection_id = any((select ids from p)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where)}
-    ),
+    ${passingDocuments(tx, f, k)}
     ann as materialized (
       select c.id, c.embedding${typed} <=> (select v from p) as dist
         from chunks c
@@ -42,7 +36,7 @@ export async function filteredVectorCandidates(tx: Tx, vector: number[], f: Sear
          and vector_dims(c.embedding) = ${dims}
          and not (select yes from few)
          and ${chunkPasses(tx, f)}
-         ${tagCondition(tx, { ...f, where: undefined })}
+         ${tagsCondition(tx, f)}
        order by c.embedding${typed} <=> (select v from p)
        limit ${k}
     ),
@@ -52,7 +46,7 @@ export async function filteredVectorCandidates(tx: Tx, vector: number[], f: Sear
         from md join chunks c on c.document_id = md.id
        where (select yes from few)
          and vector_dims(c.embedding) = ${dims}
-         ${tagCondition(tx, { ...f, where: undefined })}
+         ${tagsCondition(tx, f)}
        order by (c.embedding${typed} <=> (select v from p)) + 0
        limit ${k}
     )

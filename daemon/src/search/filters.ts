@@ -12,41 +12,43 @@ export interface SearchFilter {
 
 /** Extra conditions on a chunk alias `c`: the tag filter and the request's filter (empty when neither was asked for). */
 export function tagCondition(tx: Tx, f: SearchFilter) {
-  return tx`${tagsOnly(tx, f)} ${whereCondition(tx, f)}`;
+  return tx`${tagsCondition(tx, f)} ${whereCondition(tx, f)}`;
 }
 
-function tagsOnly(tx: Tx, f: SearchFilter) {
+/** The tag filter alone on a chunk alias `c` (empty when no tags were asked for). */
+export function tagsCondition(tx: Tx, f: SearchFilter) {
   if (!f.tags?.length) return tx``;
   const lower = f.tags.map((t) => t.toLowerCase());
   return tx`and exists (select 1 from documents d, unnest(d.tags) t where d.id = c.document_id and lower(t) = any(${lower}::text[]))`;
 }
 
-export function whereCondition(tx: Tx, f: SearchFilter) {
+function whereCondition(tx: Tx, f: SearchFilter) {
   if (!f.where) return tx``;
   return tx`and exists (select 1 from documents d where d.id = c.document_id and ${compileFilter(tx, f.where)})`;
 }
 
 /**
- * CTE `few` (one boolean, `yes`): whether the chunks of the documents that pass `f.where` number n
- * with n² ≤ 2·k·N (N chunks in the index) and n ≤ `cap`, the rule by which both channels switch to
- * an exhaustive scan of the passing chunks. The passing documents are read only until their chunks pass that
- * bound (a running sum that EXISTS stops at), so a broad filter costs a small part of a full
- * pass over the documents: at 1M chunks and a 30 % filter, the whole pass made the vector channel
- * 116 ms against 13 ms for the walk itself (npm run bench:search -- --million).
+ * Two CTEs. `few` (one boolean, `yes`): whether the chunks of the documents that pass `f.where`
+ * number n with n² ≤ 2·k·N (N chunks in the index) and n ≤ `cap`, the rule by which both channels
+ * switch to an exhaustive scan of the passing chunks. The passing documents are read only until
+ * their chunks pass that bound (a running sum that EXISTS stops at), so a broad filter costs a small
+ * part of a full pass over the documents: at 1M chunks and a 30 % filter, the whole pass made the
+ * vector channel 116 ms against 13 ms for the walk itself (npm run bench:search -- --million).
+ * `md`: the ids of the passing documents when `few`, else none.
  */
-export function fewPassing(tx: Tx, f: SearchFilter, k: number, cap = Number.POSITIVE_INFINITY) {
+export function passingDocuments(tx: Tx, f: SearchFilter, k: number, cap = Number.POSITIVE_INFINITY) {
+  const passing = () =>
+    tx`d.collection_id = any(string_to_array(${f.collectionIds.join(',')}, ',')::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where!)}`;
   return tx`few as materialized (
       select not exists (
         select 1 from (
-          select sum(d.chunks_count) over (rows unbounded preceding)::float8 as cum
-            from documents d
-           where d.collection_id = any(string_to_array(${f.collectionIds.join(',')}, ',')::uuid[]) and d.deleted_at is null
-             and ${compileFilter(tx, f.where!)}
+          select sum(d.chunks_count) over (rows unbounded preceding)::float8 as cum from documents d where ${passing()}
         ) s
         where s.cum * s.cum > 2 * ${k}::float8 * greatest(s.cum, (select reltuples from pg_class where oid = 'chunks'::regclass))
-           or s.cum > ${Number.isFinite(cap) ? cap : null}::float8
+          ${Number.isFinite(cap) ? tx`or s.cum > ${cap}::float8` : tx``}
       ) as yes
-    ),`;
+    ),
+    md as materialized (select d.id from documents d where (select yes from few) and ${passing()}),`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import { candidateList, type Candidate } from './fusion.js';
-import { filteredTextCandidates } from './filtered-text.js';
+import { chunkScore, filteredTextCandidates, passesOperators } from './filtered-text.js';
 import { tagCondition, type SearchFilter } from './filters.js';
 import { operatorFilter } from './query-filter.js';
 import { topCandidates, type BlockRow } from './text-maxscore.js';
@@ -200,14 +200,12 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
     select string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
            string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
       from (
-        select c.id as chunk_id,
-               (select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), top.dl, p.avgdl, ${k1}, ${b})), 0)
-                  from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x)::float8 as score
+        select c.id as chunk_id, ${chunkScore(tx, tx`top.dl`, k1, b)} as score
           from unnest(string_to_array(${nos.join(',')}, ',')::int[], string_to_array(${dls.join(',')}, ',')::int[]) as top(no, dl)
           join chunks c on c.no = top.no and c.collection_id = any((select a from ids)::uuid[])
          cross join p
          where true
-          ${filter ? tx`and exists (select 1 from fq where fq.id = c.collection_id and c.tsv @@ fq.tq)` : tx``}
+          ${filter ? passesOperators(tx) : tx``}
           ${tagCondition(tx, f)}
          order by score desc, c.id
          limit ${n}
