@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BTREE_FILL, foldTextIndex, textBlocksLive } from '../daemon/src/indexing/fold.js';
+import { foldTextIndex, textBlocksLive } from '../daemon/src/indexing/fold.js';
 import { assertIndexExact, assertIndexLayout, insertIndexedTexts } from './helpers/bm25.js';
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
@@ -88,7 +88,7 @@ describe('index: compacting a small text_blocks after a burst', () => {
     // The rule's estimate of compact indexes is what a rewrite builds (within 15 %).
     const live = await textBlocksLive(d.deps.sql);
     const [built] = await d.deps.sql<{ b: number }[]>`select pg_indexes_size('text_blocks')::float8 as b`;
-    const estimate = live.indexes / BTREE_FILL;
+    const estimate = live.indexes;
     assert.ok(Math.abs(estimate - built!.b) < built!.b * 0.15, `indexes estimated ${estimate.toFixed(0)} B, built ${built!.b} B`);
     await assertIndexExact(d.deps.sql);
     await assertIndexLayout(d.deps.sql);

@@ -57,28 +57,27 @@ async function compactTextBlocks(sql: Sql, opts: FoldOptions): Promise<boolean> 
   return after!.file !== t.file;
 }
 
+/** A rewrite fills btree leaves to their fillfactor, 90 %. */
+const BTREE_FILL = 0.9;
+
 /**
- * A row's entries in text_blocks' two btrees as a rewrite packs them: a line pointer, the 8-byte
- * index tuple header and the keys (lexeme, max_impact, coll; df too in the list index), aligned.
+ * A row's entry in one of text_blocks' btrees as a rewrite packs it: a line pointer, the 8-byte
+ * index tuple header and the keys (lexeme, max_impact and coll, plus df in the list index), aligned.
  */
-const INDEX_TUPLE_BYTES = (sql: Sql) => sql`
-  (4 + ceil((8 + ceil(pg_column_size(b.lexeme) / 4.0) * 4 + 8) / 8.0) * 8)
-  + (4 + ceil((8 + ceil(pg_column_size(b.lexeme) / 4.0) * 4 + 12) / 8.0) * 8)`;
+const indexEntryBytes = (sql: Sql, fixedKeyBytes: number) =>
+  sql`(4 + ceil((8 + ceil(pg_column_size(b.lexeme) / 4.0) * 4 + ${fixedKeyBytes}) / 8.0) * 8)`;
 
 /**
  * What text_blocks' live rows need: in the heap, each row as stored (header included) and its line
- * pointer; in the two indexes, their entries before leaf fill.
+ * pointer; in the two indexes, what a rewrite builds (their entries over the leaf fill).
  */
 export async function textBlocksLive(sql: Sql): Promise<{ heap: number; indexes: number }> {
   const [live] = await sql<{ heap: number; indexes: number }[]>`
     select (coalesce(sum(pg_column_size(b.*)), 0) + 4 * count(*))::float8 as heap,
-           coalesce(sum(${INDEX_TUPLE_BYTES(sql)}), 0)::float8 as indexes
+           (coalesce(sum(${indexEntryBytes(sql, 8)} + ${indexEntryBytes(sql, 12)}), 0) / ${BTREE_FILL})::float8 as indexes
       from text_blocks b`;
   return live!;
 }
-
-/** A rewrite fills btree leaves to their fillfactor, 90 %. */
-export const BTREE_FILL = 0.9;
 
 /**
  * Index space free past this share, against what a rewrite would build, is worth a rewrite: after
@@ -99,7 +98,7 @@ export function worthCompacting(
   minFree: number,
 ): boolean {
   const heapFree = size.heap - live.heap;
-  const indexFree = size.indexes - live.indexes / BTREE_FILL;
+  const indexFree = size.indexes - live.indexes;
   return (
     (heapFree >= size.heap * COMPACT_FREE_SHARE && heapFree >= minFree) ||
     (indexFree >= size.indexes * INDEX_FREE_SHARE && indexFree >= minFree)
