@@ -71,11 +71,14 @@ describe('web UI: search and metering', () => {
       { key_id: string; endpoint: string; method: string; status: number; query: string; billable: boolean; result_count: number | null }[]
     >`
       select key_id, endpoint, method, status, query, billable, result_count from request_log where user_id = ${t.userId} and endpoint = '/app/search' order by id`;
-  /** The request log is written in batches: waits until it holds n UI searches. */
-  const logged = async (n: number) => {
+  /**
+   * The request log is written in batches, after the response: waits until it holds a UI search
+   * for q. An earlier test's row may land in the same wait, so callers pick their rows by query.
+   */
+  const loggedWith = async (q: string) => {
     for (;;) {
       const rows = await userRequestLog();
-      if (rows.length >= n) return rows;
+      if (rows.some((r) => r.query === q)) return rows;
       await new Promise((r) => setTimeout(r, 50));
     }
   };
@@ -164,11 +167,12 @@ describe('web UI: search and metering', () => {
 
   it('counts UI searches toward the plan quota and the request log, like API searches', async () => {
     const before = await quotaUsed();
-    const logBefore = (await userRequestLog()).length;
     await search('tomato stake', { mode: 'Text' });
     assert.equal(await quotaUsed(), before + 1);
-    const rows = await logged(logBefore + 1);
-    assert.deepEqual(rows.at(-1), {
+    const rows = await loggedWith('tomato stake');
+    const mine = rows.filter((r) => r.query === 'tomato stake');
+    assert.equal(mine.length, 1, 'one row per search');
+    assert.deepEqual(mine[0], {
       key_id: NO_KEY,
       endpoint: '/app/search',
       method: 'GET',
