@@ -1,7 +1,7 @@
-import { toSql } from 'pgvector';
 import type { Tx } from '../db/client.js';
 import { candidateList, type Candidate } from './fusion.js';
 import { chunkPasses, passingDocuments, tagsCondition, type SearchFilter } from './filters.js';
+import { queryVectorText } from './vector-channel.js';
 
 /**
  * The vector channel under a `filter`: nearest chunks among the documents that pass it, never a
@@ -27,7 +27,7 @@ export async function filteredVectorCandidates(tx: Tx, vector: number[], f: Sear
   const typed = tx.unsafe(`::halfvec(${dim})`);
   const dims = tx.unsafe(String(dim));
   const [row] = await tx<{ ids: string | null; sims: string | null }[]>`
-    with p as materialized (select ${toSql(vector) as string}${typed} as v, string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as ids),
+    with p as materialized (select ${queryVectorText(vector)}${typed} as v, string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as ids),
     ${passingDocuments(tx, f, k)}
     ann as materialized (
       select c.id, c.embedding${typed} <=> (select v from p) as dist

@@ -1,4 +1,4 @@
-import { toSql } from 'pgvector';
+import { halfvecText } from '../indexing/halfvec-text.js';
 import type { Tx } from '../db/client.js';
 import { candidateList, type Candidate } from './fusion.js';
 import { tagCondition, type SearchFilter } from './filters.js';
@@ -14,25 +14,25 @@ import { tagCondition, type SearchFilter } from './filters.js';
  * short lists, 3 ms exactly; the costs cross near n² = 2·k·N. The choice is made inside the one
  * statement (one-time filters), so prepared generic plans stay valid for every scope.
  *
- * The query vector travels as one parameter in pgvector's text form (its `toSql`; halfvec shares
- * vector's text form) and is cast in the SQL, so every query of a dimension shares one prepared statement.
+ * The query vector travels as one parameter in pgvector's text form, written short (the same
+ * halfvec from a third of the text, indexing/halfvec-text.ts), and is cast in the SQL, so every query of a dimension shares one prepared statement.
  */
 /**
- * pgvector's text form of a query vector, kept per vector object: a repeated query's vector comes
+ * The query vector's halfvec text, kept per vector object: a repeated query's vector comes
  * from the query-embedding cache as the same array, and printing 512 floats cost about 0.1-0.2 ms
  * of the daemon's CPU per search. Collected with the vector when the cache drops it.
  */
 const texts = new WeakMap<number[], string>();
-function vectorText(vector: number[]): string {
+export function queryVectorText(vector: number[]): string {
   let text = texts.get(vector);
-  if (text === undefined) texts.set(vector, (text = toSql(vector) as string));
+  if (text === undefined) texts.set(vector, (text = halfvecText(vector)));
   return text;
 }
 
 export async function vectorCandidates(tx: Tx, vector: number[], f: SearchFilter, k: number): Promise<Candidate[]> {
   const dim = vector.length;
   if (!Number.isInteger(dim) || dim < 1 || dim > 4000) throw new Error(`invalid query vector dimension ${dim}`);
-  const vec = vectorText(vector);
+  const vec = queryVectorText(vector);
   const typed = tx.unsafe(`::halfvec(${dim})`);
   // The vector (~10 KB of text at 512-d) and the collection ids are bound once and read through
   // one-row CTEs: HNSW still orders by the InitPlan's value, and each search sends a quarter of the bytes.

@@ -4,7 +4,11 @@
 // recall. CPU per search is split into the daemon process and its PostgreSQL backends.
 //
 //   node --import tsx test/bench/search/kept.ts --url postgres://…/bench_search_… [--daemon-root /work/main,.]
-//     [--rounds 2] [--requests 400] [--floor] [--recall 40,100,200] [--cpu-prof DIR] [--reuse]
+//     [--rounds 2] [--requests 400] [--floor] [--recall 40,100,200] [--cpu-prof DIR] [--reuse] [--filtered]
+//
+// --filtered measures the filtered scopes of filtered.ts (HTTP c=1 under none / 1 % / 30 %, recall,
+// SQL alternatives) through each daemon instead of hybrid at c=16: a filter change re-measured at
+// 1M chunks without the 18-minute build.
 import path from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -13,6 +17,7 @@ import { createSql } from '../../../daemon/src/db/client.js';
 import { benchTempDir, runMain } from '../lib/env.js';
 import { startSearchDaemon } from './daemon.js';
 import { startEmbedStandIn } from './embed-server.js';
+import { benchFiltered } from './filtered.js';
 import { cpuMs, cpuProbe, runLoad, searchClient } from './load.js';
 import { testQueries } from './queries.js';
 import { measureRecall } from './recall.js';
@@ -33,6 +38,7 @@ const { values: a } = parseArgs({
     'cpu-prof': { type: 'string' },
     /** keep each daemon across rounds (round 2 on measures a warm process; by default each round starts a fresh one) */
     reuse: { type: 'boolean', default: false },
+    filtered: { type: 'boolean', default: false },
   },
 });
 const log = (line: string) => process.stdout.write(line + '\n');
@@ -88,6 +94,15 @@ async function main(): Promise<void> {
       for (let round = 0; round < Number(a.rounds); round++) {
         for (const [i, root] of roots.entries()) {
           const daemon = await daemonFor(round, i, root);
+          if (a.filtered) {
+            log(`filtered scopes [${root}] round ${round + 1}; load ${load()}`);
+            try {
+              await benchFiltered({ sql, url, baseUrl: daemon.url!, key, queries, collectionIds: ids, log });
+            } finally {
+              if (!a.reuse) await daemon.stop();
+            }
+            continue;
+          }
           const client = searchClient(daemon.url!, key);
           try {
             const call = async (x: { text: string }) => {
