@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.js';
 import type { Chunk } from '../ingest/chunk.js';
-import { halfvecText } from './halfvec-text.js';
+import { toSql } from 'pgvector';
 
 export interface DocumentChunks {
   documentId: string;
@@ -12,17 +12,12 @@ export interface DocumentChunks {
   vectors: number[][];
 }
 
-/** An embedding as the text the chunk insert casts to halfvec: short, the same halfvec (halfvec-text.ts). */
-export function vectorText(v: number[]): string {
-  return halfvecText(v);
-}
-
 /**
  * Replaces the chunks of many documents in two statements, whatever their number: the old ones are
  * deleted, the new ones inserted with their halfvec embeddings and tsvectors. The statement
  * triggers on chunks write the BM25 postings (text_fresh, one row per collection and lexeme for the
  * whole statement) and statistics in the same transaction. Vectors go as one text[] parameter of
- * pgvector's text form, written short (halfvec-text.ts), and are cast per row, so the statement stays prepared.
+ * pgvector's text form, and are cast per row, so the statement stays prepared.
  * Each chunk's tsvector uses its collection's text_config (null: `opts.textConfig`, TEXT_SEARCH_CONFIG),
  * read under FOR KEY SHARE before any chunk is touched: a language reindex holds the row FOR UPDATE
  * (collections/language.ts), so a batch waits for it and then writes with the new configuration.
@@ -49,7 +44,7 @@ export async function replaceDocumentsChunks(
            docsift_tsvector(t.cfg, t.title || ' ' || t.content), ${opts.now}
       from unnest(${rows.map((r) => r.d.documentId)}::uuid[], ${rows.map((r) => r.d.collectionId)}::uuid[], ${rows.map((r) => r.d.generation)}::int[],
                   ${rows.map((r) => r.d.title)}::text[], ${rows.map((r) => r.c.chunkIndex)}::int[], ${rows.map((r) => r.c.page)}::int[],
-                  ${rows.map((r) => r.c.content)}::text[], ${rows.map((r) => r.c.tokenCount)}::int[], ${rows.map((r) => vectorText(r.v))}::text[],
+                  ${rows.map((r) => r.c.content)}::text[], ${rows.map((r) => r.c.tokenCount)}::int[], ${rows.map((r) => toSql(r.v) as string)}::text[],
                   ${rows.map((r) => configs.get(r.d.collectionId) ?? opts.textConfig)}::text[])
            as t(doc, coll, gen, title, idx, page, content, tokens, emb, cfg)`;
 }

@@ -1,4 +1,4 @@
-import { halfvecText } from '../indexing/halfvec-text.js';
+import { toSql } from 'pgvector';
 import type { Tx } from '../db/client.js';
 import { candidateList, type Candidate } from './fusion.js';
 import { tagCondition, type SearchFilter } from './filters.js';
@@ -14,18 +14,18 @@ import { tagCondition, type SearchFilter } from './filters.js';
  * short lists, 3 ms exactly; the costs cross near n² = 2·k·N. The choice is made inside the one
  * statement (one-time filters), so prepared generic plans stay valid for every scope.
  *
- * The query vector travels as one parameter in pgvector's text form, written short (the same
- * halfvec from a third of the text, indexing/halfvec-text.ts), and is cast in the SQL, so every query of a dimension shares one prepared statement.
+ * The query vector travels as one parameter in pgvector's text form (its `toSql`; halfvec shares
+ * vector's text form) and is cast in the SQL, so every query of a dimension shares one prepared statement.
  */
 /**
- * The query vector's halfvec text, kept per vector object: a repeated query's vector comes
+ * pgvector's text form of a query vector, kept per vector object: a repeated query's vector comes
  * from the query-embedding cache as the same array, and printing 512 floats cost about 0.1-0.2 ms
  * of the daemon's CPU per search. Collected with the vector when the cache drops it.
  */
 const texts = new WeakMap<number[], string>();
 export function queryVectorText(vector: number[]): string {
   let text = texts.get(vector);
-  if (text === undefined) texts.set(vector, (text = halfvecText(vector)));
+  if (text === undefined) texts.set(vector, (text = toSql(vector) as string));
   return text;
 }
 
