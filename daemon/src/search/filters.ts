@@ -40,7 +40,8 @@ function whereCondition(tx: Tx, f: SearchFilter) {
  * 1 % filter at 1M chunks: 923 documents, 34 ms in the probe and 22 ms in `md`).
  */
 export function passingDocuments(tx: Tx, f: SearchFilter, k: number, cap = Number.POSITIVE_INFINITY) {
-  const passing = () => tx`d.collection_id = any((select a from pass_ids)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where!)}`;
+  const passing = () =>
+    tx`d.collection_id = any((select a from pass_ids)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where!)}`;
   return tx`pass_ids as materialized (select string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as a),
     few as materialized (
       select not exists (
