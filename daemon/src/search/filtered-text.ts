@@ -52,8 +52,7 @@ export async function filteredTextCandidates(
   if (!f.where) return undefined;
   const { k1, b, m, n } = opts;
   const [row] = await tx<{ exact: boolean; ids: string | null; scores: string | null }[]>`
-    with ids as materialized (select string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as a),
-    ${passingDocuments(tx, f, m, EXACT_MAX_CHUNKS)}
+    with ${passingDocuments(tx, f, m, EXACT_MAX_CHUNKS)}
     ${opts.operators ?? tx``}
     p as materialized (
       select ${terms.lexemes}::text[] as lexemes, ${terms.idfs}::float8[] as idfs, ${terms.avgdl}::float8 as avgdl,

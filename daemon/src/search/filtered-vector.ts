@@ -27,12 +27,12 @@ export async function filteredVectorCandidates(tx: Tx, vector: number[], f: Sear
   const typed = tx.unsafe(`::halfvec(${dim})`);
   const dims = tx.unsafe(String(dim));
   const [row] = await tx<{ ids: string | null; sims: string | null }[]>`
-    with p as materialized (select ${queryVectorText(vector)}${typed} as v, string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as ids),
+    with p as materialized (select ${queryVectorText(vector)}${typed} as v),
     ${passingDocuments(tx, f, k)}
     ann as materialized (
       select c.id, c.embedding${typed} <=> (select v from p) as dist
         from chunks c
-       where c.collection_id = any((select ids from p)::uuid[])
+       where c.collection_id = any((select a from ids)::uuid[])
          and vector_dims(c.embedding) = ${dims}
          and not (select yes from few)
          and ${chunkPasses(tx, f)}

@@ -28,21 +28,22 @@ function whereCondition(tx: Tx, f: SearchFilter) {
 }
 
 /**
- * Three CTEs. `pass_ids`: the searched collections. `few` (one boolean, `yes`): whether the chunks of the documents that pass `f.where`
- * number n with n² ≤ 2·k·N (N chunks in the index) and n ≤ `cap`, the rule by which both channels
- * switch to an exhaustive scan of the passing chunks. The passing documents are read only until
- * their chunks pass that bound (a running sum that EXISTS stops at), so a broad filter costs a small
- * part of a full pass over the documents: at 1M chunks and a 30 % filter, the whole pass made the
- * vector channel 116 ms against 13 ms for the walk itself (npm run bench:search -- --million).
+ * Three CTEs, ahead of the statement's own. `ids` (`a`): the searched collections, the CTE the text
+ * channel's statements read them from too. `few` (one boolean, `yes`): whether the chunks of the
+ * documents that pass `f.where` number n with n² ≤ 2·k·N (N chunks in the index) and n ≤ `cap`, the
+ * rule by which both channels switch to an exhaustive scan of the passing chunks. The passing
+ * documents are read only until their chunks pass that bound (a running sum that EXISTS stops at),
+ * so a broad filter costs a small part of a full pass over the documents: at 1M chunks and a 30 %
+ * filter, the whole pass made the vector channel 116 ms against 13 ms for the walk itself (npm run
+ * bench:search -- --million).
  * `md`: the ids of the passing documents when `few`, else none.
- * The collection ids are parsed once (`pass_ids`, an InitPlan): written inline, a generic plan
+ * The collection ids are parsed once (`ids`, an InitPlan): written inline, a generic plan
  * parsed the whole list again for every passing document, 24-37 µs each over 50 collections (a
  * 1 % filter at 1M chunks: 923 documents, 34 ms in the probe and 22 ms in `md`).
  */
 export function passingDocuments(tx: Tx, f: SearchFilter, k: number, cap = Number.POSITIVE_INFINITY) {
-  const passing = () =>
-    tx`d.collection_id = any((select a from pass_ids)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where!)}`;
-  return tx`pass_ids as materialized (select string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as a),
+  const passing = () => tx`d.collection_id = any((select a from ids)::uuid[]) and d.deleted_at is null and ${compileFilter(tx, f.where!)}`;
+  return tx`ids as materialized (select string_to_array(${f.collectionIds.join(',')}, ',')::uuid[] as a),
     few as materialized (
       select not exists (
         select 1 from (
