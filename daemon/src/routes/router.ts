@@ -1,7 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { AppError, ERROR_CODES, ERROR_STATUS, errorBody, fieldsFromIssues, type ErrorCode } from '../errors.js';
+import { AppError, ERROR_CODES, ERROR_STATUS, errorBody, fieldsFromIssues, validationError, type ErrorCode } from '../errors.js';
 import { StorageUnavailableError } from '../storage/types.js';
 import type { AppEnv } from '../types.js';
 
@@ -14,10 +14,7 @@ export function newRouter(): App {
   return new OpenAPIHono<AppEnv>({
     strict: false,
     defaultHook: (result) => {
-      if (!result.success) {
-        const fields = fieldsFromIssues(result.error.issues as never);
-        throw new AppError('VALIDATION_FAILED', 'One or more fields failed validation.', fields);
-      }
+      if (!result.success) throw validationError(fieldsFromIssues(result.error.issues as never));
     },
   });
 }

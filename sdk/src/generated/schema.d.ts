@@ -1252,6 +1252,7 @@ export interface components {
              */
             collections?: string[];
             /**
+             * @description Only chunks of documents passing this filter. JSON: {"and": [f, …]}, {"or": [f, …]}, {"not": f}, or {"<field>": {"<op>": value}} (several keys are and-ed; a bare value means eq). Fields: tags, source_type, collection (slug), document (uuid), created_at (ISO 8601), original_filename, or any metadata key (as shown in results’ `metadata`). Ops: eq, ne, in, nin (lists), gt, gte, lt, lte, exists (true/false), prefix (original_filename). Example: {"and": [{"year": {"gte": 2024}}, {"dept": "legal"}]}; inside one document: {"document": "<uuid>"}.
              * @example {
              *       "and": [
              *         {
@@ -4396,6 +4397,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The tag, matched whole and case-insensitively. */
                 tag: string;
             };
             cookie?: never;
