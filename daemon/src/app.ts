@@ -4,6 +4,7 @@ import { anonymousBudget, apiGuard, publicApiGuard } from './routes/guard.js';
 import { closeUnreadBodies, requestBodyLimit } from './limits/body-size.js';
 import { requestLog } from './usage/middleware.js';
 import { rateLimitHeadersOnUnguardedAnswers } from './routes/unguarded-answers.js';
+import { canonicalContentType } from './routes/media-type.js';
 import { AppError } from './errors.js';
 import { newRouter, respondError, toAppError, type App } from './routes/router.js';
 import { migrationsCurrent } from './db/migrate.js';
@@ -171,6 +172,8 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
     return guard(c, next);
   });
   app.use('/mcp', withBearerChallenge(deps, guard));
+  // Every body's Content-Type is read one way (routes/media-type.ts), before the caps and routes read it.
+  app.use('*', canonicalContentType());
   // Then every body is capped while it streams in (multipart uploads have their own limits).
   const bodyCap = requestBodyLimit(deps.config);
   app.use('/api/v1/*', bodyCap);

@@ -24,7 +24,8 @@ import {
   TagQuery,
   UploadedDocument,
 } from './document-schemas.js';
-import { errorResponses, isJsonMediaType, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './router.js';
+import { errorResponses, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './router.js';
+import { isJsonMediaType } from '../net/media-type.js';
 
 const tags = ['Documents'];
 
