@@ -4,7 +4,9 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { AppError, callbackGuard } from '../errors.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/types.js';
+import { parseMediaType } from '../net/media-type.js';
 import { documentFilename, MAX_FILENAME_LENGTH } from './filenames.js';
+import { PartCounter } from './part-counter.js';
 
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 export const MAX_BATCH_FILES = 100;
@@ -66,6 +68,8 @@ class MultipartReceiver {
   private fieldBytes = 0;
   /** Body bytes read from the client: an empty body is a request without a file, not a malformed one. */
   private receivedBytes = 0;
+  /** Parts busboy reported (a field or a file); the body's own count is `partCount.parts`. */
+  private partsReported = 0;
   /** Resolved or rejected: later events only release what they hold. */
   private settled = false;
   private readonly guard = callbackGuard((err) => this.fail(err));
@@ -74,6 +78,7 @@ class MultipartReceiver {
   constructor(
     private readonly source: Readable,
     private readonly bb: busboy.Busboy,
+    private readonly partCount: PartCounter,
     private readonly blobs: BlobStore,
     private readonly opts: ReceiveOptions,
     private readonly resolve: (r: MultipartResult) => void,
@@ -102,6 +107,7 @@ class MultipartReceiver {
       'data',
       guard((chunk: Buffer) => {
         this.receivedBytes += chunk.length;
+        this.partCount.push(chunk);
       }),
     );
     source.on(
@@ -143,6 +149,7 @@ class MultipartReceiver {
   }
 
   private onField(name: string | undefined, value: string | undefined, info: busboy.FieldInfo) {
+    this.partsReported++;
     if (this.settled) return;
     if (name === undefined) return this.unnamed();
     // busboy gives no value for a part in a character set it cannot decode (charset=x).
@@ -167,6 +174,7 @@ class MultipartReceiver {
     // Every stream gets its error listener at once: busboy ends a file stream with an error when
     // the body breaks off, and an 'error' nobody listens to ends the process.
     stream.on('error', () => {});
+    this.partsReported++;
     const refuse = (then: () => void) => {
       stream.resume();
       then();
@@ -251,8 +259,10 @@ class MultipartReceiver {
   }
 
   /** The parser read the whole body: the result, once every file is stored. */
-  private onParsed(): void {
+  private onParsed() {
     if (this.settled) return;
+    // A part busboy skipped had a Content-Disposition it could not read: it has no usable name.
+    if (this.partCount.parts > this.partsReported) return this.unnamed();
     void Promise.all(this.writes).then(
       this.guard(() => {
         if (this.settled) return;
@@ -303,5 +313,8 @@ export function receiveMultipart(
     );
   }
   const source = body instanceof Readable ? body : Readable.fromWeb(body as never);
-  return new Promise((resolve, reject) => new MultipartReceiver(source, bb, blobs, limits, resolve, reject).start());
+  // busboy accepted the type, so it has a boundary (the first one, as busboy reads it).
+  const boundary = parseMediaType(headers['content-type'] ?? '')?.parameters.find(([name]) => name === 'boundary')?.[1] ?? '';
+  const parts = new PartCounter(boundary);
+  return new Promise((resolve, reject) => new MultipartReceiver(source, bb, parts, blobs, limits, resolve, reject).start());
 }
