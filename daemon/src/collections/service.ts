@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.js';
 import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from './queries.js';
-import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../db/access.js';
+import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../ids.js';
 import { reindexLanguageJob, validLanguage } from './language.js';
