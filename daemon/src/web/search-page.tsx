@@ -15,6 +15,7 @@ import { highlightPassages, type Segment } from './highlight.js';
 import { FieldError, Layout, Notice, PageHead } from './layout.js';
 import { meteredSearch, type SearchOutcome } from './metering.js';
 import { visibleTags } from './queries.js';
+import { parseTags } from '../documents/tags.js';
 
 const MODES: { id: SearchMode; label: string; hint: string }[] = [
   { id: 'hybrid', label: 'Hybrid', hint: 'words and meaning' },
@@ -226,10 +227,7 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
     let status = 200;
     const submitted = c.req.query('q') !== undefined;
     if (submitted) {
-      const tags = s.tags
-        .split(',')
-        .map((t) => t.trim())
-        .filter(Boolean);
+      const tags = parseTags(s.tags);
       const parsed = SearchRequestSchema.safeParse({
         query: s.q,
         collection: s.collection || undefined,
