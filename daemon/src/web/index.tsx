@@ -11,7 +11,7 @@ import { registerCollectionForms } from './collection-forms.js';
 import { registerCollectionPage } from './collection-page.js';
 import { registerDocumentPages } from './document-pages.js';
 import { field, page, presessionTokenValid, safeEqual, type FormFields, type WebContext, type WebEnv } from './context.js';
-import { registerKeyPages } from './keys-pages.js';
+import { registerKeyPages } from './keys/pages.js';
 import { Bare, Layout } from './layout.js';
 import { registerOverviewPages } from './overview-page.js';
 import { registerSearchPage } from './search-page.js';
