@@ -68,7 +68,7 @@ export function classify(
   f: ReceivedFile,
   override?: string,
 ): { sourceType: string } | { code: SkipCode | 'UPLOAD_FAILED'; reason: string } {
-  if (f.tooLarge) return { code: 'FILE_TOO_LARGE', reason: 'File exceeds the 50 MB limit.' };
+  if (f.tooLarge) return { code: 'FILE_TOO_LARGE', reason: 'File exceeds the 50 MiB limit.' };
   if (f.failed) return { code: 'UPLOAD_FAILED', reason: 'The file could not be written to storage.' };
   const sourceType = detectSourceType(f.filename, f.mediaType, override);
   if (!sourceType || sourceType === 'text' || sourceType === 'url') {

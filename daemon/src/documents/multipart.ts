@@ -228,7 +228,7 @@ class MultipartReceiver {
       guard(() => {
         file.tooLarge = true;
         // A single upload (`file`) is refused outright; a batch (`files`) skips just this file.
-        if (file.field === 'file') this.fail(new AppError('FILE_TOO_LARGE', `File "${file.filename}" exceeds the 50 MB limit.`));
+        if (file.field === 'file') this.fail(new AppError('FILE_TOO_LARGE', `File "${file.filename}" exceeds the 50 MiB limit.`));
       }),
     );
     stream.pipe(sink);
