@@ -79,7 +79,7 @@ export const SearchRequestSchema = z
       .optional()
       .openapi({
         description:
-          'Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); default per embedding model, so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and whether it was measured or assumed.',
+          'Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); by default the floor is computed per query, from what the query scores against a sample of the searched collections’ own chunks (any embedding model), so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and where it came from.',
         example: 0.3,
       }),
     score_threshold: z

@@ -1298,7 +1298,7 @@ export interface components {
             /** @description Weight of the vector channel in weighted fusion (0 = text only, 1 = vector only). Default per model, chosen on BEIR SciFact: 0.1 for the built-in model, 0.5 for nomic-embed-text. */
             semantic_ratio?: number;
             /**
-             * @description Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); default per embedding model, so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and whether it was measured or assumed.
+             * @description Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); by default the floor is computed per query, from what the query scores against a sample of the searched collections’ own chunks (any embedding model), so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and where it came from.
              * @example 0.3
              */
             min_score?: number;
