@@ -156,6 +156,13 @@ describe('docsift CLI: document metadata', () => {
     const cleared = await cli(['docs', 'update', uuid, '--tags', '', '--json']);
     assert.equal(cleared.code, 0, cleared.stderr);
     assert.deepEqual((await detail(uuid)).tags, []);
+    // replace keeps the metadata unless --meta gives the new one, whole.
+    const kept = await cli(['docs', 'replace', uuid, sample('sample.md'), '--json']);
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.deepEqual(kept.json().metadata, { year: 2025 });
+    const replaced = await cli(['docs', 'replace', uuid, sample('sample.txt'), '--meta', 'version=2', '--json']);
+    assert.equal(replaced.code, 0, replaced.stderr);
+    assert.deepEqual((await detail(uuid)).metadata, { version: 2 });
   });
 
   it('docs update: nothing to change or a bad uuid is a usage error (2); another tenant’s document is not found (1)', async () => {
