@@ -392,7 +392,7 @@ describe('document upload', () => {
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(body.code, 'FILE_TOO_LARGE');
       assert.ok(producedAtResponse < total, `response arrived after ${producedAtResponse} of ${total} bytes were produced`);
-      assert.ok(producedAtResponse >= 50 * MB, 'the limit is 50 MB');
+      assert.ok(producedAtResponse >= 50 * MB, 'the limit is 50 MiB');
       assert.equal((await docRows()).length, before, 'no document row');
       assert.ok(await eventually(async () => (await blobFiles()).length === files), `no blob kept: ${await blobFiles()}`);
     });
@@ -409,7 +409,7 @@ describe('document upload', () => {
         ['sample.txt'],
       );
       assert.equal(r.body.skipped[0]?.filename, 'huge.txt');
-      assert.match(r.body.skipped[0]?.reason, /50 MB/);
+      assert.match(r.body.skipped[0]?.reason, /50 MiB/);
       assert.equal(r.body.skipped[0]?.code, 'FILE_TOO_LARGE', 'the code a single upload of it gets');
       assert.ok(await eventually(async () => (await blobFiles()).length === files + 1), 'only the small file is kept');
     });

@@ -9,7 +9,7 @@ import { PermitLeases } from './limits/permit-leases.js';
 import type { Logger } from './logger.js';
 import { QueryEmbeddingCache } from './search/query-cache.js';
 import { ScopeBackgrounds } from './search/background.js';
-import { extractLimits } from './documents/load-text.js';
+import { extractLimits } from './ingest/extract-limits.js';
 import { createBlobStore } from './storage/index.js';
 import { systemClock, type AppDeps, type Clock } from './types.js';
 import { UsageLogWriter } from './usage/log-writer.js';

@@ -44,7 +44,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   NO_FILES_PROVIDED: 'No files were provided: send them as multipart form fields named "files".',
   NO_FILE_PROVIDED: 'No file was provided: send it as a multipart form field named "file".',
   UNSUPPORTED_FILE_TYPE: 'Unsupported file type: .exe. Supported: PDF, Office, OpenDocument, RTF, EPUB, HTML, Markdown, text, CSV, JSON.',
-  FILE_TOO_LARGE: 'The file is larger than 50 MB.',
+  FILE_TOO_LARGE: 'The file is larger than 50 MiB.',
   INVALID_FILE_CONTENT: 'The file content does not match its type: report.pdf is not a PDF.',
   URL_REQUIRED: 'A URL document needs a "url".',
   NAME_REQUIRED: 'A key name is required.',

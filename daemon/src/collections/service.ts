@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.js';
 import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from './queries.js';
-import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../db/access.js';
+import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../ids.js';
 import { reindexLanguageJob, validLanguage } from './language.js';
@@ -87,7 +87,7 @@ export async function getVisibleCollectionId(tx: Tx, caller: Caller, ref: { id: 
   return rows[0].id;
 }
 
-/** A collection the caller may write to (db/access.ts `requireWriteAccess`). */
+/** A collection the caller may write to (auth/access.ts `requireWriteAccess`). */
 export async function requireWritableCollection(tx: Tx, caller: Caller, id: string): Promise<CollectionRow> {
   const c = await getVisibleCollection(tx, caller, id);
   await requireWriteAccess(tx, caller, c);

@@ -47,19 +47,3 @@ export function detailJson(d: DocumentRow, contentText: string, chunks: ChunkRow
     })),
   };
 }
-
-/** `tags` arrives as one comma-separated string: trimmed, empties dropped, duplicates (case-insensitive) removed. */
-export function parseTags(raw: string | undefined): string[] {
-  if (!raw) return [];
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const t of raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    if (seen.has(t.toLowerCase())) continue;
-    seen.add(t.toLowerCase());
-    out.push(t);
-  }
-  return out;
-}

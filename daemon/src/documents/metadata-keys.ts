@@ -1,7 +1,7 @@
 // The metadata keys in the caller's visible scope, with the values seen most often: what a filter
 // form offers (the web UI's search page). Read from the newest KEY_SAMPLE documents, so the cost
 // stays flat however large the collections grow, as for the tag suggestions (web/queries.ts).
-import { visibleToCaller } from '../db/access.js';
+import { visibleToCaller } from '../auth/access.js';
 import type { AppDeps, Caller } from '../types.js';
 
 /** Documents read, newest first. */

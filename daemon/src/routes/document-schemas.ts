@@ -75,6 +75,19 @@ export const DocumentListItem = z
   })
   .openapi('DocumentListItem');
 
+/** The documents carrying a tag (GET /tags/{tag}/documents and the MCP tool search_by_tag). */
+export const TagParams = z.object({
+  tag: z.string().openapi({
+    param: { name: 'tag', in: 'path' },
+    description: 'The tag, matched whole and case-insensitively.',
+    example: 'invoices',
+  }),
+});
+export const TagQuery = z.object({ collection: z.string().optional().openapi({ description: 'Collection slug.' }) });
+export const TaggedDocuments = z
+  .object({ tag: z.string(), count: z.number().int(), documents: z.array(DocumentListItem) })
+  .openapi('TaggedDocuments');
+
 export const ChunkSchema = z
   .object({
     id: z.string().openapi({ format: 'uuid' }),

@@ -19,9 +19,13 @@ import {
   DocumentListItem,
   multipartReplaceBody,
   multipartUploadBody,
+  TaggedDocuments,
+  TagParams,
+  TagQuery,
   UploadedDocument,
 } from './document-schemas.js';
-import { errorResponses, isJsonMediaType, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './router.js';
+import { errorResponses, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './router.js';
+import { isJsonMediaType } from '../net/media-type.js';
 
 const tags = ['Documents'];
 
@@ -51,12 +55,6 @@ const ListQuery = z.object({
     .optional()
     .openapi({ description: 'Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`).' }),
 });
-
-const TagParams = z.object({ tag: z.string().openapi({ param: { name: 'tag', in: 'path' }, example: 'invoices' }) });
-const TagQuery = z.object({ collection: z.string().optional().openapi({ description: 'Collection slug.' }) });
-const TaggedDocuments = z
-  .object({ tag: z.string(), count: z.number().int(), documents: z.array(DocumentListItem) })
-  .openapi('TaggedDocuments');
 
 const UpdateDocument = z
   .strictObject({

@@ -17,6 +17,7 @@ import { meteredSearch, type SearchOutcome } from './metering.js';
 import { visibleTags } from './queries.js';
 import { CollectionPicker, MAX_CONDITIONS, MetaConditions, metaFilter, readConditions } from './search-filters.js';
 import { Results, type SearchState } from './search-results.js';
+import { parseTags } from '../documents/tags.js';
 
 export type { SearchState } from './search-results.js';
 
@@ -181,10 +182,7 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
     let status = 200;
     const submitted = c.req.query('q') !== undefined;
     if (submitted) {
-      const tags = s.tags
-        .split(',')
-        .map((t) => t.trim())
-        .filter(Boolean);
+      const tags = parseTags(s.tags);
       const parsed = SearchRequestSchema.safeParse({
         query: s.q,
         collections: s.collections.length ? s.collections : undefined,

@@ -1254,6 +1254,7 @@ export interface components {
              */
             collections?: string[];
             /**
+             * @description Only chunks of documents passing this filter. JSON: {"and": [f, …]}, {"or": [f, …]}, {"not": f}, or {"<field>": {"<op>": value}} (several keys are and-ed; a bare value means eq). Fields: tags, source_type, collection (slug), document (uuid), created_at (ISO 8601), original_filename, or any metadata key (as shown in results’ `metadata`). Ops: eq, ne, in, nin (lists), gt, gte, lt, lte, exists (true/false), prefix (original_filename). Example: {"and": [{"year": {"gte": 2024}}, {"dept": "legal"}]}; inside one document: {"document": "<uuid>"}.
              * @example {
              *       "and": [
              *         {
@@ -1299,7 +1300,7 @@ export interface components {
             /** @description Weight of the vector channel in weighted fusion (0 = text only, 1 = vector only). Default per model, chosen on BEIR SciFact: 0.1 for the built-in model, 0.5 for nomic-embed-text. */
             semantic_ratio?: number;
             /**
-             * @description Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); default per embedding model, so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and whether it was measured or assumed.
+             * @description Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); by default the floor is computed per query, from what the query scores against a sample of the searched collections’ own chunks (any embedding model), so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and where it came from.
              * @example 0.3
              */
             min_score?: number;
@@ -4398,6 +4399,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The tag, matched whole and case-insensitively. */
                 tag: string;
             };
             cookie?: never;
