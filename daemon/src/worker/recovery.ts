@@ -2,6 +2,7 @@ import os from 'node:os';
 import type { WorkerEvents } from 'graphile-worker';
 import type { Sql } from '../db/client.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
+import { isStopping } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { giveBackAttempts } from './graphile-internals.js';
 
@@ -22,9 +23,10 @@ const MAX_GIVE_BACKS = 20;
  * A worker of this process that stops (it died, or its runner was replaced) is dropped from the
  * heartbeats at once, and its jobs are released on the next tick: nothing waits for staleness.
  *
- * An attempt that failed only because the database was unreachable tells nothing about the job, so
- * it is given back: a document processed across a few database restarts is not marked failed for
- * running out of attempts, nor delayed by a backoff that grew meanwhile.
+ * An attempt that failed only because the database was unreachable, or because this process is
+ * stopping, tells nothing about the job, so it is given back: a document processed across a few
+ * database restarts or deploys is not marked failed for running out of attempts, nor delayed by a
+ * backoff that grew meanwhile.
  *
  * After an outage every process's heartbeats are equally old. A process that saw the outage only
  * judges others' heartbeats once it has itself reached the database again for a whole stale period,
@@ -65,7 +67,7 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
     if (!error) givenBack.delete(job.id);
   });
   events.on('job:error', ({ job, error }) => {
-    if (isDatabaseUnavailable(error)) giveBackAttempt(job.id);
+    if (isDatabaseUnavailable(error) || isStopping(error)) giveBackAttempt(job.id);
   });
   function giveBackAttempt(jobId: string): void {
     const n = givenBack.get(jobId) ?? 0;
@@ -132,6 +134,8 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
   return {
     async stop() {
       clearInterval(timer);
+      // The attempts of jobs cut short by the stop itself go back now, not at a next tick.
+      await releaseOwn().catch((err: unknown) => log.debug({ err }, 'could not give back attempts at stop'));
       const ids = [...live, ...gone];
       if (ids.length) await sql`delete from worker_heartbeats where worker_id in ${sql(ids)}`.catch(() => {});
     },
