@@ -1,6 +1,7 @@
 // Hostile inputs generated at test time, small on the wire and expensive to process: zip bombs
 // (office files whose XML inflates hugely), PDFs with many pages, deeply nested JSON. Each is built
 // from repeated text so generating it is cheap and deterministic.
+import { createHash } from 'node:crypto';
 import { crc32, createDeflate, deflateRawSync, deflateSync } from 'node:zlib';
 
 const xmlHead = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -307,7 +308,7 @@ function onePagePdf(packed: Buffer, filter: string): Buffer {
  * A one-page PDF whose page content is `data` with `/Length` and `dictionary` in its stream
  * dictionary; `extra` objects (their bodies) are numbered from 6 and may be referred to from it.
  */
-export function pdfWithContentStream(data: Buffer, dictionary: string, extra: string[] = []): Buffer {
+export function pdfWithContentStream(data: Buffer, dictionary: string, extra: string[] = [], trailer = ''): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
   const offsets: number[] = [];
   let size = parts[0]!.length;
@@ -327,6 +328,47 @@ export function pdfWithContentStream(data: Buffer, dictionary: string, extra: st
   const count = 6 + extra.length;
   const xref = [`xref\n0 ${count}\n`, '0000000000 65535 f \n'];
   for (let n = 1; n < count; n++) xref.push(`${String(offsets[n]).padStart(10, '0')} 00000 n \n`);
-  parts.push(text(`${xref.join('')}trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`));
+  parts.push(text(`${xref.join('')}trailer\n<< /Size ${count} /Root 1 0 R ${trailer} >>\nstartxref\n${size}\n%%EOF\n`));
   return Buffer.concat(parts);
+}
+
+const PASSWORD_PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
+const md5 = (...parts: Buffer[]) => createHash('md5').update(Buffer.concat(parts)).digest();
+
+function rc4(key: Buffer, data: Buffer): Buffer {
+  const s = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) & 0xff;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 0xff;
+    j = (j + s[i]!) & 0xff;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+    out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 0xff]!;
+  }
+  return out;
+}
+
+/**
+ * A one-page PDF encrypted with the standard security handler (RC4, 40-bit, revision 2) and an
+ * empty user password: any reader opens it without asking, and the page content (`data`, with
+ * `dictionary`) is stored encrypted, so its bytes say nothing until decrypted.
+ */
+export function encryptedPdf(data: Buffer, dictionary: string): Buffer {
+  const id = Buffer.from('0123456789abcdef0123456789abcdef', 'hex');
+  const owner = rc4(md5(PASSWORD_PAD).subarray(0, 5), PASSWORD_PAD);
+  const permissions = Buffer.alloc(4);
+  permissions.writeInt32LE(-4);
+  const key = md5(PASSWORD_PAD, owner, permissions, id).subarray(0, 5);
+  const user = rc4(key, PASSWORD_PAD);
+  // Object 5 (the page content), generation 0: its own key.
+  const objectKey = md5(key, Buffer.from([5, 0, 0, 0, 0])).subarray(0, 10);
+  return pdfWithContentStream(
+    rc4(objectKey, data),
+    dictionary,
+    [`<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P -4 >>`],
+    `/Encrypt 6 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`,
+  );
 }
