@@ -106,8 +106,8 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
       deps.extraction.warm().catch((err: unknown) => logger.warn({ err }, 'could not start the extraction threads ahead'));
     }
     const url = publicUrl(config, port);
-    // Everything stops taking work at once (the flag is set before any await): the API refuses new
-    // requests (app.ts) and stops listening, the worker claims no job and ends extractions in
+    // Everything stops taking work at once (the flag is set before any other code runs): the API
+    // refuses new requests (app.ts) and stops listening, the worker claims no job and ends extractions in
     // progress (their jobs are given back). Then what is in flight finishes: requests, and jobs
     // past their extraction.
     const stop = () =>
