@@ -3,7 +3,8 @@
 // BrotliDecode, pdf-decoders.ts for the others pdf.js decodes in JavaScript.
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createInflate, type BrotliDecompress, type Inflate } from 'node:zlib';
-import { type Chunks, ascii85, asciiHex, lzw, predictor, runLength } from './pdf-decoders.js';
+import { type Chunks, ascii85, asciiHex, lzw, runLength } from './pdf-decoders.js';
+import { predictor } from './pdf-predictor.js';
 import { Name, Ref, type PdfDict, type PdfObjects, type PdfValue } from './pdf-objects.js';
 
 /**
