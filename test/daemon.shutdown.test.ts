@@ -131,6 +131,7 @@ describe('daemon: graceful shutdown on SIGTERM', () => {
       );
 
       // Another daemon indexes what was accepted: each once, and nothing that was refused.
+      const firstServe = serve;
       serve = await spawnDaemon(['serve'], env());
       const accepted = uploads.filter((u) => u.status === 201);
       await until(
@@ -153,8 +154,9 @@ describe('daemon: graceful shutdown on SIGTERM', () => {
         'no refused upload left a document',
       );
       for (const d of docs) assert.equal(d.chunks, 1, `${d.original_filename} indexed once`);
+      const stopped = JSON.stringify(firstServe.logs.find((l) => /^stopped/.test(l.msg)) ?? {});
       ctx.diagnostic(
-        `exit ${exitMs} ms after SIGTERM; ${accepted.length} uploads accepted, ${uploads.length - accepted.length} refused ` +
+        `exit ${exitMs} ms after SIGTERM (${stopped}); ${accepted.length} uploads accepted, ${uploads.length - accepted.length} refused ` +
           `(${uploads.filter((u) => u.status === 503).length} as 503, the rest at the connection)`,
       );
     } finally {

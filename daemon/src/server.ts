@@ -112,14 +112,17 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
     // past their extraction.
     const stop = () =>
       (stopping ??= (async () => {
-        const http = server ? drainHttp(server) : undefined;
-        const jobs = worker?.stop();
+        const t0 = Date.now();
+        const since = (p: Promise<unknown> | undefined) => p?.then(() => Date.now() - t0);
+        const http = since(server ? drainHttp(server) : undefined);
+        const jobs = since(worker?.stop());
         await deps.extraction.close();
-        await Promise.all([http, jobs]);
+        const [httpMs, jobsMs] = await Promise.all([http, jobs]);
         await recovery?.stop();
         // Every request has finished: write the request-log records still buffered, while the pool is open.
         await deps.usageLog.close();
         await closeDeps(deps);
+        logger.info({ httpMs, jobsMs, ms: Date.now() - t0 }, 'stopped: requests and jobs in flight finished');
       })());
     const w = worker;
     return { url, port, deps, stop, ...(w ? { workerStatus: () => w.status() } : {}) };
