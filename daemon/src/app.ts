@@ -82,6 +82,8 @@ function databaseUnavailable(availability: DatabaseAvailability, nothingDone: bo
 export interface AppOptions {
   /** The job worker of this process, when it runs one: /readyz reports it. */
   workerStatus?: () => WorkerStatus;
+  /** True once the process is stopping (server.ts): requests are refused, keep-alive sockets closed. */
+  draining?: () => boolean;
 }
 
 export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
@@ -102,6 +104,20 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
   const anonymous = anonymousBudget(deps);
   app.use('*', rateLimitHeadersOnUnguardedAnswers(deps, anonymous));
   app.use('*', closeUnreadBodies());
+  // A stopping process takes no new request, on a new connection or a kept-alive one: 503 with
+  // Retry-After (nothing was done), and the connection closes. Requests already in flight finish,
+  // and their connection closes after the answer, so a client's next request goes elsewhere.
+  app.use('*', async (c, next) => {
+    if (opts.draining?.()) {
+      c.header('Connection', 'close');
+      return respondError(
+        c,
+        new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly.', undefined, { 'Retry-After': '1' }),
+      );
+    }
+    await next();
+    if (opts.draining?.()) c.res.headers.set('Connection', 'close');
+  });
   // While the database is known to be down, API calls answer 503 at once instead of each waiting on
   // a connection attempt (db/availability.ts probes and lifts this as soon as it answers again).
   // After closeUnreadBodies, so an upload refused this way closes its connection like any other.

@@ -158,3 +158,14 @@ export class PermanentError extends Error {
 export function isPermanent(err: unknown): err is PermanentError {
   return err instanceof PermanentError;
 }
+
+/**
+ * A job attempt cut short because this process is stopping (its extraction thread was ended, or
+ * the job was handed over as the worker stopped): it says nothing about the job, so the job is
+ * neither failed nor charged an attempt (worker/recovery.ts gives it back) and runs on the next worker.
+ */
+export class StoppingError extends Error {}
+
+export function isStopping(err: unknown): err is StoppingError {
+  return err instanceof StoppingError;
+}
