@@ -12,7 +12,7 @@ import { FAIR_RANK_CAP, processingPriority } from './processing-queue.js';
 import { createHash } from 'node:crypto';
 import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta, type SkippedFile } from './checks.js';
 import { baseFilename, receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
-import type { Metadata } from './metadata.js';
+import type { Metadata } from '../metadata.js';
 
 async function insertRow(
   tx: Tx,

@@ -3,10 +3,7 @@
 // naming the path of the bad clause (`filter.and[1].year.gt`); nothing is dropped silently.
 import { AppError } from '../errors.js';
 import { isUuid } from '../ids.js';
-
-/** Metadata limits (documents/metadata.ts enforces them on writes; a filter names keys by the same rule). */
-export const METADATA_LIMITS = { keys: 64, keyLength: 64, stringLength: 1000, arrayLength: 100, bytes: 8192 } as const;
-export const METADATA_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+import { METADATA_KEY, METADATA_LIMITS, unstorableText } from '../metadata.js';
 
 export type Scalar = string | number | boolean;
 export type Op = 'eq' | 'ne' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'prefix';
@@ -58,8 +55,19 @@ function resolveField(name: string, path: string): Field {
 
 function checkString(v: string, path: string): string {
   if (v.length > FILTER_LIMITS.stringLength) throw new Bad(path, `Strings are at most ${FILTER_LIMITS.stringLength} characters.`);
-  if (v.includes('\u0000')) throw new Bad(path, 'Must not contain NUL characters.');
+  const problem = unstorableText(v);
+  if (problem) throw new Bad(path, problem);
   return v;
+}
+
+/** The instants a timestamptz parameter can carry: years 1 to 9999 in UTC (year 0 and "+010000" do not parse). */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+function checkTimestamp(v: unknown): boolean {
+  if (typeof v !== 'string' || !TIMESTAMP.test(v)) return false;
+  const t = Date.parse(v);
+  return t >= FIRST_INSTANT && t <= LAST_INSTANT;
 }
 
 /** One operand, checked against what the field holds. */
@@ -81,10 +89,7 @@ function operand(field: Field, op: Op, v: unknown, path: string): Scalar {
       want(typeof v === 'string' && isUuid(v), 'a document uuid');
       return (v as string).toLowerCase();
     case 'created_at':
-      want(
-        typeof v === 'string' && TIMESTAMP.test(v) && !Number.isNaN(Date.parse(v)),
-        'an ISO 8601 timestamp such as 2024-01-31T00:00:00Z',
-      );
+      want(checkTimestamp(v), 'an ISO 8601 timestamp between years 1 and 9999 in UTC, such as 2024-01-31T00:00:00Z');
       return v as string;
     default:
       want(typeof v === 'string', 'a string');

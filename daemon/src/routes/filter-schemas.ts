@@ -1,14 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { BUILTIN_FIELDS, FILTER_LIMITS, METADATA_LIMITS } from '../filters/parse.js';
+import { BUILTIN_FIELDS, FILTER_LIMITS } from '../filters/parse.js';
 import type { App } from './router.js';
-
-const L = METADATA_LIMITS;
-export const DocumentMetadata = z
-  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
-  .openapi('DocumentMetadata', {
-    description: `Structured fields of a document, filterable in search and listing (\`filter\`). A flat JSON object: values are strings, numbers, booleans or arrays of strings (no nested objects, no null). Limits: at most ${L.keys} keys; a key is 1–${L.keyLength} letters, digits, \`_\`, \`-\` or \`.\`, starting with a letter or \`_\`; strings at most ${L.stringLength} characters; arrays at most ${L.arrayLength} strings; at most ${L.bytes} bytes as JSON. A violation answers 400 VALIDATION_FAILED naming the key (\`metadata.year\`).`,
-    example: { year: 2024, dept: 'legal', confidential: false, parties: ['acme', 'globex'] },
-  });
 
 export const FILTER_DESCRIPTION = `A filter on documents (JSON). A node is \`{"and": [node, …]}\`, \`{"or": [node, …]}\`, \`{"not": node}\` or \`{"<field>": {"<operator>": value}}\`; several keys in one object are and-ed, several operators on one field too, and a bare value means \`eq\` (\`{"dept": "legal"}\`).
 

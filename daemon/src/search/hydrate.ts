@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.js';
 import type { Fused } from './fusion.js';
-import type { Metadata } from '../documents/metadata.js';
+import type { Metadata } from '../metadata.js';
 import { compileFilter } from '../filters/compile.js';
 import type { FilterNode } from '../filters/parse.js';
 

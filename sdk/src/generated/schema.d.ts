@@ -1046,7 +1046,7 @@ export interface components {
             created_at: string;
         };
         /**
-         * @description Structured fields of a document, filterable in search and listing (`filter`). A flat JSON object: values are strings, numbers, booleans or arrays of strings (no nested objects, no null). Limits: at most 64 keys; a key is 1–64 letters, digits, `_`, `-` or `.`, starting with a letter or `_`; strings at most 1000 characters; arrays at most 100 strings; at most 8192 bytes as JSON. A violation answers 400 VALIDATION_FAILED naming the key (`metadata.year`).
+         * @description Structured fields of a document, filterable in search and listing (`filter`). A flat JSON object: values are strings, numbers, booleans or arrays of strings (no nested objects, no null). Limits: at most 64 keys; a key is 1–64 letters, digits, `_`, `-` or `.`, starting with a letter or `_`; strings at most 1000 characters (no NUL, no lone surrogate); arrays at most 100 strings; at most 8192 bytes as JSON. A violation answers 400 VALIDATION_FAILED naming the key (`metadata.year`).
          * @example {
          *       "year": 2024,
          *       "dept": "legal",
