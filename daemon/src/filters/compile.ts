@@ -15,31 +15,27 @@ function join(tx: Tx, parts: Fragment[], word: 'and' | 'or'): Fragment {
 
 const CMP = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
-/** Metadata equality: the key holds the value, or (strings) an array holding it. Both are GIN `@>` lookups. */
-function metaEq(tx: Tx, key: string, v: Scalar): Fragment {
-  const one = tx.json({ [key]: v });
-  if (typeof v !== 'string') return tx`d.metadata @> ${one}::jsonb`;
-  return tx`(d.metadata @> ${one}::jsonb or d.metadata @> ${tx.json({ [key]: [v] })}::jsonb)`;
+/**
+ * Metadata equality with any of `values`: the key holds one of them, or (strings) an array holding
+ * one. One `@> any(jsonb[])` (a GIN lookup per element), and one bind parameter however long the list.
+ */
+function metaAny(tx: Tx, key: string, values: Scalar[]): Fragment {
+  const probes = values.flatMap((v) =>
+    typeof v === 'string' ? [JSON.stringify({ [key]: v }), JSON.stringify({ [key]: [v] })] : [JSON.stringify({ [key]: v })],
+  );
+  return tx`(d.metadata @> any(${probes}::text[]::jsonb[]))`;
 }
 
 function metaLeaf(tx: Tx, key: string, l: Leaf): Fragment {
   switch (l.op) {
     case 'eq':
-      return metaEq(tx, key, l.value);
+      return metaAny(tx, key, [l.value]);
     case 'ne':
-      return tx`not ${metaEq(tx, key, l.value)}`;
+      return tx`not ${metaAny(tx, key, [l.value])}`;
     case 'in':
-      return join(
-        tx,
-        l.value.map((v) => metaEq(tx, key, v)),
-        'or',
-      );
+      return metaAny(tx, key, l.value);
     case 'nin':
-      return tx`not ${join(
-        tx,
-        l.value.map((v) => metaEq(tx, key, v)),
-        'or',
-      )}`;
+      return tx`not ${metaAny(tx, key, l.value)}`;
     case 'exists':
       return l.value ? tx`(d.metadata ? ${key})` : tx`not (d.metadata ? ${key})`;
     case 'gt':
@@ -126,17 +122,17 @@ function leafSql(tx: Tx, field: Field, l: Leaf): Fragment {
 /** The filter as a boolean SQL expression over `d` (documents). */
 export function compileFilter(tx: Tx, f: FilterNode): Fragment {
   if ('and' in f)
-    return tx`(${join(
+    return join(
       tx,
       f.and.map((x) => compileFilter(tx, x)),
       'and',
-    )})`;
+    );
   if ('or' in f)
-    return tx`(${join(
+    return join(
       tx,
       f.or.map((x) => compileFilter(tx, x)),
       'or',
-    )})`;
+    );
   if ('not' in f) return tx`(not ${compileFilter(tx, f.not)})`;
   return tx`(${leafSql(tx, f.field, f)})`;
 }

@@ -8,7 +8,7 @@ Fields: ${BUILTIN_FIELDS.map((f) => `\`${f}\``).join(', ')}, and any other name 
 
 Operators: \`eq\`, \`ne\`, \`in\`, \`nin\` (lists of 1–${FILTER_LIMITS.listValues}), \`gt\`, \`gte\`, \`lt\`, \`lte\`, \`exists\` (true/false), and \`prefix\` (original_filename only). By field: metadata takes every operator but prefix (numbers compare as numbers, strings by code point; a string-array value matches \`eq\`/\`in\`/ranges when one element does); \`tags\` eq/ne/in/nin (case-insensitive) and exists; \`source_type\`, \`collection\` (slugs) and \`document\` (uuids) eq/ne/in/nin; \`created_at\` eq/ne/gt/gte/lt/lte with an ISO 8601 timestamp; \`original_filename\` eq/ne/in/nin/prefix.
 
-Semantics: a missing key fails every operator except \`ne\`, \`nin\` and \`exists: false\` (\`ne\` is exactly \`not eq\`). Limits: ${FILTER_LIMITS.clauses} conditions, ${FILTER_LIMITS.depth} levels. A bad filter answers 400 VALIDATION_FAILED whose \`fields\` names the bad clause's path, for example \`filter.and[1].year.gt\`.`;
+Semantics: a missing key fails every operator except \`ne\`, \`nin\` and \`exists: false\` (\`ne\` is exactly \`not eq\`). Limits (a filter's cost budget, checked before any work): ${FILTER_LIMITS.clauses} conditions, ${FILTER_LIMITS.values} values in all (each operand, and each element of an \`in\` or \`nin\` list, counts one), ${FILTER_LIMITS.depth} levels, strings of at most ${FILTER_LIMITS.stringLength} characters; \`created_at\` between years 1 and 9999 in UTC. A bad filter answers 400 VALIDATION_FAILED whose \`fields\` names the bad clause's path, for example \`filter.and[1].year.gt\`.`;
 
 const EXAMPLE = { and: [{ year: { gte: 2024 } }, { dept: 'legal' }, { not: { tags: { in: ['draft'] } } }] };
 
