@@ -1,5 +1,5 @@
-// A filter's cost is bounded before any work: the parser counts its conditions, values and depth
-// and refuses one over the budget (400 VALIDATION_FAILED naming it) in search (REST, MCP) and
+// A filter's cost is bounded before any work: the parser counts its conditions, values, characters
+// and depth and refuses one over the budget (400 VALIDATION_FAILED naming it) in search (REST, MCP) and
 // listing alike; a legal filter, up to the largest, runs exactly, its value lists bound as one array
 // parameter each. How cheap the largest legal filter is, is measured by `npm run bench:filters`.
 import assert from 'node:assert/strict';
@@ -100,6 +100,16 @@ describe('filter cost: a budget checked before any work, and the largest legal f
     }
     const exact = { and: [lists(4, 100), { dept: { in: Array.from({ length: 100 }, (_, i) => `d${i}`) } }] };
     for (const r of [await search(exact), await list(exact)]) assert.equal(r.status, 200, r.text.slice(0, 300));
+    // Characters in all: 65 strings of 1,000 fit the budget (65,536), 66 do not.
+    const long = (n: number) => ({
+      or: Array.from({ length: n }, (_, i) => ({ note: `${'n'.repeat(996)}${String(i).padStart(4, '0')}` })),
+    });
+    assert.equal(FILTER_LIMITS.characters, 65_536);
+    const tooLong = await search(long(66));
+    assert.equal(tooLong.status, 400, tooLong.text.slice(0, 300));
+    assert.deepEqual(Object.keys(tooLong.body.fields), ['filter']);
+    assert.match(tooLong.body.fields.filter[0], /65,536 characters/);
+    assert.equal((await search(long(65))).status, 200);
   });
 
   it('the largest legal filter (100 conditions, 500 values) runs exactly in every mode, in listing and MCP', async () => {

@@ -7,7 +7,7 @@ import { matches, type OracleDoc } from './helpers/filter-oracle.js';
 
 // Value pools shared by the documents and the random filters, so filters hit, miss and straddle.
 const KEYS = ['year', 'dept', 'n', 'flag', 'list', 'name'];
-const STRINGS = ['legal', 'Legal', 'hr', 'eng', '', 'a', 'b', 'c', 'é', 'z', 'legal2'];
+const STRINGS = ['legal', 'Legal', 'hr', 'eng', '', 'a', 'b', 'c', 'é', 'z', 'legal2', 'a"b', 'c\\d', '{x,y}'];
 const NUMBERS = [2019, 2022, 2024, 2025, -1.5, 0, 0.5, 1e21];
 const TAGS = ['red', 'Blue', 'green'];
 

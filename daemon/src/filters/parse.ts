@@ -22,12 +22,14 @@ export type FilterNode = { and: FilterNode[] } | { or: FilterNode[] } | { not: F
 
 /**
  * A filter's cost budget, checked while it is parsed, before any other work: conditions (leaves),
- * values in all (each operand and each element of an `in`/`nin` list counts one), nesting depth,
- * and each list's and string's length. A filter's SQL and its evaluation per document grow with
- * its values: 100 conditions of 100 values each (10,000 values, about 100 KB) cost 1.7-4 s of
- * API CPU, while the largest filter within this budget costs a few ms (npm run bench:filters).
+ * values in all (each operand and each element of an `in`/`nin` list counts one), characters of
+ * its strings in all, nesting depth, and each list's and string's length. A filter travels with
+ * each statement that tests it (up to four per search) and is tested on every document a statement
+ * reads, so its cost grows with its values and their bytes: 100 conditions of 100 values each
+ * (about 100 KB) cost 1.7-4 s of API CPU. The largest filter within this budget is measured by
+ * npm run bench:filters. 500 uuids (a search inside 500 documents) take 18,000 characters.
  */
-export const FILTER_LIMITS = { clauses: 100, values: 500, depth: 10, listValues: 100, stringLength: 1000 } as const;
+export const FILTER_LIMITS = { clauses: 100, values: 500, characters: 65_536, depth: 10, listValues: 100, stringLength: 1000 } as const;
 
 /** Which operators each field takes, and what kind of value. */
 const ALLOWED: Record<BuiltinField | 'metadata', readonly Op[]> = {
@@ -108,19 +110,24 @@ function operand(field: Field, op: Op, v: unknown, path: string): Scalar {
 class Budget {
   private conditions = 0;
   private values = 0;
+  private characters = 0;
   constructor(readonly root: string) {}
 
   condition(path: string): void {
     if (++this.conditions > FILTER_LIMITS.clauses) throw new Bad(path, `At most ${FILTER_LIMITS.clauses} conditions in one filter.`);
   }
 
-  spend(values: number): void {
-    this.values += values;
+  /** A leaf's operands, counted before any of them is checked. */
+  spend(operands: readonly unknown[]): void {
+    this.values += operands.length;
+    for (const v of operands) if (typeof v === 'string') this.characters += v.length;
     if (this.values > FILTER_LIMITS.values)
       throw new Bad(
         this.root,
         `A filter holds at most ${FILTER_LIMITS.values} values in all (each operand, and each element of an in or nin list, counts one).`,
       );
+    if (this.characters > FILTER_LIMITS.characters)
+      throw new Bad(this.root, `A filter's strings hold at most ${FILTER_LIMITS.characters.toLocaleString('en')} characters in all.`);
   }
 }
 
@@ -134,16 +141,16 @@ function leaf(field: Field, op: string, v: unknown, path: string, budget: Budget
     );
   if (o === 'exists') {
     if (typeof v !== 'boolean') throw new Bad(path, '"exists" needs true or false.');
-    budget.spend(1);
+    budget.spend([v]);
     return { field, op: o, value: v };
   }
   if (o === 'in' || o === 'nin') {
     if (!Array.isArray(v) || v.length < 1 || v.length > FILTER_LIMITS.listValues)
       throw new Bad(path, `"${o}" needs a list of 1 to ${FILTER_LIMITS.listValues} values.`);
-    budget.spend(v.length);
+    budget.spend(v);
     return { field, op: o, value: v.map((x, i) => operand(field, 'eq', x, `${path}[${i}]`)) };
   }
-  budget.spend(1);
+  budget.spend([v]);
   const value = operand(field, o, v, path);
   if (o === 'prefix') return { field, op: o, value: value as string };
   if (o === 'gt' || o === 'gte' || o === 'lt' || o === 'lte') return { field, op: o, value: value as string | number };

@@ -616,7 +616,7 @@ export interface components {
          *
          *     Operators: `eq`, `ne`, `in`, `nin` (lists of 1–100), `gt`, `gte`, `lt`, `lte`, `exists` (true/false), and `prefix` (original_filename only). By field: metadata takes every operator but prefix (numbers compare as numbers, strings by code point; a string-array value matches `eq`/`in`/ranges when one element does); `tags` eq/ne/in/nin (case-insensitive) and exists; `source_type`, `collection` (slugs) and `document` (uuids) eq/ne/in/nin; `created_at` eq/ne/gt/gte/lt/lte with an ISO 8601 timestamp; `original_filename` eq/ne/in/nin/prefix.
          *
-         *     Semantics: a missing key fails every operator except `ne`, `nin` and `exists: false` (`ne` is exactly `not eq`). Limits (a filter's cost budget, checked before any work): 100 conditions, 500 values in all (each operand, and each element of an `in` or `nin` list, counts one), 10 levels, strings of at most 1000 characters; `created_at` between years 1 and 9999 in UTC. A bad filter answers 400 VALIDATION_FAILED whose `fields` names the bad clause's path, for example `filter.and[1].year.gt`.
+         *     Semantics: a missing key fails every operator except `ne`, `nin` and `exists: false` (`ne` is exactly `not eq`). Limits (a filter's cost budget, checked before any work): 100 conditions, 500 values in all (each operand, and each element of an `in` or `nin` list, counts one), 65536 characters of strings in all, 10 levels, strings of at most 1000 characters; `created_at` between years 1 and 9999 in UTC. A bad filter answers 400 VALIDATION_FAILED whose `fields` names the bad clause's path, for example `filter.and[1].year.gt`.
          * @example {
          *       "and": [
          *         {
