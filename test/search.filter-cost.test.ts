@@ -4,15 +4,13 @@
 // parameter each. How cheap the largest legal filter is, is measured by `npm run bench:filters`.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { compileFilter } from '../daemon/src/filters/compile.js';
 import { FILTER_LIMITS, parseFilter } from '../daemon/src/filters/parse.js';
 import { makeCollection, waitSettled } from './helpers/docs.js';
+import { connectMcp, type ToolResult } from './helpers/mcp-client.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { matches, type OracleDoc } from './helpers/filter-oracle.js';
-
-type ToolResult = { content: { type: string; text: string }[]; structuredContent?: any; isError?: boolean };
 
 /** `n` conditions under `or`, each `op` over a list of `size` values: `code` values, `pick(i)` first. */
 function lists(n: number, size: number, op: 'in' | 'nin' = 'in', pick = (i: number) => `c${2 * i}`) {
@@ -54,10 +52,7 @@ describe('filter cost: a budget checked before any work, and the largest legal f
       docsA.push({ ...x, uuid: x.uuid } as OracleDoc);
     }
     await waitSettled(req, b.key, idsB);
-    client = new Client({ name: 'docsift-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${d.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${a.key}` } } }),
-    );
+    client = await connectMcp(d.url, a.key);
   });
   after(async () => {
     await client?.close();

@@ -3,13 +3,11 @@
 // request (health checks, the next search) is served as usual.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import postgres from 'postgres';
 import { makeCollection, waitSettled } from './helpers/docs.js';
+import { connectMcp, type ToolResult } from './helpers/mcp-client.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
-
-type ToolResult = { content: { type: string; text: string }[]; structuredContent?: any; isError?: boolean };
 
 describe('statement timeout: a search or list statement past STATEMENT_TIMEOUT_MS fails that request alone', () => {
   let d: TestDaemon;
@@ -32,10 +30,7 @@ describe('statement timeout: a search or list statement past STATEMENT_TIMEOUT_M
       ids.push(r.body.uuid);
     }
     await waitSettled(req, a.key, ids);
-    client = new Client({ name: 'docsift-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${d.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${a.key}` } } }),
-    );
+    client = await connectMcp(d.url, a.key);
   });
   after(async () => {
     await client?.close();
