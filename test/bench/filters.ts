@@ -11,14 +11,13 @@
 // The 100-condition × 100-value filter the limits allowed before the budget is sent once (now 400
 // at once); with BENCH_PEER_CWD (a checkout, e.g. main's) its attack phase also runs on that
 // checkout's daemon, the cost the budget removes. BENCH_CPU_PROF=<dir> keeps the daemon's CPU profile.
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { createUserWithKey } from '../../daemon/src/accounts/create.js';
 import { createSql } from '../../daemon/src/db/client.js';
 import { FILTER_LIMITS } from '../../daemon/src/filters/parse.js';
-import { benchDatabase, benchTempDir, type DaemonProcess, repoRoot, runMain, startDaemonProcess } from './lib/env.js';
-import { percentiles, type Percentiles, round, treeCpuMs } from './lib/metrics.js';
+import { type Phase, phase, startTarget, type Target } from './filters/phase.js';
+import { benchDatabase, benchTempDir, runMain } from './lib/env.js';
+import { round } from './lib/metrics.js';
 import { codeVersion, machineInfo, printTable, writeResults } from './lib/report.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 60);
@@ -54,128 +53,6 @@ function formerMaximalFilter() {
   };
 }
 
-interface Phase {
-  name: string;
-  attacks: number;
-  attackStatuses: Record<string, number>;
-  attack: Percentiles;
-  victim: Percentiles;
-  healthz: Percentiles;
-  daemonCpuMs: number;
-  pgCpuMs: number;
-  loop?: { p50: number; p99: number; max: number; mean: number };
-}
-
-interface Target {
-  url: string;
-  daemon: DaemonProcess;
-  loopFile: string;
-}
-
-async function readLoop(t: Target) {
-  const before = (() => {
-    try {
-      return JSON.parse(readFileSync(t.loopFile, 'utf8')).seq as number;
-    } catch {
-      return 0;
-    }
-  })();
-  process.kill(t.daemon.pid, 'SIGUSR2');
-  for (let i = 0; i < 100; i++) {
-    try {
-      const s = JSON.parse(readFileSync(t.loopFile, 'utf8'));
-      if (s.seq > before) return s as Phase['loop'];
-    } catch {
-      /* not written yet */
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return undefined;
-}
-
-/** One phase: the attacker (a prepared body, or none), the victim (or not) and the health probe, for PHASE_MS. */
-async function phase(name: string, t: Target, pmPid: number, keys: { a: string; b: string }, o: { attack?: string; victim: boolean }) {
-  const end = Date.now() + PHASE_MS;
-  const timed = async (list: number[], f: () => Promise<Response>) => {
-    const s = performance.now();
-    const res = await f();
-    await res.arrayBuffer();
-    list.push(performance.now() - s);
-    return res.status;
-  };
-  const post = (key: string, body: string) => () =>
-    fetch(`${t.url}/api/v1/search/`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body,
-    });
-  const attack: number[] = [];
-  const victim: number[] = [];
-  const healthz: number[] = [];
-  const statuses: Record<string, number> = {};
-  const victimBody = JSON.stringify({ query: 'harbour budget ledger', limit: 10, filter: { dept: 'legal' } });
-  await readLoop(t);
-  const cpu0 = [treeCpuMs(t.daemon.pid), treeCpuMs(pmPid)];
-  const loops = [
-    ...(o.attack
-      ? Array.from({ length: CONCURRENCY }, async () => {
-          while (Date.now() < end) {
-            const s = await timed(attack, post(keys.a, o.attack!));
-            statuses[s] = (statuses[s] ?? 0) + 1;
-          }
-        })
-      : []),
-    o.victim
-      ? (async () => {
-          while (Date.now() < end) if ((await timed(victim, post(keys.b, victimBody))) !== 200) throw new Error('victim search failed');
-        })()
-      : undefined,
-    (async () => {
-      while (Date.now() < end) {
-        await timed(healthz, () => fetch(`${t.url}/healthz`));
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    })(),
-  ];
-  await Promise.all(loops);
-  const cpu = [treeCpuMs(t.daemon.pid) - cpu0[0]!, treeCpuMs(pmPid) - cpu0[1]!];
-  return {
-    name,
-    attacks: attack.length,
-    attackStatuses: statuses,
-    attack: percentiles(attack),
-    victim: percentiles(victim),
-    healthz: percentiles(healthz),
-    daemonCpuMs: cpu[0]!,
-    pgCpuMs: cpu[1]!,
-    loop: await readLoop(t),
-  } satisfies Phase;
-}
-
-async function startTarget(dbUrl: string, dir: string, label: string, cwd?: string): Promise<Target> {
-  const loopFile = path.join(dir, `loop-${label}.json`);
-  const daemon = await startDaemonProcess({
-    args: ['serve'],
-    ...(cwd ? { cwd } : {}),
-    nodeArgs: [
-      '--import',
-      path.join(repoRoot, 'test/bench/lib/loop-delay.mjs'),
-      ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
-    ],
-    logFile: path.join(dir, `daemon-${label}.log`),
-    env: {
-      DATABASE_URL: dbUrl,
-      DATA_DIR: path.join(dir, `data-${label}`),
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      SIGNING_SECRET: 'bench-signing-secret-0123456789abcdef0123456789',
-      RATE_LIMITS_ENABLED: 'false',
-      BENCH_LOOP_DELAY_FILE: loopFile,
-    },
-  });
-  return { url: daemon.url!, daemon, loopFile };
-}
-
 async function main(): Promise<void> {
   const db = await benchDatabase('filters');
   const tmp = await benchTempDir('filters');
@@ -190,7 +67,7 @@ async function main(): Promise<void> {
     await sql`update organizations set plan = 'pro' where id in ${sql(users.map((u) => u.organization.id))}`;
     const keys = { a: users[0]!.key, b: users[1]!.key };
     const [pm] = await sql<{ pid: number }[]>`select split_part(pg_read_file('postmaster.pid'), E'\n', 1)::int as pid`;
-    const here = await startTarget(db.url, tmp.dir, 'this');
+    const here = await startTarget(db.url, tmp.dir, 'this', CPU_PROF ? { cpuProf: CPU_PROF } : {});
     targets.push(here);
     for (const key of [keys.a, keys.b]) {
       const h = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -234,15 +111,18 @@ async function main(): Promise<void> {
       code: ((await refused.json()) as { code?: string }).code,
     };
     process.stderr.write(`[bench] ${DOCS} documents per organization indexed; maximal legal filter ${round(maximal.length / 1024)} KiB\n`);
+    const run = { ms: PHASE_MS, concurrency: CONCURRENCY };
     const phases: Phase[] = [];
-    phases.push(await phase('baseline (victim alone)', here, pm!.pid, keys, { victim: true }));
-    phases.push(await phase(`attack alone (c=${CONCURRENCY})`, here, pm!.pid, keys, { attack: maximal, victim: false }));
-    phases.push(await phase(`attack + victim (c=${CONCURRENCY})`, here, pm!.pid, keys, { attack: maximal, victim: true }));
+    phases.push(await phase('baseline (victim alone)', here, pm!.pid, keys, { victim: true, ...run }));
+    phases.push(await phase(`attack alone (c=${CONCURRENCY})`, here, pm!.pid, keys, { attack: maximal, victim: false, ...run }));
+    phases.push(await phase(`attack + victim (c=${CONCURRENCY})`, here, pm!.pid, keys, { attack: maximal, victim: true, ...run }));
     if (PEER) {
       await here.daemon.stop();
-      const peer = await startTarget(db.url, tmp.dir, 'peer', PEER);
+      const peer = await startTarget(db.url, tmp.dir, 'peer', { cwd: PEER });
       targets.push(peer);
-      phases.push(await phase(`peer: 100 × 100 filter alone (c=${CONCURRENCY})`, peer, pm!.pid, keys, { attack: former, victim: false }));
+      phases.push(
+        await phase(`peer: 100 × 100 filter alone (c=${CONCURRENCY})`, peer, pm!.pid, keys, { attack: former, victim: false, ...run }),
+      );
     }
     report(phases, formerAnswer, maximal.length);
   } finally {
