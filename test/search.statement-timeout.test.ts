@@ -1,6 +1,6 @@
-// A search or list statement that runs longer than STATEMENT_TIMEOUT_MS is cancelled: that request
-// answers 503 SERVICE_UNAVAILABLE, the database is never marked unreachable, and every other
-// request (health checks, the next search) is served as usual.
+// A search or list statement (a streamed list's batch included) that runs longer than
+// STATEMENT_TIMEOUT_MS is cancelled: that request answers 503 SERVICE_UNAVAILABLE, the database is
+// never marked unreachable, and every other request (health checks, the next search) is served.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -40,6 +40,8 @@ describe('statement timeout: a search or list statement past STATEMENT_TIMEOUT_M
   const search = (mode: string, filter?: unknown) =>
     req('POST', '/api/v1/search/', { key: a.key, json: { query: 'harbour ledger', mode, limit: 5, ...(filter ? { filter } : {}) } });
   const list = () => req('GET', `/api/v1/documents/?limit=5&filter=${encodeURIComponent(JSON.stringify({ year: 2025 }))}`, { key: a.key });
+  // Without limit or cursor the list streams every match (docs/service-spec.md §4): each batch is one statement.
+  const stream = () => req('GET', `/api/v1/documents/?filter=${encodeURIComponent(JSON.stringify({ year: 2025 }))}`, { key: a.key });
 
   it('answers 503 while the tables are locked, never marks the database down, and serves again at once', { timeout: 60_000 }, async () => {
     // Another session holds the tables every search and list statement reads: those statements wait
@@ -49,7 +51,13 @@ describe('statement timeout: a search or list statement past STATEMENT_TIMEOUT_M
     await held`begin`;
     await held`lock table chunks, documents in access exclusive mode`;
     try {
-      for (const r of [await search('text'), await search('vector'), await search('hybrid', { year: 2025 }), await list()]) {
+      for (const r of [
+        await search('text'),
+        await search('vector'),
+        await search('hybrid', { year: 2025 }),
+        await list(),
+        await stream(),
+      ]) {
         assert.equal(r.status, 503, r.text);
         assert.equal(r.body.code, 'SERVICE_UNAVAILABLE');
         assert.match(r.body.error, /STATEMENT_TIMEOUT_MS/);
@@ -65,7 +73,9 @@ describe('statement timeout: a search or list statement past STATEMENT_TIMEOUT_M
       await locker.end();
     }
     assert.equal(d.deps.availability.isDown, false);
-    for (const r of [await search('text'), await search('hybrid', { year: 2025 }), await list()]) assert.equal(r.status, 200, r.text);
+    for (const r of [await search('text'), await search('hybrid', { year: 2025 }), await list(), await stream()])
+      assert.equal(r.status, 200, r.text);
+    assert.equal((await stream()).body.length, 2);
     assert.equal((await search('text')).body.count, 2);
   });
 });

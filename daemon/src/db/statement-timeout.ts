@@ -17,10 +17,36 @@ const QUERY_CANCELED = '57014';
  * PostgreSQL's cancel request names a connection, not a statement: only an answer still on the
  * wire when the cancel leaves can let it reach the statement queued next on that connection.
  */
-export async function withinTimeout<T extends readonly postgres.MaybeRow[]>(
+export function withinTimeout<T extends readonly postgres.MaybeRow[]>(
   statement: postgres.PendingQuery<T>,
   ms: number,
 ): Promise<postgres.RowList<T>> {
+  return cancelledAfter(ms, statement, () => statement);
+}
+
+/**
+ * A cursor's batches (`rows` each), each fetched within `ms`: every batch is one execution of the
+ * statement's portal, so a stream of any length is bounded batch by batch.
+ */
+export async function* batchesWithinTimeout<T extends readonly postgres.MaybeRow[]>(
+  statement: postgres.PendingQuery<T>,
+  rows: number,
+  ms: number,
+): AsyncGenerator<NonNullable<T[number]>[]> {
+  const batches = statement.cursor(rows)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await cancelledAfter(ms, statement, () => batches.next());
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await batches.return?.();
+  }
+}
+
+/** Awaits `work`, cancelling `statement` once it has run `ms`. */
+async function cancelledAfter<R>(ms: number, statement: { cancel(): void }, work: () => Promise<R>): Promise<R> {
   let settled = false;
   let cancelled = false;
   const timer = setTimeout(
@@ -33,7 +59,7 @@ export async function withinTimeout<T extends readonly postgres.MaybeRow[]>(
     ms,
   );
   try {
-    return await statement;
+    return await work();
   } catch (err) {
     if (cancelled && (err as { code?: unknown }).code === QUERY_CANCELED) throw new StatementTimeoutError(ms);
     throw err;

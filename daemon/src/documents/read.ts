@@ -7,7 +7,7 @@ import { baseFilename } from './multipart.js';
 import { chunksOfDocument, contentText, listVisibleDocuments, type DocumentRow, type DocumentStatus } from './queries.js';
 import { getVisibleDocument } from './access.js';
 import { parseFilterText } from '../filters/parse.js';
-import { withinTimeout } from '../db/statement-timeout.js';
+import { batchesWithinTimeout, withinTimeout } from '../db/statement-timeout.js';
 
 export async function documentDetail(deps: AppDeps, caller: Caller, id: string) {
   const d = await getVisibleDocument(deps.sql, caller, id);
@@ -41,7 +41,8 @@ export async function listDocuments(
 
 /**
  * Every visible document matching the filters, newest first, read from the database in batches
- * through a cursor so memory stays flat whatever the count (docs/service-spec.md §4: the list is unpaginated).
+ * through a cursor so memory stays flat whatever the count (docs/service-spec.md §4: the list is
+ * unpaginated); each batch is fetched within STATEMENT_TIMEOUT_MS.
  */
 export async function* allDocuments(
   deps: AppDeps,
@@ -50,7 +51,11 @@ export async function* allDocuments(
 ): AsyncGenerator<DocumentRow[]> {
   const where = q.filter === undefined ? undefined : parseFilterText(q.filter);
   yield* deps.reads.stream((sql) =>
-    listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where }).cursor(500),
+    batchesWithinTimeout(
+      listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where }),
+      500,
+      deps.config.STATEMENT_TIMEOUT_MS,
+    ),
   );
 }
 
