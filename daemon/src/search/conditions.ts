@@ -20,7 +20,9 @@ export interface SearchScope {
 /**
  * One search's restrictions, compiled once per request (compileConditions) and read by every
  * statement of it: both channels' and hydrate's. Each fragment carries its bind parameters (a
- * filter's value list is one array parameter) and is embedded at most once per statement.
+ * filter's value list is one array parameter); a statement holds the filter once (the `passing`
+ * CTE, or hydrate's join), and fragments are never changed by a statement, so both channels embed
+ * them at the same time.
  */
 export interface Conditions {
   collectionIds: string[];
