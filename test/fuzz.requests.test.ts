@@ -18,17 +18,8 @@ import { samplePath } from './fixtures/samples.js';
 import { admin } from './helpers/browser.js';
 import { blobFiles, multipartBody, openFdsUnder, until, type Part } from './helpers/chaos.js';
 import { createTenant, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
-import { parseFilter } from '../daemon/src/filters/parse.js';
-import {
-  BOUNDARY,
-  contentType,
-  filterCase,
-  jsonish,
-  type MultipartCase,
-  multipartCase,
-  mutate,
-  objectKey,
-} from './helpers/fuzz-requests.js';
+import { filterCase, filterThroughEveryTransport } from './helpers/fuzz-filters.js';
+import { BOUNDARY, contentType, jsonish, type MultipartCase, multipartCase, mutate, objectKey } from './helpers/fuzz-requests.js';
 import { webSession } from './helpers/web-session.js';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2 ** 31;
@@ -300,62 +291,14 @@ describe(`fuzz: hostile requests (FUZZ_SEED=${SEED})`, () => {
   });
 
   it('filters: whatever the parser accepts runs (200) in search, list and MCP; the rest is 400 VALIDATION_FAILED', async () => {
-    const modes = ['text', 'vector', 'hybrid'] as const;
     let runs = 0;
     let ran = 0;
     await surface(
       'filters',
       FILTER_CASES,
       fc.asyncProperty(filterCase, fc.nat(2), async (raw, mode) => {
-        // What the daemon sees: the JSON round trip (-0 is 0, lone surrogates survive as escapes).
-        const text = JSON.stringify(raw);
-        const filter = JSON.parse(text) as unknown;
-        let accepted = true;
-        try {
-          parseFilter(filter);
-        } catch {
-          accepted = false;
-        }
         runs++;
-        if (accepted) ran++;
-        const what = `filter ${text.slice(0, 300)}`;
-        const verdict = async (res: Response, where: string) => {
-          const r = await check(res, `${where} ${what}`);
-          if (accepted) assert.equal(r.status, 200, `${where}: accepted by the parser, so it runs: ${r.text.slice(0, 300)} ${what}`);
-          else {
-            assert.equal(r.status, 400, `${where}: refused by the parser: ${r.text.slice(0, 300)} ${what}`);
-            assert.equal(JSON.parse(r.text).code, 'VALIDATION_FAILED', `${where} ${what}`);
-          }
-        };
-        await verdict(
-          await call('POST', '/api/v1/search/', { json: { query: 'fuzz', mode: modes[mode], limit: 5, filter } }),
-          'POST /api/v1/search/',
-        );
-        // A query string past Node's 16 KiB header limit never reaches the daemon (431 from the HTTP parser).
-        const qs = encodeURIComponent(text);
-        if (qs.length < 12_000) await verdict(await call('GET', `/api/v1/documents/?limit=3&filter=${qs}`), 'GET /api/v1/documents/');
-        const mcp = await check(
-          await call('POST', '/mcp', {
-            json: {
-              jsonrpc: '2.0',
-              id: 1,
-              method: 'tools/call',
-              params: { name: 'search_documents', arguments: { query: 'fuzz', filter } },
-            },
-            headers: { accept: 'application/json, text/event-stream' },
-          }),
-          `POST /mcp ${what}`,
-        );
-        assert.equal(mcp.status, 200, `MCP answers in JSON-RPC: ${mcp.text.slice(0, 300)} ${what}`);
-        const result = JSON.parse(mcp.text).result as { isError?: boolean; structuredContent?: { code?: string } } | undefined;
-        // MCP's input schema (a zod record) drops a "__proto__" key, which REST takes as a metadata key:
-        // such a filter may be refused there, never a 5xx. Deriving the tool's input from REST's ends it.
-        const protoKey = text.includes('"__proto__"');
-        if (accepted && !protoKey)
-          assert.ok(result && !result.isError, `MCP: accepted by the parser, so it runs: ${mcp.text.slice(0, 300)} ${what}`);
-        // A filter that is no JSON object fails the tool's input schema before the parser sees it.
-        else if (filter && typeof filter === 'object' && !Array.isArray(filter))
-          assert.equal(result?.structuredContent?.code, 'VALIDATION_FAILED', `MCP: ${mcp.text.slice(0, 300)} ${what}`);
+        if (await filterThroughEveryTransport(raw, mode, call, check)) ran++;
       }),
     );
     process.stderr.write(`[fuzz.requests] filters: ${ran} of ${runs} accepted by the parser and run\n`);
