@@ -107,6 +107,9 @@ describe('document metadata: upload, JSON, replace, PATCH', () => {
       [JSON.stringify({ a: Array.from({ length: 101 }, () => 'x') }), 'metadata.a'],
       [JSON.stringify(Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, 'x'.repeat(1000)]))), 'metadata'],
       ['{"a":"nul\\u0000"}', 'metadata.a'],
+      // A lone surrogate is no text PostgreSQL stores: 400, never a 500.
+      ['{"a":"x\\ud800"}', 'metadata.a'],
+      ['{"a":["ok","\\udc00"]}', 'metadata.a[1]'],
     ];
     for (const [raw, field] of cases) assertError(await upload({ metadata: raw }), 400, 'VALIDATION_FAILED', field);
     assertError(
@@ -155,6 +158,7 @@ describe('document metadata: upload, JSON, replace, PATCH', () => {
     const doc = await addText(req, owner.key, coll.uuid, 'T', 'Body text.');
     assertError(await patch(doc.uuid, { title: '' }), 400, 'VALIDATION_FAILED', 'title');
     assertError(await patch(doc.uuid, { metadata: { 'a b': 1 } }), 400, 'VALIDATION_FAILED', 'metadata.a b');
+    assertError(await patch(doc.uuid, { metadata: { a: '\ud800' } }), 400, 'VALIDATION_FAILED', 'metadata.a');
     assertError(await patch(doc.uuid, { status: 'indexed' }), 400, 'VALIDATION_FAILED');
     assertError(await patch(doc.uuid, { metadata: { x: 1 } }, readKey), 403, 'WRITE_ACCESS_REQUIRED');
     assertError(await patch(doc.uuid, { metadata: { x: 1 } }, other.key), 404, 'DOCUMENT_NOT_FOUND');

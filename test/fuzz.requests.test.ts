@@ -1,6 +1,7 @@
 // Property-based fuzzing of every request surface that takes client bytes: the multipart upload
 // routes (API upload and replace, the web UI's upload), JSON bodies (search, collections, keys,
-// webhooks, JSON documents), headers (auth, content-type, boundary) and cursors and query strings.
+// webhooks, JSON documents), headers (auth, content-type, boundary), filters (search, list and MCP:
+// what the parser accepts must run, the rest is 400) and cursors and query strings.
 // Every case must hold: no uncaught exception (each would end a real daemon), no 5xx but a
 // documented 503, the envelope (`error`, `code`, optional `fields`) on every 4xx; after each
 // surface: no temp file, unreferenced blob or open descriptor under the data dir, and flat RSS.
@@ -17,13 +18,16 @@ import { samplePath } from './fixtures/samples.js';
 import { admin } from './helpers/browser.js';
 import { blobFiles, multipartBody, openFdsUnder, until, type Part } from './helpers/chaos.js';
 import { createTenant, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
+import { filterCase, filterThroughEveryTransport } from './helpers/fuzz-filters.js';
 import { BOUNDARY, contentType, jsonish, type MultipartCase, multipartCase, mutate, objectKey } from './helpers/fuzz-requests.js';
 import { webSession } from './helpers/web-session.js';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2 ** 31;
+/** Filters per default run: each is sent to search, to the document list (when its URL fits) and to MCP. */
+const FILTER_CASES = 300;
 /** Cases in all, shared among the surfaces in proportion to their default counts (which add up to DEFAULT_TOTAL). */
 const RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : undefined;
-const DEFAULT_TOTAL = 3 * 200 + 5 * 150 + 250 + 350;
+const DEFAULT_TOTAL = 3 * 200 + 5 * 150 + 250 + 350 + FILTER_CASES;
 const runsOf = (defaultRuns: number) => (RUNS === undefined ? defaultRuns : Math.max(1, Math.round((RUNS * defaultRuns) / DEFAULT_TOTAL)));
 const PASSWORD = 'fuzzing passphrase for the web';
 /** RSS growth allowed over a whole surface's cases (GC and allocator noise included). */
@@ -51,6 +55,8 @@ describe(`fuzz: hostile requests (FUZZ_SEED=${SEED})`, () => {
     t = await createTenant(d, 'fuzz');
     await admin(d, ['set-password', '--email', t.email, '--password-stdin'], PASSWORD);
     web = await webSession(d, t.email, PASSWORD);
+    // Every case may search: a plan whose quota no run reaches (Free stops at 1,000 searches).
+    assert.equal((await admin(d, ['set-plan', '--org', t.orgId, '--plan', 'pro'])).code, 0);
     coll = await (await call('POST', '/api/v1/collections/', { json: { name: 'Fuzz' } })).json();
     pdf = await readFile(samplePath('sample.pdf'));
     const f = new FormData();
@@ -282,6 +288,21 @@ describe(`fuzz: hostile requests (FUZZ_SEED=${SEED})`, () => {
         await check(res, `${method} ${path} auth=${String(c.auth).slice(0, 80)} ct=${c.contentType}`);
       }),
     );
+  });
+
+  it('filters: whatever the parser accepts runs (200) in search, list and MCP; the rest is 400 VALIDATION_FAILED', async () => {
+    let runs = 0;
+    let ran = 0;
+    await surface(
+      'filters',
+      FILTER_CASES,
+      fc.asyncProperty(filterCase, fc.nat(2), async (raw, mode) => {
+        runs++;
+        if (await filterThroughEveryTransport(raw, mode, call, check)) ran++;
+      }),
+    );
+    process.stderr.write(`[fuzz.requests] filters: ${ran} of ${runs} accepted by the parser and run\n`);
+    assert.ok(ran > runs / 5 && ran < runs, 'the cases straddle the parser: some run, some are refused');
   });
 
   it('cursors and query strings of the lists', async () => {

@@ -80,6 +80,9 @@ describe('MCP search_documents: filter and collections', () => {
       { and: [{ year: 1 }, { year: { gt: true } }] }, // wrong value type
       { document: { in: [] } }, // empty list
       { or: [{ created_at: { gte: 'yesterday' } }] }, // not a timestamp
+      { created_at: { gte: '0000-01-01T00:00:00Z' } }, // before year 1
+      { created_at: { lt: '9999-12-31T23:00:00-05:00' } }, // after 9999 in UTC
+      { dept: '\ud800' }, // a lone surrogate
     ];
     for (const filter of bad) {
       const api = await req('POST', '/api/v1/search/', { key: a.key, json: { query: 'vacation policy', filter } });

@@ -7,7 +7,7 @@ import { matches, type OracleDoc } from './helpers/filter-oracle.js';
 
 // Value pools shared by the documents and the random filters, so filters hit, miss and straddle.
 const KEYS = ['year', 'dept', 'n', 'flag', 'list', 'name'];
-const STRINGS = ['legal', 'Legal', 'hr', 'eng', '', 'a', 'b', 'c', 'é', 'z', 'legal2'];
+const STRINGS = ['legal', 'Legal', 'hr', 'eng', '', 'a', 'b', 'c', 'é', 'z', 'legal2', 'a"b', 'c\\d', '{x,y}'];
 const NUMBERS = [2019, 2022, 2024, 2025, -1.5, 0, 0.5, 1e21];
 const TAGS = ['red', 'Blue', 'green'];
 
@@ -181,6 +181,15 @@ describe('filter: search and listing are exact under random filters (fast-check,
       [[], 'filter'],
       ['year > 1', 'filter'],
       [{ dept: 'nul\u0000' }, 'filter.dept'],
+      // Dates PostgreSQL cannot store (before year 1, after 9999 once the zone is applied) and lone
+      // surrogates (not text in any encoding): 400 like any bad value, never a 500.
+      [{ created_at: { gte: '0000-01-01T00:00:00Z' } }, 'filter.created_at.gte'],
+      [{ created_at: { lt: '9999-12-31T23:00:00-05:00' } }, 'filter.created_at.lt'],
+      [{ created_at: '0001-01-01T00:00:00+01:00' }, 'filter.created_at'],
+      [{ dept: '\ud800' }, 'filter.dept'],
+      [{ dept: { in: ['a', 'x\udc00y'] } }, 'filter.dept.in[1]'],
+      [{ tags: { nin: ['\udbff'] } }, 'filter.tags.nin[0]'],
+      [{ original_filename: { prefix: 'a\ud800' } }, 'filter.original_filename.prefix'],
     ];
     for (const [filter, path] of cases) {
       for (const r of [
@@ -191,6 +200,14 @@ describe('filter: search and listing are exact under random filters (fast-check,
         assert.equal(r.body.code, 'VALIDATION_FAILED');
         assert.deepEqual(Object.keys(r.body.fields), [path], r.text);
       }
+    }
+    // The first and last instants PostgreSQL stores in this notation are accepted and run.
+    for (const filter of [{ created_at: { gte: '0001-01-01T00:00:00Z' } }, { created_at: { lte: '9999-12-31T23:59:59Z' } }]) {
+      const s = await req('POST', '/api/v1/search/', { key: a.key, json: { query: 'alpha', mode: 'text', limit: 50, filter } });
+      assert.equal(s.status, 200, s.text);
+      assert.equal(s.body.count, 30);
+      const l = await req('GET', `/api/v1/documents/?limit=5&filter=${encodeURIComponent(JSON.stringify(filter))}`, { key: a.key });
+      assert.equal(l.status, 200, l.text);
     }
     const list = await req('GET', '/api/v1/documents/?filter=%7Bnot%20json', { key: a.key });
     assert.equal(list.status, 400);

@@ -59,6 +59,13 @@ export const configSchema = z.object({
   ),
   /** A connection attempt failing after this long (an unreachable database) makes API requests answer 503 instead of hanging. */
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /**
+   * Longest one search or document-list statement may run: it is then cancelled and that request
+   * answers 503 SERVICE_UNAVAILABLE (db/statement-timeout.ts). Searches take milliseconds (at 1M
+   * chunks under a 1 % filter, 34.7 ms at p50: docs/performance.md), so only a pathological
+   * statement, or one waiting on a lock (a reindex), reaches it.
+   */
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Secret for signed download URLs and other HMACs; generated and persisted under DATA_DIR when unset. */
   SIGNING_SECRET: z.string().min(32).optional(),

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { checkMagic, detectSourceType } from '../ingest/file-types.js';
 import { parseTags } from './tags.js';
 import type { ReceivedFile } from './multipart.js';
-import { parseMetadataField, type Metadata } from './metadata.js';
+import { parseMetadataField, type Metadata } from '../metadata.js';
 
 const MAX_TAGS = 50;
 const MAX_TAG_LENGTH = 100;

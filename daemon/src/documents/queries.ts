@@ -1,7 +1,7 @@
 import type { Caller } from '../types.js';
 import { visibleToCaller } from '../auth/access.js';
 import type { Tx } from '../db/client.js';
-import type { Metadata } from './metadata.js';
+import type { Metadata } from '../metadata.js';
 import { compileFilter } from '../filters/compile.js';
 import type { FilterNode } from '../filters/parse.js';
 

@@ -7,6 +7,7 @@ import { baseFilename } from './filenames.js';
 import { chunksOfDocument, contentText, listVisibleDocuments, type DocumentRow, type DocumentStatus } from './queries.js';
 import { getVisibleDocument } from './access.js';
 import { parseFilterText } from '../filters/parse.js';
+import { batchesWithinTimeout, withinTimeout } from '../db/statement-timeout.js';
 
 export async function documentDetail(deps: AppDeps, caller: Caller, id: string) {
   const d = await getVisibleDocument(deps.sql, caller, id);
@@ -26,9 +27,13 @@ export async function listDocuments(
 ) {
   const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
   const where = q.filter === undefined ? undefined : parseFilterText(q.filter);
-  // Lists may trail the primary by the replica's replay lag (docs/deploying.md).
+  // Lists may trail the primary by the replica's replay lag (docs/deploying.md); a page's statement
+  // runs at most STATEMENT_TIMEOUT_MS (then 503 for this request alone).
   const rows = await deps.reads.run((sql) =>
-    listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where, limit: q.limit + 1, cursor }),
+    withinTimeout(
+      listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where, limit: q.limit + 1, cursor }),
+      deps.config.STATEMENT_TIMEOUT_MS,
+    ),
   );
   const page = rows.slice(0, q.limit);
   return { page, next: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null };
@@ -36,7 +41,8 @@ export async function listDocuments(
 
 /**
  * Every visible document matching the filters, newest first, read from the database in batches
- * through a cursor so memory stays flat whatever the count (docs/service-spec.md §4: the list is unpaginated).
+ * through a cursor so memory stays flat whatever the count (docs/service-spec.md §4: the list is
+ * unpaginated); each batch is fetched within STATEMENT_TIMEOUT_MS.
  */
 export async function* allDocuments(
   deps: AppDeps,
@@ -45,7 +51,11 @@ export async function* allDocuments(
 ): AsyncGenerator<DocumentRow[]> {
   const where = q.filter === undefined ? undefined : parseFilterText(q.filter);
   yield* deps.reads.stream((sql) =>
-    listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where }).cursor(500),
+    batchesWithinTimeout(
+      listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where }),
+      500,
+      deps.config.STATEMENT_TIMEOUT_MS,
+    ),
   );
 }
 

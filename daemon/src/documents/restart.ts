@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../types.js';
 import { ranksByOrganization } from './processing-queue.js';
 import type { DocumentRow } from './queries.js';
-import type { Metadata } from './metadata.js';
+import type { Metadata } from '../metadata.js';
 import { enqueueProcessing } from './process-document.js';
 
 /** What a replace changes besides the processing state; reprocess and reembed change nothing else. */

@@ -4,7 +4,7 @@ import { rejectNul, validateMeta } from './checks.js';
 import { getDocumentById, type DocumentRow } from './queries.js';
 import { documentNotFound, getVisibleDocument } from './access.js';
 import { AppError } from '../errors.js';
-import type { Metadata } from './metadata.js';
+import type { Metadata } from '../metadata.js';
 
 export interface DocumentChanges {
   title?: string;

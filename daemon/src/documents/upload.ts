@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta, type SkippedFile } from './checks.js';
 import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
 import { baseFilename } from './filenames.js';
-import type { Metadata } from './metadata.js';
+import type { Metadata } from '../metadata.js';
 
 async function insertRow(
   tx: Tx,

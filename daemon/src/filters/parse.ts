@@ -3,10 +3,7 @@
 // naming the path of the bad clause (`filter.and[1].year.gt`); nothing is dropped silently.
 import { AppError } from '../errors.js';
 import { isUuid } from '../ids.js';
-
-/** Metadata limits (documents/metadata.ts enforces them on writes; a filter names keys by the same rule). */
-export const METADATA_LIMITS = { keys: 64, keyLength: 64, stringLength: 1000, arrayLength: 100, bytes: 8192 } as const;
-export const METADATA_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+import { METADATA_KEY, METADATA_LIMITS, unstorableText } from '../metadata.js';
 
 export type Scalar = string | number | boolean;
 export type Op = 'eq' | 'ne' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'prefix';
@@ -23,7 +20,16 @@ export type Leaf =
   | { field: Field; op: 'prefix'; value: string };
 export type FilterNode = { and: FilterNode[] } | { or: FilterNode[] } | { not: FilterNode } | Leaf;
 
-export const FILTER_LIMITS = { clauses: 100, depth: 10, listValues: 100, stringLength: 1000 } as const;
+/**
+ * A filter's cost budget, checked while it is parsed, before any other work: conditions (leaves),
+ * values in all (each operand and each element of an `in`/`nin` list counts one), characters of
+ * its strings in all, nesting depth, and each list's and string's length. A filter travels with
+ * each statement that tests it (up to four per search) and is tested on every document a statement
+ * reads, so its cost grows with its values and their bytes: 100 conditions of 100 values each
+ * (about 100 KB) cost 1.7-4 s of API CPU. The largest filter within this budget is measured by
+ * npm run bench:filters. 500 uuids (a search inside 500 documents) take 18,000 characters.
+ */
+export const FILTER_LIMITS = { clauses: 100, values: 500, characters: 65_536, depth: 10, listValues: 100, stringLength: 1000 } as const;
 
 /** Which operators each field takes, and what kind of value. */
 const ALLOWED: Record<BuiltinField | 'metadata', readonly Op[]> = {
@@ -58,8 +64,19 @@ function resolveField(name: string, path: string): Field {
 
 function checkString(v: string, path: string): string {
   if (v.length > FILTER_LIMITS.stringLength) throw new Bad(path, `Strings are at most ${FILTER_LIMITS.stringLength} characters.`);
-  if (v.includes('\u0000')) throw new Bad(path, 'Must not contain NUL characters.');
+  const problem = unstorableText(v);
+  if (problem) throw new Bad(path, problem);
   return v;
+}
+
+/** The instants a timestamptz parameter can carry: years 1 to 9999 in UTC (year 0 and "+010000" do not parse). */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+function checkTimestamp(v: unknown): boolean {
+  if (typeof v !== 'string' || !TIMESTAMP.test(v)) return false;
+  const t = Date.parse(v);
+  return t >= FIRST_INSTANT && t <= LAST_INSTANT;
 }
 
 /** One operand, checked against what the field holds. */
@@ -81,10 +98,7 @@ function operand(field: Field, op: Op, v: unknown, path: string): Scalar {
       want(typeof v === 'string' && isUuid(v), 'a document uuid');
       return (v as string).toLowerCase();
     case 'created_at':
-      want(
-        typeof v === 'string' && TIMESTAMP.test(v) && !Number.isNaN(Date.parse(v)),
-        'an ISO 8601 timestamp such as 2024-01-31T00:00:00Z',
-      );
+      want(checkTimestamp(v), 'an ISO 8601 timestamp between years 1 and 9999 in UTC, such as 2024-01-31T00:00:00Z');
       return v as string;
     default:
       want(typeof v === 'string', 'a string');
@@ -92,7 +106,32 @@ function operand(field: Field, op: Op, v: unknown, path: string): Scalar {
   }
 }
 
-function leaf(field: Field, op: string, v: unknown, path: string): Leaf {
+/** What a filter has spent of its budget so far; `root` names the whole filter in errors. */
+class Budget {
+  private conditions = 0;
+  private values = 0;
+  private characters = 0;
+  constructor(readonly root: string) {}
+
+  condition(path: string): void {
+    if (++this.conditions > FILTER_LIMITS.clauses) throw new Bad(path, `At most ${FILTER_LIMITS.clauses} conditions in one filter.`);
+  }
+
+  /** A leaf's operands, counted before any of them is checked. */
+  spend(operands: readonly unknown[]): void {
+    this.values += operands.length;
+    for (const v of operands) if (typeof v === 'string') this.characters += v.length;
+    if (this.values > FILTER_LIMITS.values)
+      throw new Bad(
+        this.root,
+        `A filter holds at most ${FILTER_LIMITS.values} values in all (each operand, and each element of an in or nin list, counts one).`,
+      );
+    if (this.characters > FILTER_LIMITS.characters)
+      throw new Bad(this.root, `A filter's strings hold at most ${FILTER_LIMITS.characters.toLocaleString('en')} characters in all.`);
+  }
+}
+
+function leaf(field: Field, op: string, v: unknown, path: string, budget: Budget): Leaf {
   if (!(OPS as readonly string[]).includes(op)) throw new Bad(path, `Unknown operator "${op}": use ${OPS.join(', ')}.`);
   const o = op as Op;
   if (!ALLOWED[field.kind].includes(o))
@@ -102,20 +141,23 @@ function leaf(field: Field, op: string, v: unknown, path: string): Leaf {
     );
   if (o === 'exists') {
     if (typeof v !== 'boolean') throw new Bad(path, '"exists" needs true or false.');
+    budget.spend([v]);
     return { field, op: o, value: v };
   }
   if (o === 'in' || o === 'nin') {
     if (!Array.isArray(v) || v.length < 1 || v.length > FILTER_LIMITS.listValues)
       throw new Bad(path, `"${o}" needs a list of 1 to ${FILTER_LIMITS.listValues} values.`);
+    budget.spend(v);
     return { field, op: o, value: v.map((x, i) => operand(field, 'eq', x, `${path}[${i}]`)) };
   }
+  budget.spend([v]);
   const value = operand(field, o, v, path);
   if (o === 'prefix') return { field, op: o, value: value as string };
   if (o === 'gt' || o === 'gte' || o === 'lt' || o === 'lte') return { field, op: o, value: value as string | number };
   return { field, op: o, value };
 }
 
-function node(raw: unknown, path: string, depth: number, count: { n: number }): FilterNode {
+function node(raw: unknown, path: string, depth: number, budget: Budget): FilterNode {
   if (depth > FILTER_LIMITS.depth) throw new Bad(path, `Filters nest at most ${FILTER_LIMITS.depth} levels.`);
   if (!isObject(raw) || !Object.keys(raw).length)
     throw new Bad(path, 'A filter is an object: {"and": […]}, {"or": […]}, {"not": {…}} or {"<field>": {"<operator>": value}}.');
@@ -124,18 +166,18 @@ function node(raw: unknown, path: string, depth: number, count: { n: number }): 
     const at = `${path}.${key}`;
     if (key === 'and' || key === 'or') {
       if (!Array.isArray(v) || !v.length) throw new Bad(at, `"${key}" needs a non-empty list of filters.`);
-      const list = v.map((x, i) => node(x, `${at}[${i}]`, depth + 1, count));
+      const list = v.map((x, i) => node(x, `${at}[${i}]`, depth + 1, budget));
       parts.push(key === 'and' ? { and: list } : { or: list });
     } else if (key === 'not') {
-      parts.push({ not: node(v, at, depth + 1, count) });
+      parts.push({ not: node(v, at, depth + 1, budget) });
     } else {
       const field = resolveField(key, at);
       // A bare value is shorthand for eq: {"dept": "legal"}.
       const ops = isObject(v) ? Object.entries(v) : [['eq', v] as const];
       if (!ops.length) throw new Bad(at, 'Give at least one operator.');
       for (const [op, operandValue] of ops) {
-        if (++count.n > FILTER_LIMITS.clauses) throw new Bad(at, `At most ${FILTER_LIMITS.clauses} conditions in one filter.`);
-        parts.push(leaf(field, op, operandValue, isObject(v) ? `${at}.${op}` : at));
+        budget.condition(at);
+        parts.push(leaf(field, op, operandValue, isObject(v) ? `${at}.${op}` : at, budget));
       }
     }
   }
@@ -145,7 +187,7 @@ function node(raw: unknown, path: string, depth: number, count: { n: number }): 
 /** Checks a filter (parsed JSON); `name` is the request field it came from (`filter`). */
 export function parseFilter(raw: unknown, name = 'filter'): FilterNode {
   try {
-    return node(raw, name, 1, { n: 0 });
+    return node(raw, name, 1, new Budget(name));
   } catch (err) {
     if (err instanceof Bad)
       throw new AppError('VALIDATION_FAILED', `Invalid filter at ${err.path}: ${err.message}`, { [err.path]: [err.message] });

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ALL_SOURCE_TYPES, SUPPORTED_TYPES } from '../ingest/file-types.js';
 import { SKIP_CODES } from '../documents/checks.js';
 import { Timestamp } from './router.js';
-import { DocumentMetadata } from './filter-schemas.js';
+import { DocumentMetadata } from '../metadata.js';
 
 const typeList = Object.entries(SUPPORTED_TYPES)
   .map(([t, info]) => `\`${t}\` (${info.extensions.map((e) => '.' + e).join(', ')})`)

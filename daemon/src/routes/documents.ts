@@ -10,7 +10,7 @@ import { deleteDocument, replaceDocument, reprocessDocument } from '../documents
 import { allDocuments, documentDetail, downloadUrl, listDocuments } from '../documents/read.js';
 import { createDocument, uploadDocuments, type UploadOutcome } from '../documents/upload.js';
 import { updateDocument } from '../documents/update.js';
-import { DocumentMetadata } from './filter-schemas.js';
+import { DocumentMetadata } from '../metadata.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { searchByTag } from '../documents/tags.js';
 import {

@@ -3,7 +3,8 @@ import type { App } from './router.js';
 import { search, type SearchRequest } from '../search/service.js';
 import type { AppDeps, SearchNote } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse } from './router.js';
-import { DocumentMetadata, FilterField, registerFilterSchemas } from './filter-schemas.js';
+import { FilterField, registerFilterSchemas } from './filter-schemas.js';
+import { DocumentMetadata } from '../metadata.js';
 import { parseFilter } from '../filters/parse.js';
 
 export const SearchRequestSchema = z

@@ -1,8 +1,8 @@
 import type { Tx } from '../db/client.js';
+import { withinTimeout } from '../db/statement-timeout.js';
+import type { Metadata } from '../metadata.js';
+import type { Conditions } from './conditions.js';
 import type { Fused } from './fusion.js';
-import type { Metadata } from '../documents/metadata.js';
-import { compileFilter } from '../filters/compile.js';
-import type { FilterNode } from '../filters/parse.js';
 
 export interface Hit extends Fused {
   documentId: string;
@@ -21,31 +21,34 @@ export interface Hit extends Fused {
  * The ids are joined from unnest() rather than matched with `c.id = any(...)`: PostgreSQL then keeps
  * the prepared statement's generic plan, where `= any` made it plan every call again (0.6 ms of
  * planning per search at 100k chunks, more than the statement itself; pg_stat_statements).
- * The filter is checked again here against the documents as they are now: a concurrent PATCH of
- * metadata can never let a result through that fails it.
+ * The filter (compiled once, conditions.ts) is checked again here against the documents as they
+ * are now: a concurrent PATCH of metadata can never let a result through that fails it.
  */
-export async function hydrate(tx: Tx, fused: Fused[], where?: FilterNode): Promise<Hit[]> {
+export async function hydrate(tx: Tx, fused: Fused[], c: Pick<Conditions, 'passes' | 'timeoutMs'>): Promise<Hit[]> {
   if (!fused.length) return [];
-  const rows = await tx<
-    {
-      id: string;
-      document_id: string;
-      content: string;
-      chunk_index: number;
-      page: number | null;
-      title: string;
-      tags: string[];
-      metadata: Metadata;
-      collection_name: string;
-      collection_slug: string;
-    }[]
-  >`
+  const rows = await withinTimeout(
+    tx<
+      {
+        id: string;
+        document_id: string;
+        content: string;
+        chunk_index: number;
+        page: number | null;
+        title: string;
+        tags: string[];
+        metadata: Metadata;
+        collection_name: string;
+        collection_slug: string;
+      }[]
+    >`
     select c.id, c.document_id, c.content, c.chunk_index, c.page, d.title, d.tags, d.metadata, col.name as collection_name, col.slug as collection_slug
       from unnest(${fused.map((f) => f.chunkId)}::uuid[]) as f(id)
       join chunks c on c.id = f.id
       join documents d on d.id = c.document_id and d.deleted_at is null and d.status = 'indexed' and d.generation = c.generation
-        ${where ? tx`and ${compileFilter(tx, where)}` : tx``}
-      join collections col on col.id = c.collection_id and col.deleted_at is null`;
+        ${c.passes ? tx`and ${c.passes}` : tx``}
+      join collections col on col.id = c.collection_id and col.deleted_at is null`,
+    c.timeoutMs,
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: Hit[] = [];
   for (const f of fused) {

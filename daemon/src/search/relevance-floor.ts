@@ -29,7 +29,7 @@ export interface Floor {
   background?: { chunks: number; sample: number; median: number; spread: number; z: number };
 }
 
-/** Which relevance floor applies before the query's vector is known; `background` is resolved by `applyFloor`. */
+/** Which relevance floor applies before the query's vector is known; `background` is resolved by `gateVector`. */
 export function resolveFloor(req: FloorRequest, setting: number | undefined): Floor {
   const mark = (value: number | null, source: FloorSource, note: string | null = null, basis: Basis | null = null): Floor => ({
     value,

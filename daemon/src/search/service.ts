@@ -2,18 +2,19 @@ import { meterSearch } from '../billing/quota.js';
 import { EmbeddingRejectedError, EmbeddingUnavailableError } from '../embeddings/types.js';
 import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
-import { withSearchSettings, type Tx } from '../db/client.js';
+import type { Tx } from '../db/client.js';
+import { StatementTimeoutError } from '../db/statement-timeout.js';
 import type { FilterNode } from '../filters/parse.js';
 import type { AppDeps, Caller, SearchNote } from '../types.js';
-import { keepRelevant, rrf, single, weighted, type Candidate, type Fused } from './fusion.js';
+import { compileConditions, type Conditions } from './conditions.js';
+import { keepRelevant, rrf, single, weighted, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod } from './fusion-defaults.js';
 import { gateVector, resolveFloor, type Floor } from './relevance-floor.js';
-import { requireOperators } from './operator-channels.js';
+import { requireOperators } from './operators.js';
 import { atThreshold, roundScore } from './score-scale.js';
-import { hydrate } from './hydrate.js';
+import { hydrate, type Hit } from './hydrate.js';
 import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
-import { filteredVectorCandidates } from './filtered-vector.js';
 import { searchScope } from './scope.js';
 
 export type SearchMode = 'hybrid' | 'text' | 'vector';
@@ -79,16 +80,7 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
  * down, hybrid degrades to text-only (flagged in the response) instead of failing.
  */
 async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
-  // `collection` is a slug; the legacy `collection_id` alias may also carry a uuid.
-  const refs = [...(req.collection ? [req.collection] : []), ...(req.collections ?? [])];
-  const ref = refs.length > 0;
-  const scope = (sql: Tx) => searchScope(sql, caller, refs);
-  // Read-only work runs on the replica when there is one. A collection the replica does not know may
-  // have been created a moment ago: the primary has the last word before answering 404.
-  const collectionIds = await deps.reads.run(scope).catch((err: unknown) => {
-    if (ref && deps.reads.usingReplica && err instanceof AppError && err.code === 'COLLECTION_NOT_FOUND') return scope(deps.sql);
-    throw err;
-  });
+  const collectionIds = await collectionsSearched(deps, caller, req);
   const defaults = modelDefaults(deps.embedder.model);
   const method = req.fusion ?? defaults.fusion.method;
   const ratio = req.semanticRatio ?? defaults.fusion.semanticRatio;
@@ -106,55 +98,21 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     min_score: { ...floor, dropped },
     bm25: { k1: deps.config.BM25_K1, b: deps.config.BM25_B },
   });
-  const filter = { collectionIds, tags: req.tags, where: req.filter };
-  let fallback: 'text_only' | null = null;
-  if (!collectionIds.length)
-    return {
-      query: req.query,
-      count: 0,
-      results: [],
-      mode: req.mode,
-      fallback,
-      fusion: { method, semantic_ratio: ratio },
-      ...(req.explain ? { explain: explain(0) } : {}),
-    };
+  const answer = (results: Hit[], fallback: 'text_only' | null, dropped: number) => ({
+    query: req.query,
+    count: results.length,
+    results: results.map((r) => resultJson(r, req.explain)),
+    mode: req.mode,
+    fallback,
+    fusion: { method: req.mode === 'hybrid' ? method : ('none' as const), semantic_ratio: req.mode === 'hybrid' ? ratio : null },
+    ...(req.explain ? { explain: explain(dropped) } : {}),
+  });
+  if (!collectionIds.length) return { ...answer([], null, 0), fusion: { method, semantic_ratio: ratio } };
 
-  let queryVector: number[] | undefined;
-  if (req.mode !== 'text') {
-    try {
-      queryVector = await deps.queryCache.embed(deps.embedder, req.query);
-    } catch (err) {
-      // Down, or refusing (bad key, unknown model: an operator's fix): hybrid still answers from text.
-      const provider = err instanceof EmbeddingUnavailableError || err instanceof EmbeddingRejectedError;
-      if (provider && req.mode === 'vector')
-        throw new AppError('SEARCH_UNAVAILABLE', 'Vector search is unavailable: the embedding provider cannot be reached.');
-      if (!provider) throw err;
-      if (err instanceof EmbeddingRejectedError)
-        deps.logger.error({ err }, 'embedding provider refused the query: hybrid search falls back to text only');
-      else deps.logger.warn({ err }, 'embedding provider down: hybrid search falls back to text only');
-      fallback = 'text_only';
-    }
-  }
-  const limitWithSlack = req.maxChunksPerDocument ? CANDIDATES : Math.max(req.limit, CANDIDATES);
-  let text: Candidate[] = [];
-  let vector: Candidate[] = [];
-  try {
-    [text, vector] = await deps.reads.run((sql) =>
-      Promise.all([
-        req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, filter, limitWithSlack),
-        queryVector
-          ? withSearchSettings(sql, (tx) =>
-              (filter.where ? filteredVectorCandidates : vectorCandidates)(tx, queryVector, filter, limitWithSlack),
-            )
-          : [],
-      ]),
-    );
-  } catch (err) {
-    // The database being unreachable is an outage the API answers with 503 (and logs once), not a search fault.
-    if (isDatabaseUnavailable(err)) throw err;
-    deps.logger.error({ err }, 'search backend failed');
-    throw new AppError('SEARCH_UNAVAILABLE', 'Search is temporarily unavailable; retry shortly.');
-  }
+  // The one compilation of the request's tags and filter: every statement below embeds these.
+  const cond = compileConditions(deps.sql, { collectionIds, tags: req.tags, where: req.filter }, deps.config.STATEMENT_TIMEOUT_MS);
+  const { queryVector, fallback } = await embedQuery(deps, req);
+  const { text, vector } = await channelCandidates(deps, req, cond, queryVector);
   const run = <T>(fn: (sql: Tx) => Promise<T>) => deps.reads.run(fn);
   const gated = await gateVector(floor, text, vector, {
     backgrounds: deps.backgrounds,
@@ -179,38 +137,87 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
           : weighted(text, fuseWith, ratio),
     floor.value,
   ).kept;
-  const { kept: operated } = await requireOperators(run, deps.config.TEXT_SEARCH_CONFIG, req.query, all);
-  const dropped = gated.dropped;
+  const operatorOpts = { textConfig: deps.config.TEXT_SEARCH_CONFIG, timeoutMs: cond.timeoutMs };
+  const { kept: operated } = await requireOperators(run, operatorOpts, req.query, all);
   const fused = atThreshold(operated, req.scoreThreshold);
-  const rows = await deps.reads.run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit), req.filter));
-  const results = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
+  const rows = await run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit), cond));
+  return answer(capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit), fallback, gated.dropped);
+}
+
+/**
+ * The collections the search covers. Read-only work runs on the replica when there is one; a
+ * collection the replica does not know may have been created a moment ago: the primary has the
+ * last word before answering 404. (`collection` is a slug; the legacy `collection_id` alias may
+ * also carry a uuid.)
+ */
+async function collectionsSearched(deps: AppDeps, caller: Caller, req: SearchRequest): Promise<string[]> {
+  const refs = [...(req.collection ? [req.collection] : []), ...(req.collections ?? [])];
+  const scope = (sql: Tx) => searchScope(sql, caller, refs);
+  return deps.reads.run(scope).catch((err: unknown) => {
+    if (refs.length && deps.reads.usingReplica && err instanceof AppError && err.code === 'COLLECTION_NOT_FOUND') return scope(deps.sql);
+    throw err;
+  });
+}
+
+/** The query's vector, unless text mode; down or refusing (bad key, unknown model: an operator's fix), hybrid answers from text. */
+async function embedQuery(deps: AppDeps, req: SearchRequest): Promise<{ queryVector?: number[]; fallback: 'text_only' | null }> {
+  if (req.mode === 'text') return { fallback: null };
+  try {
+    return { queryVector: await deps.queryCache.embed(deps.embedder, req.query), fallback: null };
+  } catch (err) {
+    const provider = err instanceof EmbeddingUnavailableError || err instanceof EmbeddingRejectedError;
+    if (provider && req.mode === 'vector')
+      throw new AppError('SEARCH_UNAVAILABLE', 'Vector search is unavailable: the embedding provider cannot be reached.');
+    if (!provider) throw err;
+    if (err instanceof EmbeddingRejectedError)
+      deps.logger.error({ err }, 'embedding provider refused the query: hybrid search falls back to text only');
+    else deps.logger.warn({ err }, 'embedding provider down: hybrid search falls back to text only');
+    return { fallback: 'text_only' };
+  }
+}
+
+/** Both channels' candidates, in parallel (each chooses its own filtered variant). */
+async function channelCandidates(deps: AppDeps, req: SearchRequest, cond: Conditions, queryVector: number[] | undefined) {
+  const n = req.maxChunksPerDocument ? CANDIDATES : Math.max(req.limit, CANDIDATES);
+  try {
+    const [text, vector] = await deps.reads.run((sql) =>
+      Promise.all([
+        req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, cond, n),
+        queryVector ? vectorCandidates(sql, queryVector, cond, n) : [],
+      ]),
+    );
+    return { text, vector };
+  } catch (err) {
+    // A statement past its time (StatementTimeoutError) answers for itself; the database being
+    // unreachable is an outage the API answers with 503 (and logs once); anything else is a search fault.
+    if (err instanceof StatementTimeoutError) deps.logger.warn({ ms: err.ms }, 'search statement cancelled: STATEMENT_TIMEOUT_MS');
+    if (err instanceof AppError) throw err;
+    if (isDatabaseUnavailable(err)) throw err;
+    deps.logger.error({ err }, 'search backend failed');
+    throw new AppError('SEARCH_UNAVAILABLE', 'Search is temporarily unavailable; retry shortly.');
+  }
+}
+
+function resultJson(r: Hit, explain: boolean | undefined) {
   return {
-    query: req.query,
-    count: results.length,
-    results: results.map((r) => ({
-      content: r.content,
-      title: r.title,
-      document_id: r.documentId,
-      collection_name: r.collectionName,
-      collection_slug: r.collectionSlug,
-      tags: r.tags,
-      metadata: r.metadata,
-      score: roundScore(r.score),
-      chunk_id: r.chunkId,
-      chunk_index: r.chunkIndex,
-      page: r.page,
-      ...(req.explain
-        ? {
-            explain: {
-              text: r.text ? { rank: r.text.rank, score: r.text.score } : null,
-              vector: r.vector ? { rank: r.vector.rank, score: r.vector.score } : null,
-            },
-          }
-        : {}),
-    })),
-    mode: req.mode,
-    fallback,
-    fusion: { method: req.mode === 'hybrid' ? method : ('none' as const), semantic_ratio: req.mode === 'hybrid' ? ratio : null },
-    ...(req.explain ? { explain: explain(dropped) } : {}),
+    content: r.content,
+    title: r.title,
+    document_id: r.documentId,
+    collection_name: r.collectionName,
+    collection_slug: r.collectionSlug,
+    tags: r.tags,
+    metadata: r.metadata,
+    score: roundScore(r.score),
+    chunk_id: r.chunkId,
+    chunk_index: r.chunkIndex,
+    page: r.page,
+    ...(explain
+      ? {
+          explain: {
+            text: r.text ? { rank: r.text.rank, score: r.text.score } : null,
+            vector: r.vector ? { rank: r.vector.rank, score: r.vector.score } : null,
+          },
+        }
+      : {}),
   };
 }

@@ -1,7 +1,7 @@
 // Metadata in the web UI: the text field of the upload, add-text, add-URL and edit forms (one
 // `key = value` per line, metadata-text.ts), and its display as a list or as chips.
 import type { FC } from 'hono/jsx';
-import type { Metadata } from '../documents/metadata.js';
+import type { Metadata } from '../metadata.js';
 import type { FieldErrors } from '../errors.js';
 import { TextArea, type FormErrors } from './forms.js';
 import { formatMetadataValue } from './metadata-text.js';

@@ -3,7 +3,7 @@
 // list, anything else text), or a whole JSON object. The checked object is the API's own
 // (documents/metadata.ts): the same limits and the same error fields (`metadata.year`).
 import { AppError } from '../errors.js';
-import { validateMetadata, type Metadata, type MetadataValue } from '../documents/metadata.js';
+import { validateMetadata, type Metadata, type MetadataValue } from '../metadata.js';
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 

@@ -616,7 +616,7 @@ export interface components {
          *
          *     Operators: `eq`, `ne`, `in`, `nin` (lists of 1–100), `gt`, `gte`, `lt`, `lte`, `exists` (true/false), and `prefix` (original_filename only). By field: metadata takes every operator but prefix (numbers compare as numbers, strings by code point; a string-array value matches `eq`/`in`/ranges when one element does); `tags` eq/ne/in/nin (case-insensitive) and exists; `source_type`, `collection` (slugs) and `document` (uuids) eq/ne/in/nin; `created_at` eq/ne/gt/gte/lt/lte with an ISO 8601 timestamp; `original_filename` eq/ne/in/nin/prefix.
          *
-         *     Semantics: a missing key fails every operator except `ne`, `nin` and `exists: false` (`ne` is exactly `not eq`). Limits: 100 conditions, 10 levels. A bad filter answers 400 VALIDATION_FAILED whose `fields` names the bad clause's path, for example `filter.and[1].year.gt`.
+         *     Semantics: a missing key fails every operator except `ne`, `nin` and `exists: false` (`ne` is exactly `not eq`). Limits (a filter's cost budget, checked before any work): 100 conditions, 500 values in all (each operand, and each element of an `in` or `nin` list, counts one), 65536 characters of strings in all, 10 levels, strings of at most 1000 characters; `created_at` between years 1 and 9999 in UTC. A bad filter answers 400 VALIDATION_FAILED whose `fields` names the bad clause's path, for example `filter.and[1].year.gt`.
          * @example {
          *       "and": [
          *         {
@@ -1046,7 +1046,7 @@ export interface components {
             created_at: string;
         };
         /**
-         * @description Structured fields of a document, filterable in search and listing (`filter`). A flat JSON object: values are strings, numbers, booleans or arrays of strings (no nested objects, no null). Limits: at most 64 keys; a key is 1–64 letters, digits, `_`, `-` or `.`, starting with a letter or `_`; strings at most 1000 characters; arrays at most 100 strings; at most 8192 bytes as JSON. A violation answers 400 VALIDATION_FAILED naming the key (`metadata.year`).
+         * @description Structured fields of a document, filterable in search and listing (`filter`). A flat JSON object: values are strings, numbers, booleans or arrays of strings (no nested objects, no null). Limits: at most 64 keys; a key is 1–64 letters, digits, `_`, `-` or `.`, starting with a letter or `_`; strings at most 1000 characters (no NUL, no lone surrogate); arrays at most 100 strings; at most 8192 bytes as JSON. A violation answers 400 VALIDATION_FAILED naming the key (`metadata.year`).
          * @example {
          *       "year": 2024,
          *       "dept": "legal",
@@ -1254,7 +1254,7 @@ export interface components {
              */
             collections?: string[];
             /**
-             * @description Only chunks of documents passing this filter. JSON: {"and": [f, …]}, {"or": [f, …]}, {"not": f}, or {"<field>": {"<op>": value}} (several keys are and-ed; a bare value means eq). Fields: tags, source_type, collection (slug), document (uuid), created_at (ISO 8601), original_filename, or any metadata key (as shown in results’ `metadata`). Ops: eq, ne, in, nin (lists), gt, gte, lt, lte, exists (true/false), prefix (original_filename). Example: {"and": [{"year": {"gte": 2024}}, {"dept": "legal"}]}; inside one document: {"document": "<uuid>"}.
+             * @description Only chunks of documents passing this filter. JSON: {"and": [f, …]}, {"or": [f, …]}, {"not": f}, or {"<field>": {"<op>": value}} (several keys are and-ed; a bare value means eq). Fields: tags, source_type, collection (slug), document (uuid), created_at (ISO 8601), original_filename, or any metadata key (as shown in results’ `metadata`). Ops: eq, ne, in, nin (lists), gt, gte, lt, lte, exists (true/false), prefix (original_filename). At most 100 conditions and 500 values in all. Example: {"and": [{"year": {"gte": 2024}}, {"dept": "legal"}]}; inside one document: {"document": "<uuid>"}.
              * @example {
              *       "and": [
              *         {

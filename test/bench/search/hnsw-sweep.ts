@@ -12,6 +12,7 @@ import postgres from 'postgres';
 import { createSql, type Sql } from '../../../daemon/src/db/client.js';
 import { vectorIndexName } from '../../../daemon/src/indexing/embedding-model.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
+import { compileConditions } from '../../../daemon/src/search/conditions.js';
 import { runMain } from '../lib/env.js';
 import { testQueries } from './queries.js';
 import { CANDIDATES } from './sql-floor.js';
@@ -45,7 +46,8 @@ async function exactTruth(url: string, queries: number[][], ids: string[]): Prom
     connection: { enable_indexscan: 'off', enable_bitmapscan: 'off', plan_cache_mode: 'force_custom_plan' },
   }) as unknown as Sql;
   const truth: string[][] = [];
-  for (const v of queries) truth.push((await vectorCandidates(ex, v, { collectionIds: ids }, CANDIDATES)).map((c) => c.chunkId));
+  for (const v of queries)
+    truth.push((await vectorCandidates(ex, v, compileConditions(ex, { collectionIds: ids }, 600_000), CANDIDATES)).map((c) => c.chunkId));
   await ex.end();
   writeFileSync(a.truth, JSON.stringify({ url, truth }));
   return truth;
@@ -62,7 +64,9 @@ async function recall(url: string, queries: number[][], truth: string[][], ids: 
   let short = 0;
   const t = performance.now();
   for (const [i, v] of queries.entries()) {
-    const got = (await vectorCandidates(pool, v, { collectionIds: ids }, CANDIDATES)).map((c) => c.chunkId);
+    const got = (await vectorCandidates(pool, v, compileConditions(pool, { collectionIds: ids }, 600_000), CANDIDATES)).map(
+      (c) => c.chunkId,
+    );
     const g10 = new Set(got.slice(0, 10));
     hit += truth[i]!.slice(0, 10).filter((id) => g10.has(id)).length;
     want += Math.min(10, truth[i]!.length);

@@ -10,6 +10,7 @@ import { issueKey } from '../../../daemon/src/auth/issue-key.js';
 import { loadConfig } from '../../../daemon/src/config.js';
 import { createSql } from '../../../daemon/src/db/client.js';
 import { textCandidates, textSettings } from '../../../daemon/src/search/text-channel.js';
+import { compileConditions } from '../../../daemon/src/search/conditions.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
 import { benchTempDir, runMain } from '../lib/env.js';
 import { startSearchDaemon } from './daemon.js';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     .slice(0, Number(a.queries))
     .map((text) => ({ text, vector: queryVector(mixture, text) }));
   const colls = await sql<{ id: string; owner_id: string }[]>`select id, owner_id from collections where slug like 'bench-%' order by slug`;
-  const f = { collectionIds: colls.map((c) => c.id) };
+  const f = compileConditions(sql, { collectionIds: colls.map((c) => c.id) }, 600_000);
   const repeat = Number(a.repeat);
   const rows: { text: string; tMs: number; vMs: number; httpMs: number }[] = [];
   log(

@@ -5,6 +5,7 @@
 import postgres from 'postgres';
 import { createSql, type Sql } from '../../../daemon/src/db/client.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
+import { compileConditions } from '../../../daemon/src/search/conditions.js';
 import { percentiles, round } from '../lib/metrics.js';
 import { CANDIDATES, type FloorQuery } from './sql-floor.js';
 
@@ -51,7 +52,9 @@ export async function measureRecall(
     if (plan?.p !== 'off') throw new Error('exact search pool: index scans are still enabled');
     for (const q of queries) {
       const t = performance.now();
-      exact.push((await vectorCandidates(ex, q.vector, { collectionIds }, CANDIDATES)).map((c) => c.chunkId));
+      exact.push(
+        (await vectorCandidates(ex, q.vector, compileConditions(ex, { collectionIds }, 600_000), CANDIDATES)).map((c) => c.chunkId),
+      );
       exactMs.push(performance.now() - t);
     }
   } finally {
@@ -67,10 +70,13 @@ export async function measureRecall(
     let want100 = 0;
     let short = 0;
     const pool = createSql(url, { max: 1, hnswEfSearch: ef });
-    for (const q of queries.slice(0, 20)) await vectorCandidates(pool, q.vector, { collectionIds }, CANDIDATES);
+    for (const q of queries.slice(0, 20))
+      await vectorCandidates(pool, q.vector, compileConditions(pool, { collectionIds }, 600_000), CANDIDATES);
     for (const [i, q] of queries.entries()) {
       const t = performance.now();
-      const got = (await vectorCandidates(pool, q.vector, { collectionIds }, CANDIDATES)).map((c) => c.chunkId);
+      const got = (await vectorCandidates(pool, q.vector, compileConditions(pool, { collectionIds }, 600_000), CANDIDATES)).map(
+        (c) => c.chunkId,
+      );
       ms.push(performance.now() - t);
       const truth = exact[i]!;
       const g10 = new Set(got.slice(0, 10));

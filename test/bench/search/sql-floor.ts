@@ -4,6 +4,7 @@
 import type { Sql } from '../../../daemon/src/db/client.js';
 import { rrf, single } from '../../../daemon/src/search/fusion.js';
 import { hydrate } from '../../../daemon/src/search/hydrate.js';
+import { compileConditions } from '../../../daemon/src/search/conditions.js';
 import { loadConfig } from '../../../daemon/src/config.js';
 import { textCandidates, textSettings } from '../../../daemon/src/search/text-channel.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
@@ -16,6 +17,8 @@ export const FLOOR_APP = 'bench-search-floor';
 export const LIMIT = 5;
 /** The daemon's defaults (text search configuration, k1, b): the bench's daemon runs with them too. */
 const TEXT = textSettings(loadConfig({}));
+/** A statement limit no benchmark statement reaches: the figures are the statements' own. */
+const TIMEOUT_MS = 600_000;
 
 export type FloorStep = 'text-channel' | 'vector-channel' | 'hydrate' | 'text' | 'vector' | 'hybrid';
 
@@ -29,7 +32,7 @@ export interface FloorQuery {
  * mode, as service.ts runs it: channels in parallel, fusion, then hydrate of the top `limit`.
  */
 export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hydrateIds?: Map<string, string[]>) {
-  const f = { collectionIds };
+  const f = compileConditions(sql, { collectionIds }, TIMEOUT_MS);
   return async (q: FloorQuery): Promise<{ ok: boolean; body?: unknown }> => {
     switch (step) {
       case 'text-channel':
@@ -41,6 +44,7 @@ export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hy
         const rows = await hydrate(
           sql,
           ids.map((chunkId, i) => ({ chunkId, score: 1 - i / 100 })),
+          f,
         );
         return { ok: true, body: rows.length };
       }
@@ -50,7 +54,7 @@ export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hy
           step === 'text' ? [] : vectorCandidates(sql, q.vector, f, CANDIDATES),
         ]);
         const fused = step === 'text' ? single(text, 'text') : step === 'vector' ? single(vector, 'vector') : rrf(text, vector);
-        const rows = await hydrate(sql, fused.slice(0, LIMIT));
+        const rows = await hydrate(sql, fused.slice(0, LIMIT), f);
         return { ok: true, body: rows.length };
       }
     }
@@ -60,8 +64,8 @@ export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hy
 /** Top-5 hybrid chunk ids per query, so the hydrate step alone loads what a search would. */
 export async function hydrateTargets(sql: Sql, queries: FloorQuery[], collectionIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
+  const f = compileConditions(sql, { collectionIds }, TIMEOUT_MS);
   for (const q of queries) {
-    const f = { collectionIds };
     const [t, v] = await Promise.all([textCandidates(sql, TEXT, q.text, f, CANDIDATES), vectorCandidates(sql, q.vector, f, CANDIDATES)]);
     out.set(
       q.text,

@@ -2,7 +2,7 @@
 // Requires: node --import tsx load-scifact.ts   (database bm25_scifact)
 // Usage: node --import tsx eval-scifact.ts [database] [collectionId]
 import { bm25MaxScore } from './maxscore-query.js';
-import { operatorFilter } from '../../../../daemon/src/search/query-filter.js';
+import { operatorFilter } from '../../../../daemon/src/search/operators.js';
 import { bm25Search, connect, loadTestQueries, mean, ndcgAt10, percentile, recallAt, scifactCollection, uuidDoc, type Sql } from './lib.js';
 
 const db = process.argv[2] ?? 'bm25_scifact';

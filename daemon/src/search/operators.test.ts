@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { operatorFilter } from './query-filter.js';
+import { operatorFilter } from './operators.js';
 
 test('plain queries have no filter', () => {
   assert.equal(operatorFilter('stem cells in mice'), '');
