@@ -4,6 +4,7 @@ import { candidateList, type Candidate } from './fusion.js';
 import { chunkScore, filteredTextCandidates, passesOperators } from './filtered-text.js';
 import { tagCondition, type SearchFilter } from './filters.js';
 import { operatorFilter } from './query-filter.js';
+import { segmentQuery } from '../text/segment.js';
 import { topCandidates, type BlockRow } from './text-maxscore.js';
 
 /**
@@ -54,7 +55,10 @@ export function textSettings(config: Pick<Config, 'TEXT_SEARCH_CONFIG' | 'BM25_K
  * executor); the second scores those M from their tsvectors.
  */
 export async function textCandidates(tx: Tx, settings: TextSettings, query: string, f: SearchFilter, n: number): Promise<Candidate[]> {
+  // Collections of languages written without spaces parse the query as segmented (text/segment.ts), the others as typed.
+  const segmented = segmentQuery(query);
   const filter = operatorFilter(query);
+  const segmentedFilter = operatorFilter(segmented);
   const ids = f.collectionIds;
   const { k1, b } = settings;
   const blocks = await tx<BlockRow[]>`
@@ -72,7 +76,7 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
         from lg
        cross join lateral (
          select distinct replace(m[2], '''''', '''') as lexeme
-           from regexp_matches(querytree(docsift_tsquery(lg.cfg, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
+           from regexp_matches(querytree(docsift_tsquery(lg.cfg, ${query}, ${segmented})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
           where m[1] = ''
        ) x
        cross join unnest(lg.nos) as n
@@ -173,7 +177,7 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
   // Phrases and negations, parsed once per searched collection with its configuration.
   const operators = () =>
     filter
-      ? tx`fq as materialized (select id, docsift_tsquery(coalesce(text_config, ${settings.textConfig}), ${filter}) as tq from collections where id = any((select a from ids)::uuid[])),`
+      ? tx`fq as materialized (select id, docsift_tsquery(coalesce(text_config, ${settings.textConfig}), ${filter}, ${segmentedFilter}) as tq from collections where id = any((select a from ids)::uuid[])),`
       : undefined;
   const pruned = await prunedCandidates();
   const terms = blocks.filter((r) => r.kind === 0);
