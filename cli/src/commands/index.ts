@@ -20,6 +20,7 @@ import docsReplace from './docs/replace.js';
 import docsReprocess from './docs/reprocess.js';
 import docsShow from './docs/show.js';
 import docsSync from './docs/sync.js';
+import docsUpdate from './docs/update.js';
 import docsUpload from './docs/upload.js';
 import docsWait from './docs/wait.js';
 import keysCreate from './keys/create.js';
@@ -63,6 +64,7 @@ export const docCommands: Any[] = [
   docsSync,
   docsList,
   docsShow,
+  docsUpdate,
   docsReplace,
   docsDownload,
   docsWait,

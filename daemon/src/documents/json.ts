@@ -9,6 +9,7 @@ export function uploadJson(d: DocumentRow) {
     original_filename: d.original_filename,
     file_size: d.file_size,
     tags: d.tags,
+    metadata: d.metadata,
     collection_name: d.collection_name,
     created_at: d.created_at.toISOString(),
   };

@@ -26,10 +26,14 @@ export const UploadedDocument = z
     original_filename: originalFilename,
     file_size: z.number().int(),
     tags: z.array(z.string()),
+    metadata: DocumentMetadata,
     collection_name: z.string(),
     created_at: Timestamp,
   })
-  .openapi('UploadedDocument');
+  .openapi('UploadedDocument', {
+    description:
+      'The upload shape (upload, replace, reprocess). `metadata` is the metadata stored with the document (`{}` when none was sent), an addition to the specification’s fields.',
+  });
 
 export const BatchUpload = z
   .object({

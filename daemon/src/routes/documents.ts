@@ -233,7 +233,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
     tags,
     summary: 'Upload documents',
     description:
-      'Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying.',
+      'Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying. The path takes the collection’s uuid: a visible collection’s slug there answers 404 COLLECTION_NOT_FOUND whose message names the uuid to use. The answer echoes the stored `metadata`.',
     request: { params: UuidParam, body: multipartUploadBody as never },
     responses: {
       201: {

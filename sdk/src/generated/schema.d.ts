@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * Upload documents
-         * @description Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying.
+         * @description Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying. The path takes the collection’s uuid: a visible collection’s slug there answers 404 COLLECTION_NOT_FOUND whose message names the uuid to use. The answer echoes the stored `metadata`.
          */
         post: operations["uploadDocuments"];
         delete?: never;
@@ -1118,6 +1118,7 @@ export interface components {
             /** @description Page of the chunk’s first character (PDFs); null otherwise. */
             page: number | null;
         };
+        /** @description The upload shape (upload, replace, reprocess). `metadata` is the metadata stored with the document (`{}` when none was sent), an addition to the specification’s fields. */
         UploadedDocument: {
             /** Format: uuid */
             uuid: string;
@@ -1136,6 +1137,7 @@ export interface components {
             original_filename: string;
             file_size: number;
             tags: string[];
+            metadata: components["schemas"]["DocumentMetadata"];
             collection_name: string;
             /**
              * Format: date-time
@@ -5472,6 +5474,15 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
+                     *       "metadata": {
+                     *         "year": 2024,
+                     *         "dept": "legal",
+                     *         "confidential": false,
+                     *         "parties": [
+                     *           "acme",
+                     *           "globex"
+                     *         ]
+                     *       },
                      *       "collection_name": "Research papers",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
@@ -5687,6 +5698,15 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
+                     *       "metadata": {
+                     *         "year": 2024,
+                     *         "dept": "legal",
+                     *         "confidential": false,
+                     *         "parties": [
+                     *           "acme",
+                     *           "globex"
+                     *         ]
+                     *       },
                      *       "collection_name": "Research papers",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
@@ -5887,6 +5907,15 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
+                     *       "metadata": {
+                     *         "year": 2024,
+                     *         "dept": "legal",
+                     *         "confidential": false,
+                     *         "parties": [
+                     *           "acme",
+                     *           "globex"
+                     *         ]
+                     *       },
                      *       "collection_name": "Research papers",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
