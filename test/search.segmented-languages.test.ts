@@ -144,11 +144,11 @@ describe('search in languages written without spaces', () => {
     assert.deepEqual(all.sort(), ['jaTokyo', 'koStudy', 'thLanguage', 'zhService']);
   });
 
-  it('MCP search_documents searches the same way', async () => {
-    const call = async (query: string) => {
+  it('MCP search_documents searches the same way: Chinese, Japanese and Thai', async () => {
+    const call = async (query: string, collection = coll.chinese.slug) => {
       const r = (await mcp.callTool({
         name: 'search_documents',
-        arguments: { query, mode: 'text', limit: 10, collection: coll.chinese.slug },
+        arguments: { query, mode: 'text', limit: 10, collection },
       })) as unknown as {
         structuredContent: { results: { document_id: string }[] };
         isError?: boolean;
@@ -159,6 +159,10 @@ describe('search in languages written without spaces', () => {
     assert.deepEqual(await call('"服务业"'), ['zhService']);
     assert.deepEqual(await call('服务 -农业'), ['zhService']);
     assert.equal((await call('iPhone电池'))[0], 'zhPhone');
+    assert.deepEqual(await call('"日本の"', coll.japanese.slug), ['jaKyoto']);
+    assert.deepEqual(await call('日本 -東京', coll.japanese.slug), ['jaKyoto']);
+    assert.deepEqual(await call('"ภาษาไทย"', coll.thai.slug), ['thLanguage']);
+    assert.deepEqual(await call('ภาษา -สวยงาม', coll.thai.slug), []);
   });
 
   it('highlights the query’s words as written, each word one mark', async () => {
