@@ -1,7 +1,9 @@
-// `docsift collections create|update --language`: the collection's text search configuration
-// through the CLI, a bad one refused with the API's code, another tenant's collection never found.
+// `docsift collections create|update --language` and `collections languages`: the collection's text
+// search configuration through the CLI, a bad one refused with the API's code, another tenant's
+// collection never found.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { LANGUAGES } from '../cli/src/languages.js';
 import { cliEnv, runCli, type CliEnv } from '../cli/testing/run-cli.js';
 import { createTenant, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
@@ -30,6 +32,24 @@ describe('docsift collections --language', () => {
     assert.equal(u.json().language, 'german');
     const show = await cli(['collections', 'show', 'manuel']);
     assert.match(show.stdout, /Language\s+german/);
+  });
+
+  it('collections languages lists what the server offers, the names shell completion proposes', async () => {
+    const r = await cli(['collections', 'languages', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const list = r.json() as { default: string; languages: { name: string; kind: string }[] };
+    assert.equal(list.default, 'english');
+    assert.deepEqual(
+      list.languages.map((l) => l.name),
+      [...LANGUAGES],
+      'cli/src/languages.ts names what a server offers',
+    );
+    const table = await cli(['collections', 'languages']);
+    assert.match(table.stdout, /chinese\s+word segmentation/);
+    assert.match(table.stdout, /english \(default\)\s+stemming/);
+    const zh = await cli(['collections', 'create', '资料', '--language', 'chinese', '--json']);
+    assert.equal(zh.code, 0, zh.stderr);
+    assert.equal(zh.json().language, 'chinese');
   });
 
   it('an unknown language exits 1 with VALIDATION_FAILED; another tenant cannot change it', async () => {

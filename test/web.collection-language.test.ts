@@ -49,7 +49,22 @@ describe('web UI: a collection’s language', () => {
     await page.goto(`${d.url}/app/collections/new`);
     assert.equal(await page.getByLabel('Language').inputValue(), 'english');
     const options = await page.locator('#coll-language option').allTextContents();
-    for (const l of ['english', 'french', 'german', 'simple', 'spanish']) assert.ok(options.includes(l), l);
+    for (const l of [
+      'english',
+      'french',
+      'german',
+      'simple',
+      'spanish',
+      'chinese',
+      'japanese',
+      'korean',
+      'thai',
+      'arabic',
+      'greek',
+      'hindi',
+      'turkish',
+    ])
+      assert.ok(options.includes(l), l);
     await page.getByLabel('Name', { exact: true }).fill('Manuel');
     await page.getByLabel('Language').selectOption('french');
     await Promise.all([page.waitForURL(/done=created$/), page.getByRole('button', { name: 'Create collection' }).click()]);

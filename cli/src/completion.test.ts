@@ -39,6 +39,14 @@ describe('docsift completion', () => {
     assert.deepEqual(complete('docsift --url '), []);
   });
 
+  it('bash and fish complete the languages after --language', () => {
+    assert.deepEqual(complete('docsift collections create Handbook --language ch'), ['chinese']);
+    assert.ok(complete('docsift collections update handbook --language ').includes('thai'));
+    assert.ok(complete('docsift collections update handbook --language ').includes('turkish'));
+    const fish = completionScript('fish', buildProgram());
+    assert.match(fish, /^complete -c docsift -n '[^']*create' -l language -r -f -a '[^']*\bjapanese\b[^']*' /m);
+  });
+
   it('zsh reuses the bash function; fish gets its own lines; other shells are a usage error', () => {
     const zsh = completionScript('zsh', buildProgram());
     assert.match(zsh, /bashcompinit/);

@@ -2,14 +2,18 @@
 // Bash does the work (zsh runs the same function through bashcompinit); fish gets its own lines.
 // Words that are not options, subcommands or option values fall back to file names.
 import type { Command } from 'commander';
+import { LANGUAGES } from './languages.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
+/** The values an option takes, by long flag, where they are known ahead: completed instead of file names. */
+const OPTION_VALUES: Record<string, readonly string[]> = { '--language': LANGUAGES };
+
 export interface CommandNode {
   /** The name and its aliases. */
   names: string[];
-  options: { long?: string; short?: string; takesValue: boolean; description: string }[];
+  options: { long?: string; short?: string; takesValue: boolean; description: string; values?: readonly string[] }[];
   children: CommandNode[];
   description: string;
 }
@@ -24,6 +28,7 @@ export function commandTree(cmd: Command): CommandNode {
         ...(o.short ? { short: o.short } : {}),
         takesValue: o.required || o.optional,
         description: o.description,
+        ...(o.long && OPTION_VALUES[o.long] ? { values: OPTION_VALUES[o.long] } : {}),
       })),
       { long: '--help', short: '-h', takesValue: false, description: 'display help' },
     ],
@@ -44,6 +49,8 @@ const words = (list: string[]) => list.join(' ');
 export function bashScript(root: CommandNode): string {
   const cases: string[] = [];
   const known: string[] = [];
+  // The word after an option whose values are known (--language): those values.
+  const valueCases = new Map<string, string>();
   const valuedOf = (n: CommandNode) =>
     n.options.filter((o) => o.takesValue).flatMap((o) => [o.long, o.short].filter((x): x is string => !!x));
   // Options of the program itself (--profile, --url) are accepted after any subcommand too.
@@ -52,6 +59,7 @@ export function bashScript(root: CommandNode): string {
     const flags = n.options.flatMap((o) => [o.long, o.short].filter((x): x is string => !!x));
     const valued = n === root ? globalValued : [...valuedOf(n), ...globalValued];
     const subs = n.children.flatMap((c) => c.names);
+    for (const o of n.options) if (o.values) for (const f of [o.long, o.short]) if (f) valueCases.set(f, words([...o.values]));
     known.push(...paths);
     cases.push(
       `    ${paths.map((p) => `"${p}"`).join('|')}) subs="${words(subs)}"; flags="${words(flags)}"; valued=" ${words(valued)} " ;;`,
@@ -75,7 +83,10 @@ _docsift() {
   case "\${path//_/ }" in
 ${cases.join('\n')}
   esac
-  # The word after an option that takes a value: file names (the shell's default).
+  case "$prev" in
+${[...valueCases].map(([flag, values]) => `    ${flag}) COMPREPLY=($(compgen -W "${values}" -- "$cur")); return ;;`).join('\n')}
+  esac
+  # The word after another option that takes a value: file names (the shell's default).
   if [[ $valued == *" $prev "* ]]; then
     COMPREPLY=()
   elif [[ $cur == -* ]]; then
@@ -120,7 +131,8 @@ export function fishScript(root: CommandNode): string {
       const parts = ['complete -c docsift', `-n ${fishQuote(cond)}`];
       if (o.long) parts.push(`-l ${o.long.replace(/^--/, '')}`);
       if (o.short) parts.push(`-s ${o.short.replace(/^-/, '')}`);
-      if (o.takesValue) parts.push('-r -F');
+      if (o.values) parts.push(`-r -f -a ${fishQuote(o.values.join(' '))}`);
+      else if (o.takesValue) parts.push('-r -F');
       parts.push(`-d ${fishQuote(o.description)}`);
       lines.push(parts.join(' '));
     }

@@ -15,6 +15,7 @@ import { registerKeyRoutes } from './routes/keys.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { registerBillingRoutes } from './routes/billing.js';
 import { registerCollectionRoutes } from './routes/collections.js';
+import { registerLanguageRoutes } from './routes/languages.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerFileRoutes } from './routes/files.js';
 import { registerSearchRoutes } from './routes/search.js';
@@ -188,6 +189,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
   registerBillingRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCollectionRoutes(app, deps);
+  registerLanguageRoutes(app, deps);
   registerDocumentRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerSearchRoutes(app, deps);

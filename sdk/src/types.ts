@@ -33,6 +33,9 @@ export interface UpdateCollection extends S<'UpdateCollection'> {
 export interface SubscriptionResult extends S<'SubscriptionResult'> {
   readonly [schemaName]?: never;
 }
+export interface LanguageList extends S<'LanguageList'> {
+  readonly [schemaName]?: never;
+}
 
 export interface DocumentListItem extends S<'DocumentListItem'> {
   readonly [schemaName]?: never;

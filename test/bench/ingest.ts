@@ -15,13 +15,17 @@
 // BENCH_WORKER_CONCURRENCY (2), BENCH_TIMEOUT_S per run (1200), BENCH_IDLE_S (10),
 // BENCH_LOG_LEVEL (warn), BENCH_WORKER_PROF=dir (a CPU profile of the worker), BENCH_API_PROF=dir (of the API process),
 // BENCH_NODE_ARGS='--flag …' (extra node/V8 flags for both daemon processes), BENCH_TIMELINE=1 (busy cores, CPU by process and chunks indexed per 250 ms, to find idle stretches),
-// BENCH_DAEMON_CWD=checkout (run that checkout's daemon, e.g. main's, on this cluster: before/after back to back) and BENCH_KEEP=1 (keep the daemons' logs and data dir).
+// BENCH_DAEMON_CWD=checkout (run that checkout's daemon, e.g. main's, on this cluster: before/after back to back), BENCH_KEEP=1 (keep the daemons' logs and data dir)
+// and BENCH_TEXT=xquad-r-zh|xquad-r-en|… (instead of the generated corpus: BENCH_SMALL_DOCS text files of six of XQuAD-R's
+// real paragraphs each, the same paragraphs in every language, into a collection of that language; zh against en is what
+// segmentation costs).
 import os from 'node:os';
 import path from 'node:path';
 import { createSql, type Sql } from '../../daemon/src/db/client.js';
 import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 import { createUserWithKey } from '../../daemon/src/accounts/create.js';
 import { buildCorpus, type CorpusFile } from './lib/corpus.js';
+import { buildParallelCorpus } from './lib/parallel-corpus.js';
 import { benchDatabase, benchTempDir, startDaemonProcess, type DaemonProcess } from './lib/env.js';
 import { apiClient, expectStatus, type ApiCall } from './lib/http.js';
 import { measureLatency, startLatencyProbe, type Probe, type ProbeStats } from './lib/latency.js';
@@ -33,6 +37,7 @@ import { failedDocuments, uploadCorpus, waitForIndexed, type IndexProgress } fro
 
 const envInt = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 const SMALL_DOCS = envInt('BENCH_SMALL_DOCS', 1000);
+const TEXT = process.env.BENCH_TEXT;
 const LARGE_KB = (process.env.BENCH_LARGE_KB ?? '300,230,160').split(',').filter(Boolean).map(Number);
 const WORKER_CONCURRENCY = envInt('BENCH_WORKER_CONCURRENCY', 2);
 const TIMEOUT_MS = envInt('BENCH_TIMEOUT_S', 1200) * 1000;
@@ -124,7 +129,7 @@ async function printTopStatements(sql: Sql, chunks: number): Promise<void> {
     );
 }
 
-async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
+async function runOnce(id: string, corpus: CorpusFile[], language?: string): Promise<RunResult> {
   const instant = id === 'B';
   const embedder = instant ? `ollama stand-in (instant, ${FAKE_DIMENSION}-d)` : 'builtin (use-lite-512, in-process)';
   log(`run ${id}: ${embedder}`);
@@ -189,7 +194,9 @@ async function runOnce(id: string, corpus: CorpusFile[]): Promise<RunResult> {
     const workerRss = sampleRss(workerProc.pid);
     const api = apiClient(apiProc.url!, key);
     const coll = expectStatus(
-      await api<{ uuid: string }>('POST', '/api/v1/collections/', { json: { name: `Bench ingest ${id}` } }),
+      await api<{ uuid: string }>('POST', '/api/v1/collections/', {
+        json: { name: `Bench ingest ${id}`, ...(language ? { language } : {}) },
+      }),
       201,
       'create collection',
     );
@@ -425,12 +432,15 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   // Taken first: the tree may change while the benchmark runs.
   const code = codeVersion();
-  const corpus = buildCorpus({ smallDocs: SMALL_DOCS, largeKb: LARGE_KB });
-  log(`corpus of ${corpus.length} files built in ${Date.now() - t0} ms`);
+  const parallel = TEXT ? buildParallelCorpus(TEXT, SMALL_DOCS) : undefined;
+  const corpus = parallel?.files ?? buildCorpus({ smallDocs: SMALL_DOCS, largeKb: LARGE_KB });
+  log(
+    `corpus of ${corpus.length} files built in ${Date.now() - t0} ms${parallel ? ` (${TEXT}, collection language ${parallel.language})` : ''}`,
+  );
   const results: RunResult[] = [];
   for (const id of RUNS) {
     if (id !== 'A' && id !== 'B') throw new Error(`unknown run ${id} (A = builtin, B = instant)`);
-    results.push(await runOnce(id, corpus));
+    results.push(await runOnce(id, corpus, parallel?.language));
   }
   report(results, corpus, code);
   const file = writeResults('ingest', {
@@ -438,7 +448,11 @@ async function main(): Promise<void> {
     started_at: new Date(t0).toISOString(),
     machine: machineInfo(),
     code,
-    corpus: { small_docs: SMALL_DOCS, large_kb: LARGE_KB, files: corpus.length, bytes: corpus.reduce((s, f) => s + f.data.byteLength, 0) },
+    corpus: {
+      ...(parallel ? { text: TEXT, language: parallel.language } : { small_docs: SMALL_DOCS, large_kb: LARGE_KB }),
+      files: corpus.length,
+      bytes: corpus.reduce((s, f) => s + f.data.byteLength, 0),
+    },
     results,
   });
   process.stdout.write(`\nResults written to ${path.relative(process.cwd(), file)} (total ${Math.round((Date.now() - t0) / 1000)} s)\n`);

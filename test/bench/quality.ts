@@ -1,8 +1,9 @@
-// `npm run bench:quality`: retrieval quality on BEIR SciFact (300 test queries), docsift against
-// LanceDB and Orama on the same chunks and the same embeddings. See test/bench/quality/README.md.
+// `npm run bench:quality`: retrieval quality on BEIR SciFact (300 test queries), NFCorpus or XQuAD-R
+// in five languages, docsift against LanceDB and Orama (with their tokenizers for the dataset's
+// language) on the same chunks and the same embeddings. See test/bench/quality/README.md.
 //
 //   npm run bench:quality [-- --limit-docs 500] [--keep] [--provider ollama|openai] [--no-peers] [--no-sweep] [--no-floor]
-//                         [--bm25-grid] [--bm25 0.9:0.4,1.2:0.75]
+//                         [--bm25-grid] [--bm25 0.9:0.4,1.2:0.75] [--dataset xquad-r-zh] [--language simple]
 //   QUALITY_DB_URL=… QUALITY_KEY=… npm run bench:quality     (reuse a database kept with --keep)
 //   npm run bench:quality -- --size-only   (bytes per chunk and text nDCG@10 only, with an instant 512-d embedder)
 import { execFileSync } from 'node:child_process';
@@ -59,11 +60,15 @@ const { values: args } = parseArgs({
     'size-only': { type: 'boolean', default: false },
     dataset: { type: 'string', default: 'scifact' },
     'stand-in': { type: 'string' },
+    language: { type: 'string' },
   },
 });
 if (!Object.hasOwn(DATASETS, args.dataset)) throw new Error(`--dataset must be one of ${Object.keys(DATASETS).join(', ')}`);
 const dataset = DATASETS[args.dataset as keyof typeof DATASETS];
 const datasetDir = process.env.QUALITY_DATASET_DIR ?? findDataset(dataset.dir);
+// The collection's language: the dataset's (xquad-r-zh: chinese), or --language to measure another
+// configuration on the same set (e.g. `simple`).
+const language = args.language ?? dataset.language;
 // --stand-in random|dense: the Ollama stand-in at 512 dimensions under a model name outside the
 // defaults table, with random vectors (a model that knows nothing) or its dense bag of words.
 const standIn = args['stand-in'];
@@ -108,7 +113,7 @@ async function main(): Promise<number> {
     const databaseUrl = reuseUrl ?? (db = await benchDatabase('quality')).url;
     const envOpts: DaemonEnvOptions = { databaseUrl, dataDir: tmp.dir, provider, workerConcurrency: Number(args['worker-concurrency']) };
     serve = await startServe(envOpts);
-    log(`daemon (serve + worker, EMBEDDING_PROVIDER=${provider}) at ${serve.url}, log ${serve.logFile}`);
+    log(`daemon (serve + worker, EMBEDDING_PROVIDER=${provider}) at ${serve.url}, log ${serve.logFile}; collection language ${language}`);
     const key = reuseKey ?? (await createUserKey(envOpts, `quality-${Date.now()}@bench.test`));
     const api = apiClient(serve.url!, key);
     const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
@@ -131,7 +136,7 @@ async function main(): Promise<number> {
         Object.assign(ingest, { indexed: indexing.indexed, failed: indexing.failed, chunks: indexing.chunks });
         log(`reusing ${ids.size} indexed documents (${indexing.chunks} chunks) in "${collection.slug}"`);
       } else {
-        collection = await createCollection(api, dataset.title);
+        collection = await createCollection(api, dataset.title, language);
         log(`uploading ${docs.length} documents through POST /api/v1/collections/{uuid}/documents …`);
         const uploadMs = await uploadCorpus(api, collection.uuid, docs, { log, titleInContent: args['title-in-content'] });
         log(`uploaded in ${ms(uploadMs)}; waiting for the worker to extract, chunk and embed …`);
@@ -245,8 +250,12 @@ async function main(): Promise<number> {
       const qvecs = await inproc.daemon.deps.embedder.embed(queries.map((q) => q.text.trim()));
       const { lancePeer } = await import('./quality/peers/lancedb.js');
       const { oramaPeer } = await import('./quality/peers/orama.js');
-      peers.push(await lancePeer(chunks));
-      peers.push(await oramaPeer(chunks, { extraHybridWeights: { text: 1 - def.semanticRatio, vector: def.semanticRatio } }));
+      const { PEER_LANGUAGES } = await import('./quality/peers/languages.js');
+      const peerLanguage = PEER_LANGUAGES[dataset.code];
+      peers.push(await lancePeer(chunks, peerLanguage.lance));
+      peers.push(
+        await oramaPeer(chunks, peerLanguage.orama, { extraHybridWeights: { text: 1 - def.semanticRatio, vector: def.semanticRatio } }),
+      );
       for (const peer of peers) {
         log(`  ${peer.name} ${peer.version}: indexed ${chunks.length} chunks in ${ms(peer.indexMs)}`);
         peerInfo.push({ name: peer.name, version: peer.version, setup: peer.setup, index_ms: Math.round(peer.indexMs) });
@@ -321,6 +330,7 @@ async function main(): Promise<number> {
       machine: machineInfo(),
       config: {
         provider,
+        language,
         stand_in: standIn ?? null,
         model,
         limit_docs: limitDocs ?? null,

@@ -7,6 +7,7 @@ import billingInvoices from './billing/invoices.js';
 import billingPlan from './billing/plan.js';
 import collectionsCreate from './collections/create.js';
 import collectionsDelete from './collections/delete.js';
+import collectionsLanguages from './collections/languages.js';
 import collectionsList from './collections/list.js';
 import collectionsShow from './collections/show.js';
 import collectionsSubscribe from './collections/subscribe.js';
@@ -56,6 +57,7 @@ export const collectionCommands: Any[] = [
   collectionsDelete,
   collectionsSubscribe,
   collectionsUnsubscribe,
+  collectionsLanguages,
 ];
 export const docCommands: Any[] = [
   docsUpload,

@@ -1,13 +1,15 @@
 import type { Sql, Tx } from '../db/client.js';
 import { validationError } from '../errors.js';
 import { defineJob } from '../jobs/queue.js';
+import { segmentForIndex } from '../text/segment.js';
 import type { AppDeps } from '../types.js';
 
 /**
  * A collection's language is the name of a PostgreSQL text search configuration (english, french,
- * german, simple, or one an operator created): its chunks' tsvectors, and so its BM25 lists, are
- * built with it, and a search parses the query once per configuration among the searched
- * collections (search/text-channel.ts). Null in the database means TEXT_SEARCH_CONFIG.
+ * german, … every stemmer PostgreSQL has; chinese, japanese, korean and thai, segmented by the
+ * daemon (migration 122); simple; or one an operator created): its chunks' tsvectors, and so its
+ * BM25 lists, are built with it, and a search parses the query once per configuration among the
+ * searched collections (search/text-channel.ts). Null in the database means TEXT_SEARCH_CONFIG.
  */
 const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /**
@@ -33,10 +35,33 @@ export async function validLanguage(tx: Tx, language: string): Promise<string> {
   return language;
 }
 
-/** Every configuration a collection may use, by name: the choices of the web UI's form. */
+/**
+ * How a language's text is indexed: `stemmer` (a PostgreSQL snowball stemmer and stop words),
+ * `segmented` (a language written without spaces: words segmented by the daemon, text/segment.ts),
+ * `simple` (lowercased words, nothing removed: code, identifiers, other languages) or `custom`
+ * (a configuration an operator created).
+ */
+export type LanguageKind = 'stemmer' | 'segmented' | 'simple' | 'custom';
+
+export interface LanguageChoice {
+  name: string;
+  kind: LanguageKind;
+}
+
+/** Every configuration a collection may use, by name, with how it indexes: the choices of the API, the web UI's form and the CLI. */
+export async function languageChoices(tx: Tx): Promise<LanguageChoice[]> {
+  const rows = await tx<LanguageChoice[]>`
+    select cfgname::text as name,
+           case when text_config_segmented(text_index_config(cfgname::text)) then 'segmented'
+                when cfgname = 'simple' then 'simple'
+                when cfgnamespace = 'pg_catalog'::regnamespace then 'stemmer'
+                else 'custom' end as kind
+      from pg_ts_config where pg_ts_config_is_visible(oid) order by 1`;
+  return rows.filter((r) => !INTERNAL.test(r.name));
+}
+
 export async function listLanguages(tx: Tx): Promise<string[]> {
-  const rows = await tx<{ n: string }[]>`select cfgname::text as n from pg_ts_config where pg_ts_config_is_visible(oid) order by 1`;
-  return rows.map((r) => r.n).filter((n) => !INTERNAL.test(n));
+  return (await languageChoices(tx)).map((r) => r.name);
 }
 
 /**
@@ -51,17 +76,48 @@ export async function listLanguages(tx: Tx): Promise<string[]> {
 export async function reindexCollectionLanguage(deps: AppDeps, collectionId: string): Promise<{ chunks: number }> {
   const def = deps.config.TEXT_SEARCH_CONFIG;
   return deps.sql.begin(async (tx) => {
-    const [c] = await tx<{ target: string; text_config: string }[]>`
-      select text_index_config(coalesce(language, ${def})) as target, coalesce(text_config, ${def}) as text_config
-        from collections where id = ${collectionId} and deleted_at is null for update`;
+    const [c] = await tx<{ target: string; text_config: string; segmented: boolean }[]>`
+      select k.target, coalesce(text_config, ${def}) as text_config, text_config_segmented(k.target) as segmented
+        from collections cross join lateral (select text_index_config(coalesce(language, ${def})) as target) k
+       where id = ${collectionId} and deleted_at is null for update of collections`;
     if (!c || c.target === c.text_config) return { chunks: 0 };
-    const rows = await tx`
+    const chunks = c.segmented
+      ? await rewriteSegmented(tx, collectionId, c.target)
+      : (
+          await tx`
       update chunks k set tsv = docsift_tsvector(${c.target}, d.title || ' ' || k.content)
         from documents d
-       where k.collection_id = ${collectionId} and d.id = k.document_id and k.tsv is not null`;
+       where k.collection_id = ${collectionId} and d.id = k.document_id and k.tsv is not null`
+        ).count;
     await tx`update collections set text_config = ${c.target} where id = ${collectionId}`;
-    return { chunks: rows.count };
+    return { chunks };
   });
+}
+
+/** Chunks rewritten per statement when the daemon segments their text: about 1 MB of Chinese text. */
+const SEGMENT_BATCH = 500;
+
+/**
+ * The tsvectors of a collection going to a segmented configuration: the text is segmented in the
+ * daemon (text/segment.ts), a batch of chunks at a time in chunk order, in the caller's transaction.
+ */
+async function rewriteSegmented(tx: Tx, collectionId: string, config: string): Promise<number> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  let total = 0;
+  for (;;) {
+    const batch = await tx<{ id: string; text: string }[]>`
+      select k.id, d.title || ' ' || k.content as text
+        from chunks k join documents d on d.id = k.document_id
+       where k.collection_id = ${collectionId} and k.tsv is not null and k.id > ${after}
+       order by k.id limit ${SEGMENT_BATCH}`;
+    if (!batch.length) return total;
+    await tx`
+      update chunks k set tsv = docsift_tsvector(${config}, t.seg)
+        from unnest(${batch.map((r) => r.id)}::uuid[], ${batch.map((r) => segmentForIndex(r.text))}::text[]) as t(id, seg)
+       where k.id = t.id`;
+    total += batch.length;
+    after = batch[batch.length - 1]!.id;
+  }
 }
 
 export const reindexLanguageJob = defineJob<{ collectionId: string }>({

@@ -89,12 +89,21 @@ CREATE FUNCTION public.docsift_tsquery(p_config text, p_query text) RETURNS tsqu
   select websearch_to_tsquery(p_config::regconfig, text_search_input(p_config, p_query))
 $$;
 
+-- Name: docsift_tsquery(text, text, text); Type: FUNCTION; Schema: public; Owner: -
+
+CREATE FUNCTION public.docsift_tsquery(p_config text, p_query text, p_segmented text) RETURNS tsquery
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+  select docsift_tsquery(p_config, case when text_config_segmented(p_config) then p_segmented else p_query end)
+$$;
+
 -- Name: docsift_tsvector(text, text); Type: FUNCTION; Schema: public; Owner: -
 
 CREATE FUNCTION public.docsift_tsvector(p_config text, p_text text) RETURNS tsvector
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
-  select to_tsvector(p_config::regconfig, text_search_input(p_config, p_text))
+  select case when text_config_segmented(p_config) then ts_delete(v, 'docsiftsectiongap'::text) else v end
+    from (select to_tsvector(p_config::regconfig, text_search_input(p_config, p_text)) as v) x
 $$;
 
 -- Name: document_text(uuid, integer[]); Type: FUNCTION; Schema: public; Owner: -
@@ -244,6 +253,14 @@ begin
   end loop;
 end $$;
 
+-- Name: text_config_segmented(text); Type: FUNCTION; Schema: public; Owner: -
+
+CREATE FUNCTION public.text_config_segmented(p_config text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select p_config in ('docsift_chinese', 'docsift_japanese', 'docsift_korean', 'docsift_thai')
+$$;
+
 -- Name: text_cut(bigint[], integer); Type: FUNCTION; Schema: public; Owner: -
 
 CREATE FUNCTION public.text_cut(arr bigint[], h integer) RETURNS TABLE(kind smallint, max_impact real, df integer, postings bigint[])
@@ -348,6 +365,68 @@ CREATE FUNCTION public.text_search_input(p_config text, p_text text) RETURNS tex
     AS $$
   select case when p_config like 'docsift\_%' then translate(p_text, '/', ' ') else p_text end
 $$;
+
+-- Name: chinese; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.chinese (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR asciiword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR word WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR hword_part WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR hword_asciipart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR numhword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR asciihword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR hword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.chinese
+    ADD MAPPING FOR uint WITH simple;
 
 -- Name: docsift_arabic; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
 
@@ -559,6 +638,59 @@ ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
     ADD MAPPING FOR "int" WITH simple;
 
 ALTER TEXT SEARCH CONFIGURATION public.docsift_catalan
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_chinese; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_chinese (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR asciiword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR word WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR hword_part WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR hword_asciipart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_chinese
     ADD MAPPING FOR uint WITH simple;
 
 -- Name: docsift_danish; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
@@ -1197,6 +1329,112 @@ ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
 ALTER TEXT SEARCH CONFIGURATION public.docsift_italian
     ADD MAPPING FOR uint WITH simple;
 
+-- Name: docsift_japanese; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_japanese (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR asciiword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR word WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR hword_part WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR hword_asciipart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_japanese
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: docsift_korean; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_korean (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR asciiword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR word WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR hword_part WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR hword_asciipart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_korean
+    ADD MAPPING FOR uint WITH simple;
+
 -- Name: docsift_lithuanian; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
 
 CREATE TEXT SEARCH CONFIGURATION public.docsift_lithuanian (
@@ -1780,6 +2018,59 @@ ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
 ALTER TEXT SEARCH CONFIGURATION public.docsift_tamil
     ADD MAPPING FOR uint WITH simple;
 
+-- Name: docsift_thai; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.docsift_thai (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR asciiword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR word WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR hword_part WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR hword_asciipart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.docsift_thai
+    ADD MAPPING FOR uint WITH simple;
+
 -- Name: docsift_turkish; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
 
 CREATE TEXT SEARCH CONFIGURATION public.docsift_turkish (
@@ -1884,6 +2175,192 @@ ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
     ADD MAPPING FOR "int" WITH simple;
 
 ALTER TEXT SEARCH CONFIGURATION public.docsift_yiddish
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: japanese; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.japanese (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR asciiword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR word WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR hword_part WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR hword_asciipart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR numhword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR asciihword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR hword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.japanese
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: korean; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.korean (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR asciiword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR word WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR hword_part WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR hword_asciipart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR numhword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR asciihword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR hword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.korean
+    ADD MAPPING FOR uint WITH simple;
+
+-- Name: thai; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
+
+CREATE TEXT SEARCH CONFIGURATION public.thai (
+    PARSER = pg_catalog."default" );
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR asciiword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR word WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR numword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR email WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR url WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR host WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR sfloat WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR version WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR hword_numpart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR hword_part WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR hword_asciipart WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR numhword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR asciihword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR hword WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR url_path WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR file WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR "float" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
+    ADD MAPPING FOR "int" WITH simple;
+
+ALTER TEXT SEARCH CONFIGURATION public.thai
     ADD MAPPING FOR uint WITH simple;
 
 -- Name: api_keys; Type: TABLE; Schema: public; Owner: -

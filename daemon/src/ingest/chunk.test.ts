@@ -188,3 +188,23 @@ test('long runs of sentence punctuation are segmented in linear time', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), 'segmented');
 });
+
+test('text written without spaces counts a token per Han, kana or Hangul character and splits at 。！？', () => {
+  // 60 sentences of 30 characters and no spaces: before, one "word" per paragraph, so chunks of
+  // 2,048 characters (chars / 4) cut wherever the budget ran out.
+  const sentence = (i: number) => `${'维多利亚州的经济以服务业为主导墨尔本是澳大利亚第二大城市'.slice(i % 5)}${i}号。`;
+  const text = Array.from({ length: 60 }, (_, i) => sentence(i)).join('');
+  assert.equal(estimateTokens('维多利亚州的经济'), Math.ceil(8 * 1.3));
+  assert.equal(estimateTokens('iPhone很好'), Math.ceil(3 * 1.3));
+  const chunks = chunkText(text, { targetTokens: 256, overlapRatio: 0 });
+  assert.ok(chunks.length >= 4, `${chunks.length} chunks`);
+  for (const c of chunks) {
+    assert.ok(c.tokenCount <= 256, `chunk ${c.chunkIndex} has ${c.tokenCount} tokens`);
+    assert.ok([...c.content].length <= 256, `chunk ${c.chunkIndex} has ${[...c.content].length} characters`);
+    assert.ok(c.content.endsWith('。'), `chunk ${c.chunkIndex} ends mid-sentence: …${c.content.slice(-8)}`);
+  }
+  assert.equal(chunks.at(-1)!.end, text.length);
+  // Japanese sentences end the same way; a closing bracket stays with its sentence.
+  assert.deepEqual(sentenceStarts('東京です。「大阪」です！次は？'), [0, 5, 12]);
+  assert.deepEqual(sentenceStarts('他说：“好。”然后走了。'), [0, 7]);
+});

@@ -2,12 +2,15 @@
 //
 // Token estimate: max(words × 1.3, chars / 4). No tokenizer ships with the daemon, and either
 // rule alone undercounts some text (long identifiers/URLs for the word rule, short-word prose
-// for the char rule); taking the larger keeps chunks inside an embedding model's window.
+// for the char rule); taking the larger keeps chunks inside an embedding model's window. Every
+// Han, kana and Hangul character is a word (text/segment.ts wordPattern()): about 390 of them to a
+// 512-token chunk, where chars / 4 let a Chinese chunk run to 2,048.
 //
 // The text is first cut into atomic pieces (heading lines, sentences, or line fragments), each
 // tagged with how strong the boundary before it is. Chunks are packed greedily from pieces and,
 // when one overflows, cut at the strongest boundary in its second half. Pieces never split a word
 // unless a single word is longer than the whole budget. The result depends only on the input.
+import { countWords, wordPattern } from '../text/segment.js';
 import { segmentText, Level, type Piece } from './segment.js';
 
 export interface ChunkPage {
@@ -37,7 +40,7 @@ export interface Chunk {
 }
 
 export function estimateTokens(text: string): number {
-  const words = text.match(/\S+/g)?.length ?? 0;
+  const words = countWords(text);
   return tokensFor(words, text.length);
 }
 
@@ -112,10 +115,6 @@ function chunkSpan(text: string, opts: ChunkOptions): Chunk[] {
   });
 }
 
-function countWords(s: string): number {
-  return s.match(/\S+/g)?.length ?? 0;
-}
-
 /** Exclusive end index of the best place to close an overflowing chunk of pieces first..j-1. */
 function bestCut(pieces: Piece[], first: number, j: number, start: number, cumWords: number[], target: number): number {
   let best = j;
@@ -160,7 +159,7 @@ function overlapStart(
     const from = Math.max(last.start, chunkStart);
     const seg = text.slice(from, end);
     const starts: number[] = [];
-    const re = /\S+/g;
+    const re = wordPattern(seg);
     for (let m = re.exec(seg); m; m = re.exec(seg)) starts.push(from + m.index);
     // Tokens shrink as the start moves right: binary-search the earliest start that fits.
     let lo = 1; // starts[0] would repeat the whole piece

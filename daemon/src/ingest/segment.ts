@@ -1,5 +1,6 @@
 // Cuts text into the atomic pieces the chunker packs: heading lines, sentences, and (only for
 // over-long sentences) word runs. Each piece records how strong the boundary before it is.
+import { countWords, isWordCharacter, wordPattern } from '../text/segment.js';
 
 export const Level = {
   /** inside a word longer than the whole budget */
@@ -34,8 +35,12 @@ const TERMINAL = /[.!?:;…。！？)"'”’\]]$/;
 const SENTENCE_ENDERS = new Set(['.', '!', '?', '…', '。', '！', '？']);
 const CLOSERS = new Set(['"', "'", '”', '’', ')', ']']);
 
+// Chinese and Japanese end a sentence at 。！？ with no space after it.
+const FULL_WIDTH_ENDERS = new Set(['。', '！', '？']);
+const FULL_WIDTH_CLOSERS = new Set(['」', '』', '）', '》', '〉', '】', '”', '’']);
+const FULL_WIDTH_OPENERS = new Set(['「', '『', '（', '《', '〈', '【', '“', '‘']);
+
 const tokensFor = (words: number, chars: number) => Math.ceil(Math.max(words * 1.3, chars / 4));
-const countWords = (s: string) => s.match(/\S+/g)?.length ?? 0;
 
 /** Short, capitalised, unpunctuated, not a list item or table row. */
 function titleShaped(line: string): boolean {
@@ -131,6 +136,25 @@ export function sentenceStarts(s: string): number[] {
     while (k >= 0 && CLOSERS.has(s.charAt(k))) k--; // closers stop at the previous whitespace run
     if (k >= 0 && SENTENCE_ENDERS.has(s.charAt(k))) starts.push(after);
   }
+  const unspaced = unspacedSentenceStarts(s);
+  return unspaced.length ? [...new Set([...starts, ...unspaced])].sort((a, b) => a - b) : starts;
+}
+
+/**
+ * Sentence starts of text written without spaces: after a run of 。！？ and closing brackets or
+ * quotes, where a Han, kana or Hangul character or an opening bracket follows. One pass.
+ */
+function unspacedSentenceStarts(s: string): number[] {
+  const starts: number[] = [];
+  if (!/[。！？]/.test(s)) return starts;
+  for (let i = 0; i < s.length; i++) {
+    if (!FULL_WIDTH_ENDERS.has(s.charAt(i))) continue;
+    let k = i + 1;
+    while (k < s.length && (FULL_WIDTH_ENDERS.has(s.charAt(k)) || FULL_WIDTH_CLOSERS.has(s.charAt(k)) || CLOSERS.has(s.charAt(k)))) k++;
+    const next = s.charAt(k);
+    if (k < s.length && (FULL_WIDTH_OPENERS.has(next) || isWordCharacter(next))) starts.push(k);
+    i = k - 1;
+  }
   return starts;
 }
 
@@ -149,8 +173,8 @@ function pushSentences(text: string, line: Line, level: Level, target: number, o
 
 /** Greedy runs of whole words within the budget; a lone giant word is cut every target*4 chars. */
 function pushWordRuns(text: string, from: number, to: number, level: Level, target: number, out: Piece[]): void {
-  const re = /\S+/g;
   const segment = text.slice(from, to);
+  const re = wordPattern(segment);
   let runStart = -1;
   let runEnd = -1;
   let runWords = 0;

@@ -31,7 +31,7 @@ export const CollectionSchema = z
     is_subscribed: z.boolean().openapi({ description: 'Whether the caller subscribes to it.' }),
     language: z.string().openapi({
       description:
-        'PostgreSQL text search configuration its text is stemmed with (english, french, german, spanish, …; `simple` for code and identifiers: no stemming, no stop words).',
+        'PostgreSQL text search configuration its text is indexed with: a stemmer (english, french, german, spanish, arabic, greek, hindi, turkish, …), a language whose words the server segments (chinese, japanese, korean, thai), or `simple` for code and identifiers (no stemming, no stop words). GET /api/v1/languages lists them.',
       example: 'english',
     }),
     created_at: Timestamp,
@@ -48,7 +48,7 @@ const name = withoutNul(
 const description = withoutNul(z.string().max(5000, 'Description must be at most 5000 characters.'));
 const language = z.string().openapi({
   description:
-    "A PostgreSQL text search configuration (`english`, `french`, `german`, `spanish`, … or `simple`); an unknown one answers 400 VALIDATION_FAILED. Defaults to the server's TEXT_SEARCH_CONFIG (english). Changing it reindexes the collection in the background; searches stay exact meanwhile, with the former language until the reindex commits.",
+    "One of GET /api/v1/languages: a PostgreSQL text search configuration (`english`, `french`, `german`, `spanish`, … every stemmer PostgreSQL has), a language written without spaces (`chinese`, `japanese`, `korean`, `thai`: the server segments its words) or `simple`; an unknown one answers 400 VALIDATION_FAILED. Defaults to the server's TEXT_SEARCH_CONFIG (english). Changing it reindexes the collection in the background; searches stay exact meanwhile, with the former language until the reindex commits.",
   example: 'french',
 });
 

@@ -7,6 +7,7 @@ import type { Tx } from '../db/client.js';
 import { withinTimeout } from '../db/statement-timeout.js';
 import type { Fragment } from './conditions.js';
 import type { Fused } from './fusion.js';
+import { segmentQuery } from '../text/segment.js';
 
 // A quoted phrase (optionally negated, possibly unterminated) or a negated bare word. A '-'
 // inside a word (covid-19, IL-6) is not an operator: it must follow start or whitespace.
@@ -22,11 +23,26 @@ export function operatorFilter(query: string): string {
 }
 
 /**
+ * The operator part as typed, and as segmented (text/segment.ts) for the collections of languages
+ * written without spaces: docsift_tsquery(config, typed, segmented) parses the one its config needs.
+ * Undefined when the query has no operator.
+ */
+export interface Operators {
+  typed: string;
+  segmented: string;
+}
+
+export function queryOperators(query: string): Operators | undefined {
+  const typed = operatorFilter(query);
+  return typed ? { typed, segmented: operatorFilter(segmentQuery(query)) } : undefined;
+}
+
+/**
  * `fq` (after `ids`), followed by a comma: the operators parsed once per searched collection, in
  * its language (collections.text_config, else `textConfig`), as the collection's chunks were indexed.
  */
-export function operatorsCte(tx: Tx, textConfig: string, operators: string): Fragment {
-  return tx`fq as materialized (select id, docsift_tsquery(coalesce(text_config, ${textConfig}), ${operators}) as tq from collections where id = any((select a from ids)::uuid[])),`;
+export function operatorsCte(tx: Tx, textConfig: string, operators: Operators): Fragment {
+  return tx`fq as materialized (select id, docsift_tsquery(coalesce(text_config, ${textConfig}), ${operators.typed}, ${operators.segmented}) as tq from collections where id = any((select a from ids)::uuid[])),`;
 }
 
 /** The operators (CTE `fq`) hold for chunk `c`. */
@@ -41,7 +57,7 @@ export async function requireOperators(
   query: string,
   list: Fused[],
 ): Promise<{ kept: Fused[]; excluded: number }> {
-  const operators = operatorFilter(query);
+  const operators = queryOperators(query);
   const unchecked = operators ? list.filter((c) => !c.text).map((c) => c.chunkId) : [];
   if (!unchecked.length) return { kept: list, excluded: 0 };
   const rows = await run((sql) =>
@@ -49,7 +65,7 @@ export async function requireOperators(
       sql<{ id: string }[]>`
       select c.id from chunks c
         join collections col on col.id = c.collection_id
-        cross join lateral (select docsift_tsquery(coalesce(col.text_config, ${opts.textConfig}), ${operators}) as q) q
+        cross join lateral (select docsift_tsquery(coalesce(col.text_config, ${opts.textConfig}), ${operators!.typed}, ${operators!.segmented}) as q) q
        where c.id = any(string_to_array(${unchecked.join(',')}, ',')::uuid[])
          -- An operator part of stop words only (e.g. -the) has no lexeme and excludes nothing.
          and (numnode(q.q) = 0 or c.tsv @@ q.q)`,

@@ -2,6 +2,7 @@ import type { Tx } from '../db/client.js';
 import { withinTimeout } from '../db/statement-timeout.js';
 import { type Conditions, idsCte, indexChunks } from './conditions.js';
 import type { BlockRow } from './text-maxscore.js';
+import { segmentQuery } from '../text/segment.js';
 
 /**
  * Budgeted-MaxScore tuning (measured on SciFact and a 100k-chunk corpus, see
@@ -44,7 +45,7 @@ export function readBlocks(tx: Tx, textConfig: string, query: string, c: Conditi
         from lg
        cross join lateral (
          select distinct replace(m[2], '''''', '''') as lexeme
-           from regexp_matches(querytree(docsift_tsquery(lg.cfg, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
+           from regexp_matches(querytree(docsift_tsquery(lg.cfg, ${query}, ${segmentQuery(query)})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
           where m[1] = ''
        ) x
        cross join unnest(lg.nos) as n

@@ -3,7 +3,7 @@ import type { Tx } from '../db/client.js';
 import { withinTimeout } from '../db/statement-timeout.js';
 import { chunkConditions, type Conditions, type Fragment, fewPassingCtes, scopeCtes } from './conditions.js';
 import { candidateList, type Candidate } from './fusion.js';
-import { operatorFilter, operatorsCte, passesOperators } from './operators.js';
+import { type Operators, operatorsCte, passesOperators, queryOperators } from './operators.js';
 import { BM25, readBlocks } from './text-blocks.js';
 import { type BlockRow, topCandidates } from './text-maxscore.js';
 
@@ -37,7 +37,7 @@ export function textSettings(config: Pick<Config, 'TEXT_SEARCH_CONFIG' | 'BM25_K
  */
 export async function textCandidates(tx: Tx, settings: TextSettings, query: string, c: Conditions, n: number): Promise<Candidate[]> {
   const blocks = await readBlocks(tx, settings.textConfig, query, c);
-  const operators = operatorFilter(query);
+  const operators = queryOperators(query);
   const pruned = await prunedCandidates(tx, blocks, { settings, c, n, operators });
   const terms = blocks.filter((r) => r.kind === 0);
   if (!c.passes || !terms.length || pruned.length >= n) return pruned;
@@ -50,8 +50,8 @@ interface ScoringContext {
   settings: TextSettings;
   c: Conditions;
   n: number;
-  /** The query's operator part ('' when none). */
-  operators: string;
+  /** The query's operator part (undefined when none). */
+  operators: Operators | undefined;
 }
 
 /** The query's lexemes with their idf over the searched collections, and the mean chunk length. */

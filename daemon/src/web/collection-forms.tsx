@@ -71,7 +71,8 @@ const CollectionFormPage: FC<{ session: Session; c?: CollectionRow; s: Collectio
           ))}
         </select>
         <span class="hint" id="coll-language-hint">
-          Stemming and stop words for text search; “simple” for code and identifiers.{c ? ' Changing it reindexes the collection.' : ''}
+          Stemming and stop words for text search; Chinese, Japanese, Korean and Thai are split into words; “simple” for code and
+          identifiers.{c ? ' Changing it reindexes the collection.' : ''}
         </span>
         <FieldError id="coll-language-error" message={errors['coll-language']} />
       </div>

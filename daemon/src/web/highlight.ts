@@ -1,3 +1,4 @@
+import { HIGHLIGHT_SEP, hasSegmentedScript, highlightQuery, segmentForHighlight } from '../text/segment.js';
 import type { AppDeps } from '../types.js';
 import { truncate } from './format.js';
 
@@ -6,6 +7,10 @@ import { truncate } from './format.js';
 const START = '\u0002';
 const STOP = '\u0003';
 const OPTIONS = `StartSel="${START}", StopSel="${STOP}", MaxFragments=2, MaxWords=28, MinWords=10, FragmentDelimiter=" … "`;
+// A segmented chunk's "words" are mostly single characters (text/segment.ts): a passage of about the
+// same length counts more of them, and none is dropped as short (ShortWord counts bytes: one
+// character is 3, which the default drops from a fragment's ends until nothing but the match is left).
+const SEGMENTED_OPTIONS = `StartSel="${START}", StopSel="${STOP}", MaxFragments=2, MaxWords=64, MinWords=24, ShortWord=0, FragmentDelimiter=" … "`;
 
 export interface Segment {
   text: string;
@@ -27,18 +32,25 @@ export async function highlightPassages(
   const out = new Map<string, Segment[]>();
   if (!chunks.length) return out;
   // Each chunk with its collection's configuration (collections/language.ts), the query parsed per chunk: a page's few results.
-  const rows = await deps.sql<{ id: string; passage: string }[]>`
-    select c.id, ts_headline(k.cfg::regconfig, c.content, q.tsq, ${OPTIONS}) as passage
+  // A segmented collection's chunk is marked in its segmented form (text/segment.ts) with the query's words as phrases.
+  const rows = await deps.sql<{ id: string; passage: string; segmented: boolean }[]>`
+    select c.id,
+           case when k.segmented then ts_headline(k.cfg::regconfig, coalesce(h.text, c.content), q.tsq, ${SEGMENTED_OPTIONS})
+                else ts_headline(k.cfg::regconfig, c.content, q.tsq, ${OPTIONS}) end as passage,
+           k.segmented
       from chunks c
       join collections co on co.id = c.collection_id
-     cross join lateral (select coalesce(co.text_config, ${deps.config.TEXT_SEARCH_CONFIG}) as cfg) k
+      left join unnest(${chunks.map((c) => c.chunk_id)}::uuid[], ${chunks.map((c) => (hasSegmentedScript(c.content) ? segmentForHighlight(c.content) : null))}::text[]) as h(id, text)
+        on h.id = c.id
+     cross join lateral (select coalesce(co.text_config, ${deps.config.TEXT_SEARCH_CONFIG}) as cfg) k0
+     cross join lateral (select k0.cfg, text_config_segmented(k0.cfg) as segmented) k
      cross join lateral (
-       select string_agg(m[2], ' | ')::tsquery as tsq
+       select case when k.segmented then docsift_tsquery(k.cfg, ${highlightQuery(query)}) else string_agg(m[2], ' | ')::tsquery end as tsq
          from regexp_matches(querytree(docsift_tsquery(k.cfg, ${query})), '(!?)(''(?:[^'']|'''')*'')', 'g') as m
         where m[1] = ''
      ) q
      where c.id = any(${chunks.map((c) => c.chunk_id)}::uuid[]) and q.tsq is not null`;
-  const byId = new Map(rows.map((r) => [r.id, r.passage]));
+  const byId = new Map(rows.map((r) => [r.id, r.segmented ? joinSegmented(r.passage) : r.passage]));
   for (const c of chunks) {
     const passage = byId.get(c.chunk_id);
     out.set(
@@ -47,6 +59,11 @@ export async function highlightPassages(
     );
   }
   return out;
+}
+
+/** A passage marked in segmented form: the separators gone, the marks of one phrase's characters one mark. */
+function joinSegmented(passage: string): string {
+  return passage.replaceAll(HIGHLIGHT_SEP, '').replaceAll(STOP + START, '');
 }
 
 function segments(passage: string): Segment[] {

@@ -292,6 +292,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/languages/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the languages a collection may have
+         * @description The choices of a collection's `language` (POST and PATCH /api/v1/collections): every text search configuration of the server, with how it indexes text. Any other name answers 400 VALIDATION_FAILED there. The same for every caller.
+         */
+        get: operations["listLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tags/{tag}/documents/": {
         parameters: {
             query?: never;
@@ -970,7 +990,7 @@ export interface components {
             /** @description Whether the caller subscribes to it. */
             is_subscribed: boolean;
             /**
-             * @description PostgreSQL text search configuration its text is stemmed with (english, french, german, spanish, …; `simple` for code and identifiers: no stemming, no stop words).
+             * @description PostgreSQL text search configuration its text is indexed with: a stemmer (english, french, german, spanish, arabic, greek, hindi, turkish, …), a language whose words the server segments (chinese, japanese, korean, thai), or `simple` for code and identifiers (no stemming, no stop words). GET /api/v1/languages lists them.
              * @example english
              */
             language: string;
@@ -986,7 +1006,7 @@ export interface components {
             /** @default false */
             is_public?: boolean;
             /**
-             * @description A PostgreSQL text search configuration (`english`, `french`, `german`, `spanish`, … or `simple`); an unknown one answers 400 VALIDATION_FAILED. Defaults to the server's TEXT_SEARCH_CONFIG (english). Changing it reindexes the collection in the background; searches stay exact meanwhile, with the former language until the reindex commits.
+             * @description One of GET /api/v1/languages: a PostgreSQL text search configuration (`english`, `french`, `german`, `spanish`, … every stemmer PostgreSQL has), a language written without spaces (`chinese`, `japanese`, `korean`, `thai`: the server segments its words) or `simple`; an unknown one answers 400 VALIDATION_FAILED. Defaults to the server's TEXT_SEARCH_CONFIG (english). Changing it reindexes the collection in the background; searches stay exact meanwhile, with the former language until the reindex commits.
              * @example french
              */
             language?: string;
@@ -996,7 +1016,7 @@ export interface components {
             description?: string;
             is_public?: boolean;
             /**
-             * @description A PostgreSQL text search configuration (`english`, `french`, `german`, `spanish`, … or `simple`); an unknown one answers 400 VALIDATION_FAILED. Defaults to the server's TEXT_SEARCH_CONFIG (english). Changing it reindexes the collection in the background; searches stay exact meanwhile, with the former language until the reindex commits.
+             * @description One of GET /api/v1/languages: a PostgreSQL text search configuration (`english`, `french`, `german`, `spanish`, … every stemmer PostgreSQL has), a language written without spaces (`chinese`, `japanese`, `korean`, `thai`: the server segments its words) or `simple`; an unknown one answers 400 VALIDATION_FAILED. Defaults to the server's TEXT_SEARCH_CONFIG (english). Changing it reindexes the collection in the background; searches stay exact meanwhile, with the former language until the reindex commits.
              * @example french
              */
             language?: string;
@@ -1006,6 +1026,28 @@ export interface components {
             status: "subscribed" | "unsubscribed";
             /** @description Collection slug. */
             collection: string;
+        };
+        LanguageList: {
+            /**
+             * @description The language of collections created without one (the server's TEXT_SEARCH_CONFIG).
+             * @example english
+             */
+            default: string;
+            /** @description Every language a collection may have, by name. */
+            languages: components["schemas"]["Language"][];
+        };
+        Language: {
+            /**
+             * @description What `language` takes on a collection.
+             * @example chinese
+             */
+            name: string;
+            /**
+             * @description `stemmer`: PostgreSQL snowball stemming and stop words (`german` finds "Vertrag" for "Verträge"). `segmented`: a language written without spaces between words (chinese, japanese, korean, thai), whose words the server segments before indexing and searching. `simple`: words lowercased, nothing removed (code, identifiers, other languages). `custom`: a configuration the operator created.
+             * @example segmented
+             * @enum {string}
+             */
+            kind: "stemmer" | "segmented" | "simple" | "custom";
         };
         TaggedDocuments: {
             tag: string;
@@ -4323,6 +4365,111 @@ export interface operations {
             };
             /** @description Not found: SUBSCRIPTION_NOT_FOUND */
             404: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable): SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before repeating the request. Present when the request certainly had no effect; absent when a write lost its database connection midway and may have been applied. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The languages, by name */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "default": "english",
+                     *       "languages": [
+                     *         {
+                     *           "name": "chinese",
+                     *           "kind": "segmented"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LanguageList"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
                 headers: {
                     /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
                     "X-RateLimit-Limit"?: number;

@@ -1,5 +1,5 @@
 import type { Transport, CallOptions } from '../transport.js';
-import type { Collection, CreateCollection, SubscriptionResult, UpdateCollection } from '../types.js';
+import type { Collection, CreateCollection, LanguageList, SubscriptionResult, UpdateCollection } from '../types.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,6 +17,10 @@ export function collectionsResource(t: Transport) {
     },
     update(uuid: string, body: UpdateCollection, opts?: CallOptions): Promise<Collection> {
       return t.patch('/api/v1/collections/{uuid}/', { params: { path: { uuid } }, body, ...opts });
+    },
+    /** The languages a collection may have (`language` on create and update), and the server's default. */
+    languages(opts?: CallOptions): Promise<LanguageList> {
+      return t.get('/api/v1/languages/', opts);
     },
     /** Soft-deletes the collection and its documents (owner only). */
     async delete(uuid: string, opts?: CallOptions): Promise<void> {

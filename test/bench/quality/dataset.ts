@@ -14,11 +14,30 @@ export function findDataset(name = 'beir-scifact'): string {
   }
 }
 
-/** `--dataset` names: BEIR SciFact (the default) and NFCorpus. */
+/** Language code of a dataset: which peer tokenizers and stemmers it is compared with (peers/languages.ts). */
+export type LanguageCode = 'en' | 'de' | 'es' | 'ru' | 'zh';
+
+export interface Dataset {
+  dir: string;
+  title: string;
+  /** The language the benchmark's collection is created with through the API. */
+  language: string;
+  code: LanguageCode;
+}
+
+/**
+ * `--dataset` names: BEIR SciFact (the default) and NFCorpus; XQuAD-R's parallel question sets in
+ * five languages (1,190 questions each, the same ids in every language, answer sentences as documents).
+ */
 export const DATASETS = {
-  scifact: { dir: 'beir-scifact', title: 'BEIR SciFact' },
-  nfcorpus: { dir: 'beir-nfcorpus', title: 'BEIR NFCorpus' },
-} as const;
+  scifact: { dir: 'beir-scifact', title: 'BEIR SciFact', language: 'english', code: 'en' },
+  nfcorpus: { dir: 'beir-nfcorpus', title: 'BEIR NFCorpus', language: 'english', code: 'en' },
+  'xquad-r-en': { dir: 'xquad-r-en', title: 'XQuAD-R en', language: 'english', code: 'en' },
+  'xquad-r-de': { dir: 'xquad-r-de', title: 'XQuAD-R de', language: 'german', code: 'de' },
+  'xquad-r-es': { dir: 'xquad-r-es', title: 'XQuAD-R es', language: 'spanish', code: 'es' },
+  'xquad-r-ru': { dir: 'xquad-r-ru', title: 'XQuAD-R ru', language: 'russian', code: 'ru' },
+  'xquad-r-zh': { dir: 'xquad-r-zh', title: 'XQuAD-R zh', language: 'chinese', code: 'zh' },
+} as const satisfies Record<string, Dataset>;
 export type DatasetName = keyof typeof DATASETS;
 
 export const DATASET_DIR = process.env.QUALITY_DATASET_DIR ?? findDataset();

@@ -12,10 +12,11 @@ export interface IngestOptions {
   log?: (line: string) => void;
 }
 
-export async function createCollection(api: ApiCall, name: string): Promise<{ uuid: string; slug: string }> {
+/** The dataset's collection, created through the API in its language (a text search configuration name). */
+export async function createCollection(api: ApiCall, name: string, language: string): Promise<{ uuid: string; slug: string }> {
   const r = expectStatus(
     await api<{ uuid: string; slug: string }>('POST', '/api/v1/collections', {
-      json: { name, description: 'BEIR SciFact corpus for npm run bench:quality' },
+      json: { name, language, description: `${name} corpus for npm run bench:quality` },
     }),
     201,
     'create collection',
@@ -35,7 +36,8 @@ export async function uploadCorpus(api: ApiCall, collectionId: string, docs: Cor
       const d = docs[next++]!;
       const content = opts.titleInContent ? `${d.title}\n\n${d.text}` : d.text;
       const r = await api('POST', `/api/v1/collections/${collectionId}/documents`, {
-        json: { source_type: 'text', title: d.title.trim() || `SciFact ${d.id}`, content, tags: [beirTag(d.id)] },
+        // Untitled documents (XQuAD-R's sentences) get their id: a word no query holds.
+        json: { source_type: 'text', title: d.title.trim() || d.id, content, tags: [beirTag(d.id)] },
       });
       expectStatus(r, 201, `upload ${d.id}`);
       done++;

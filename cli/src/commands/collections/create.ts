@@ -11,12 +11,15 @@ interface Options {
 export default defineCommand<Options>({
   name: 'create [name]',
   summary: 'Create a collection (private unless --public)',
-  help: 'Examples:\n  docsift collections create "Research papers" --description "2024 reading list"\n  docsift collections create "Manuel" --language french\n  docsift collections create "Source" --language simple',
+  help: 'Examples:\n  docsift collections create "Research papers" --description "2024 reading list"\n  docsift collections create "Manuel" --language french\n  docsift collections create "资料" --language chinese\n  docsift collections create "Source" --language simple',
   options: (cmd) =>
     cmd
       .option('-d, --description <text>', 'description')
       .option('--public', 'let other users subscribe to it')
-      .option('--language <config>', 'text search language: english (default), french, german, spanish, …, simple for code'),
+      .option(
+        '--language <config>',
+        'text search language: english (default), french, german, … chinese, japanese, korean, thai, or simple for code (docsift collections languages)',
+      ),
   parse: ([name], flags) => ({
     name,
     description: stringFlag(flags.description),

@@ -17,7 +17,10 @@ export default defineCommand<{ ref: string; patch: UpdateCollection }>({
       .option('-d, --description <text>', 'new description')
       .option('--public', 'make it public')
       .option('--private', 'make it private')
-      .option('--language <config>', 'text search language (english, french, german, simple, …); reindexes in the background'),
+      .option(
+        '--language <config>',
+        'text search language (english, french, german, chinese, japanese, simple, … see docsift collections languages); reindexes in the background',
+      ),
   parse: ([ref], flags) => {
     if (flags.public && flags.private) throw new UsageError('Give --public or --private, not both.');
     const patch: UpdateCollection = {};

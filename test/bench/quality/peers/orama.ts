@@ -1,18 +1,23 @@
-// Orama peer: in-memory BM25 full text (English stemmer and Orama's own English stop-word list),
-// exact vector search over the same vectors, and its hybrid mode (min-max normalised, weighted).
+// Orama peer: in-memory BM25 full text with the tokenizer of the dataset's language (languages.ts:
+// its stemmer and stop-word list, or @orama/tokenizers' segmenter), exact vector search over the
+// same vectors, and its hybrid mode (min-max normalised, weighted).
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
-import { stopwords as englishStopwords } from '@orama/stopwords/english';
+import type { OramaText } from './languages.js';
 import { packageVersion, type Peer, type PeerChunk } from './types.js';
 
 /** Orama drops vector hits under this cosine similarity (default 0.8); the benchmark wants them all. */
 const SIMILARITY_FLOOR = -1;
 
-export async function oramaPeer(chunks: PeerChunk[], opts: { extraHybridWeights?: { text: number; vector: number } } = {}): Promise<Peer> {
+export async function oramaPeer(
+  chunks: PeerChunk[],
+  text: OramaText,
+  opts: { extraHybridWeights?: { text: number; vector: number } } = {},
+): Promise<Peer> {
   const dim = chunks[0]?.vector.length ?? 0;
   const started = performance.now();
   const db: AnyOrama = create({
     schema: { text: 'string', embedding: `vector[${dim}]` } as const,
-    components: { tokenizer: { language: 'english', stemming: true, stopWords: englishStopwords } },
+    components: { tokenizer: await text.tokenizer() },
   });
   // `doc` is kept on each record but left out of the schema, so it is stored and not searched.
   await insertMultiple(
@@ -38,7 +43,7 @@ export async function oramaPeer(chunks: PeerChunk[], opts: { extraHybridWeights?
   return {
     name: 'Orama',
     version: packageVersion('@orama/orama'),
-    setup: `BM25 defaults (terms match by prefix, Orama's design; its exact option also demands every query word verbatim and finds nothing for these queries), tokenizer english + stemming + @orama/stopwords english; exact vector search (similarity floor ${SIMILARITY_FLOOR}); hybrid default weights 0.5/0.5${extra ? `, also text ${extra.text}/vector ${extra.vector}` : ''}`,
+    setup: `BM25 defaults (terms match by prefix, Orama's design; its exact option also demands every query word verbatim and finds nothing for these queries), ${text.label}; exact vector search (similarity floor ${SIMILARITY_FLOOR}); hybrid default weights 0.5/0.5${extra ? `, also text ${extra.text}/vector ${extra.vector}` : ''}`,
     indexMs,
     variants: [
       { mode: 'text', label: 'text (BM25)', run: async (q, _v, k) => docs(await search(db, { term: q, properties: ['text'], limit: k })) },
