@@ -90,6 +90,8 @@ export const configSchema = z.object({
   /** Worker liveness: heartbeat period, and silence after which a worker's jobs are released to others. */
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
   WORKER_STALE_MS: z.coerce.number().int().min(500).default(60_000),
+  /** How often a running daemon checks that no newer docsift applied a breaking migration (it exits with status 3 if one did). */
+  SCHEMA_WATCH_MS: z.coerce.number().int().min(100).default(10_000),
   /** Attempts of a document-processing job before the document is marked failed (exponential backoff between). */
   PROCESS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(5),
   /**

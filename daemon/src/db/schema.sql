@@ -2171,7 +2171,8 @@ ALTER TABLE public.request_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY 
 CREATE TABLE public.schema_migrations (
     version integer NOT NULL,
     name text NOT NULL,
-    applied_at timestamp with time zone DEFAULT now() NOT NULL
+    applied_at timestamp with time zone DEFAULT now() NOT NULL,
+    breaking boolean DEFAULT false NOT NULL
 );
 
 -- Name: search_quota_usage; Type: TABLE; Schema: public; Owner: -
