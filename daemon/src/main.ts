@@ -8,7 +8,7 @@ import { createLogger, type Logger } from './logger.js';
 import { startDaemon } from './server.js';
 import { startWorkerHealth } from './worker/health.js';
 import { bootstrap } from './accounts/create.js';
-import { adminHelp, runAdmin } from './admin.js';
+import { adminHelp, isStandaloneAdmin, runAdmin, runStandaloneAdmin } from './admin.js';
 import { adminCommandLine, missingDatabase, openedDatabaseLine } from './admin/database.js';
 import { ensureLocalPostgres } from './local-pg/provision.js';
 import { createSql, type Sql } from './db/client.js';
@@ -292,6 +292,10 @@ async function main(argv: string[]): Promise<void> {
       // provisioning and applied migrations goes to stderr, and only when asked for (LOG_LEVEL=debug).
       const adminLogger = createLogger(logger.isLevelEnabled('debug') ? config.LOG_LEVEL : 'warn', process.stderr);
       const clock = systemClock(config.CLOCK_OFFSET_MS);
+      if (isStandaloneAdmin(rest[0])) {
+        process.exitCode = await runStandaloneAdmin({ config, clock, logger: adminLogger, out: process.stdout, err: process.stderr }, rest);
+        return;
+      }
       const missing = missingDatabase(config);
       if (missing) {
         process.stderr.write(`${missing}\n`);
