@@ -1,12 +1,22 @@
 import { parseArgs } from 'node:util';
-import { type AdminArgs, type AdminCommand, type AdminContext, UsageError } from './admin/command.js';
+import {
+  type AdminArgs,
+  type AdminCommand,
+  type AdminContext,
+  type StandaloneCommand,
+  type StandaloneContext,
+  UsageError,
+} from './admin/command.js';
 import { COMMANDS } from './admin/commands.js';
-import { BACKUP_COMMANDS, type StandaloneCommand, type StandaloneContext } from './backup/admin-commands.js';
+import { BACKUP_COMMANDS } from './backup/admin-commands.js';
+import { PITR_COMMANDS } from './pitr/admin-commands.js';
+
+const STANDALONE: StandaloneCommand[] = [...BACKUP_COMMANDS, ...PITR_COMMANDS];
 
 export type { AdminContext, StandaloneContext };
 
 type AnyCommand = AdminCommand | StandaloneCommand;
-const ALL: AnyCommand[] = [...COMMANDS, ...BACKUP_COMMANDS];
+const ALL: AnyCommand[] = [...COMMANDS, ...STANDALONE];
 
 const examplesOf = (c: AnyCommand) => c.examples.map((e) => `  docsift-daemon admin ${e}`).join('\n');
 
@@ -40,9 +50,9 @@ export function adminHelp(argv: string[]): { code: number; out?: string; err?: s
   };
 }
 
-/** Whether `sub` opens the database itself (backup, restore): main.ts neither opens nor migrates it first. */
+/** Whether `sub` opens the database itself (backup, restore, pitr-…): main.ts neither opens nor migrates it first. */
 export function isStandaloneAdmin(sub: string | undefined): boolean {
-  return BACKUP_COMMANDS.some((c) => c.name === sub);
+  return STANDALONE.some((c) => c.name === sub);
 }
 
 /** Runs one admin subcommand; returns the process exit code (0 ok, 1 error, 2 usage). */
@@ -50,9 +60,9 @@ export function runAdmin(ctx: AdminContext, argv: string[]): Promise<number> {
   return runCommand(COMMANDS, ctx, argv);
 }
 
-/** Runs `backup` or `restore`, which open the database themselves. */
+/** Runs `backup`, `restore` or a `pitr-…` subcommand, which open the database themselves. */
 export function runStandaloneAdmin(ctx: StandaloneContext, argv: string[]): Promise<number> {
-  return runCommand(BACKUP_COMMANDS, ctx, argv);
+  return runCommand(STANDALONE, ctx, argv);
 }
 
 async function runCommand<C extends { out: NodeJS.WritableStream; err: NodeJS.WritableStream }>(

@@ -10,7 +10,7 @@ import { startWorkerHealth } from './worker/health.js';
 import { bootstrap } from './accounts/create.js';
 import { adminHelp, isStandaloneAdmin, runAdmin, runStandaloneAdmin } from './admin.js';
 import { adminCommandLine, missingDatabase, openedDatabaseLine } from './admin/database.js';
-import { ensureLocalPostgres } from './local-pg/provision.js';
+import { embeddedPostgres } from './local-pg/from-config.js';
 import { createSql, type Sql } from './db/client.js';
 import { migrate, SchemaTooNewError } from './db/migrate.js';
 import { watchSchema } from './db/schema-watch.js';
@@ -39,12 +39,7 @@ Configuration comes from environment variables; see README.md.`;
 async function resolveDatabaseUrl(config: Config, logger: Logger): Promise<string> {
   if (config.DATABASE_URL) return config.DATABASE_URL;
   const started = Date.now();
-  const { databaseUrl } = await ensureLocalPostgres({
-    dataDir: path.join(config.DATA_DIR, 'postgres'),
-    port: config.PG_PORT,
-    database: 'docsift',
-    log: (msg) => logger.info({ component: 'provision' }, msg),
-  });
+  const { databaseUrl } = await embeddedPostgres(config, (msg) => logger.info({ component: 'provision' }, msg));
   logger.info({ ms: Date.now() - started }, 'local PostgreSQL ready');
   return databaseUrl;
 }

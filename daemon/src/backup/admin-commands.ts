@@ -3,33 +3,17 @@
 // embedded one), so main.ts runs them before its usual "open and migrate".
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import type { AdminArgs, AdminCommand } from '../admin/command.js';
-import { required } from '../admin/command.js';
+import { required, type StandaloneCommand, type StandaloneContext } from '../admin/command.js';
 import { missingDatabase } from '../admin/database.js';
 import type { Config } from '../config.js';
 import { createSql, type Sql } from '../db/client.js';
 import { listMigrations } from '../db/migrate.js';
-import { ensureLocalPostgres } from '../local-pg/provision.js';
-import type { Logger } from '../logger.js';
+import { embeddedPostgres } from '../local-pg/from-config.js';
 import { createBlobStore } from '../storage/index.js';
-import type { Clock } from '../types.js';
 import { runBackup } from './backup.js';
 import { createProgress, formatBytes } from './progress.js';
 import { openRepository } from './repository.js';
 import { runRestore } from './restore.js';
-
-export interface StandaloneContext {
-  config: Config;
-  clock: Clock;
-  logger: Logger;
-  out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream & { isTTY?: boolean };
-}
-
-export type StandaloneCommand = Omit<AdminCommand, 'run'> & {
-  // biome-ignore lint/suspicious/noConfusingVoidType: as AdminCommand.run
-  run(ctx: StandaloneContext, a: AdminArgs): Promise<number | void>;
-};
 
 /** The daemon's database: DATABASE_URL, or the embedded cluster (provisioned only when `provision`). */
 async function databaseUrl(ctx: StandaloneContext, provision: boolean): Promise<string> {
@@ -38,13 +22,7 @@ async function databaseUrl(ctx: StandaloneContext, provision: boolean): Promise<
     const missing = missingDatabase(ctx.config);
     if (missing) throw new Error(missing);
   }
-  const pg = await ensureLocalPostgres({
-    dataDir: path.join(ctx.config.DATA_DIR, 'postgres'),
-    port: ctx.config.PG_PORT,
-    database: 'docsift',
-    log: (m) => ctx.logger.info({ component: 'provision' }, m),
-  });
-  return pg.databaseUrl;
+  return (await embeddedPostgres(ctx.config, (m) => ctx.logger.info({ component: 'provision' }, m))).databaseUrl;
 }
 
 async function withSql<T>(url: string, fn: (sql: Sql) => Promise<T>): Promise<T> {

@@ -7,6 +7,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import { LocalBlobStore } from '../storage/local.js';
 import { S3BlobStore } from '../storage/s3.js';
+import { parseS3Location } from '../storage/s3-location.js';
 import type { BlobStore, StoredBlob } from '../storage/types.js';
 
 export interface WrittenFile {
@@ -41,13 +42,6 @@ export function sha256Counter() {
     },
   });
   return { stream, result: (): WrittenFile => ({ size, sha256: hash.digest('hex') }) };
-}
-
-/** `s3://bucket/some/prefix` → bucket and prefix (without slashes at either end). */
-export function parseS3Location(location: string): { bucket: string; prefix: string } | undefined {
-  const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(location);
-  if (!m) return undefined;
-  return { bucket: m[1]!, prefix: m[2]!.replace(/^\/+|\/+$/g, '') };
 }
 
 export function openRepository(location: string, config: Config): Repository {
