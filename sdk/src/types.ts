@@ -32,6 +32,9 @@ export interface UpdateCollection extends S<'UpdateCollection'> {
 export interface SubscriptionResult extends S<'SubscriptionResult'> {
   readonly [schemaName]?: never;
 }
+export interface CollectionImport extends S<'CollectionImport'> {
+  readonly [schemaName]?: never;
+}
 
 export interface DocumentListItem extends S<'DocumentListItem'> {
   readonly [schemaName]?: never;

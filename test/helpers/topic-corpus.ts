@@ -38,7 +38,7 @@ export async function topTens(
   key: string,
   collections: string[],
   modes: ('hybrid' | 'text' | 'vector')[] = ['text', 'vector', 'hybrid'],
-  idOf: (r: { document_id: string; document_title?: string; title?: string }) => string = (r) => r.document_id,
+  idOf: (r: { document_id: string; title?: string }) => string = (r) => r.document_id,
 ): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const mode of modes)
