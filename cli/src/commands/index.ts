@@ -7,6 +7,8 @@ import billingInvoices from './billing/invoices.js';
 import billingPlan from './billing/plan.js';
 import collectionsCreate from './collections/create.js';
 import collectionsDelete from './collections/delete.js';
+import collectionsExport from './collections/export.js';
+import collectionsImport from './collections/import.js';
 import collectionsList from './collections/list.js';
 import collectionsShow from './collections/show.js';
 import collectionsSubscribe from './collections/subscribe.js';
@@ -55,6 +57,8 @@ export const collectionCommands: Any[] = [
   collectionsDelete,
   collectionsSubscribe,
   collectionsUnsubscribe,
+  collectionsExport,
+  collectionsImport,
 ];
 export const docCommands: Any[] = [
   docsUpload,
