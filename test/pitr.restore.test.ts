@@ -29,11 +29,13 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
     let tmp: string;
     let ollama: FakeOllama;
     let env: Record<string, string>;
+    /** The same settings without PITR_REPO and its S3 ones: the first start with them is remembered under DATA_DIR. */
+    let later: Record<string, string>;
     let serve: DaemonProcess | undefined;
     let key: string;
 
-    const start = async () => {
-      serve = await spawnDaemon(['serve'], env, 240_000);
+    const start = async (with_ = env) => {
+      serve = await spawnDaemon(['serve'], with_, 240_000);
       return http(serve.url);
     };
     const upload = async (req: ReturnType<typeof http>, collection: string, name: string, text: string) => {
@@ -57,8 +59,10 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
         OLLAMA_HOST: ollama.url,
         OLLAMA_MODEL: 'nomic-embed-text',
         RATE_LIMITS_ENABLED: 'false',
-        ...(await repo(tmp)),
       };
+      const repoSettings = await repo(tmp);
+      later = { ...env };
+      env = { ...env, ...repoSettings };
     });
     after(async () => {
       await serve?.stop();
@@ -70,7 +74,7 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
     it('restores to a moment between two uploads: the first is there, the second never was', async () => {
       let req = await start();
       key = KEY_RE.exec(serve!.text.join('\n'))![0];
-      const base = await runAdminProcess(['pitr-backup', '--json'], env);
+      const base = await runAdminProcess(['pitr-backup', '--json'], later);
       assert.equal(base.code, 0, base.stderr);
       assert.equal(base.json().type, 'full');
 
@@ -82,22 +86,23 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
       await sql.end();
       const second = await upload(req, c.uuid, 'second.txt', 'The second record is about a quarantine of zeppelins.');
 
-      const busy = await runAdminProcess(['pitr-restore', '--to', t!.at.toISOString()], env);
+      const busy = await runAdminProcess(['pitr-restore', '--to', t!.at.toISOString()], later);
       assert.equal(busy.code, 1);
       assert.match(busy.stderr, /stop every docsift process/);
-      const old = await runAdminProcess(['pitr-restore', '--to', new Date(Date.now() - 8 * 86_400_000).toISOString()], env);
+      const old = await runAdminProcess(['pitr-restore', '--to', new Date(Date.now() - 8 * 86_400_000).toISOString()], later);
       assert.equal(old.code, 1);
       assert.match(old.stderr, /BLOB_RETENTION_DAYS \(7\)/);
-      const noZone = await runAdminProcess(['pitr-restore', '--to', '2026-05-01 09:30:00'], env);
+      const noZone = await runAdminProcess(['pitr-restore', '--to', '2026-05-01 09:30:00'], later);
       assert.equal(noZone.code, 2);
 
       await serve!.stop();
       serve = undefined;
-      const restored = await runAdminProcess(['pitr-restore', '--to', t!.at.toISOString(), '--json'], env);
+      const restored = await runAdminProcess(['pitr-restore', '--to', t!.at.toISOString(), '--json'], later);
       assert.equal(restored.code, 0, restored.stderr);
       assert.equal(restored.json().target, t!.at.toISOString());
 
-      req = await start();
+      req = await start(later);
+      assert.match(await readFile(path.join(env.DATA_DIR!, 'postgres', 'docsift.conf'), 'utf8'), /^archive_mode = on$/m);
       const a = await req('GET', `/api/v1/documents/${first}/`, { key });
       assert.equal(a.status, 200, a.text);
       assert.equal(a.body.status, 'indexed');
@@ -112,7 +117,7 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
         [first],
       );
 
-      const info = await runAdminProcess(['pitr-info', '--json'], env);
+      const info = await runAdminProcess(['pitr-info', '--json'], later);
       assert.equal(info.code, 0, info.stderr);
       assert.ok(info.json().backups.length >= 1);
       assert.ok(Date.parse(info.json().window.from) <= t!.at.getTime());

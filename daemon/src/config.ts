@@ -143,7 +143,8 @@ export const configSchema = z.object({
   BLOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   /**
    * Point-in-time recovery of the embedded PostgreSQL: pgBackRest archives every WAL segment and keeps
-   * base backups here (a directory, or s3://bucket/prefix with the S3_* settings over https). Unset: off.
+   * base backups here (a directory, or s3://bucket/prefix with the S3_* settings over https). Kept
+   * under DATA_DIR/pgbackrest once set, so later processes without it keep archiving there.
    */
   PITR_REPO: unsetIfEmpty(z.string()),
   /** CA certificate pgBackRest trusts for an S3 endpoint with a private certificate. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
-import { archiveSettings, confFile, type PitrSettings, pgbackrestConf, STANZA } from './pitr-settings.js';
+import { archiveSettings, confFile, type PitrSettings, pgbackrestConf, savedSettingsFile, STANZA } from './pitr-settings.js';
 import { makeTraversable, pgRun, type Log, type Runner } from './run.js';
 
 const SEARCH = ['/usr/bin', '/usr/local/bin', '/usr/sbin', '/opt/homebrew/bin'];
@@ -83,9 +83,10 @@ export async function prepareArchiving(
     if (s.repo.type === 'dir') await makeTraversable(path.dirname(s.repo.path), runner, log);
     if (s.repo.type === 's3' && s.repo.caFile) await makeTraversable(path.dirname(s.repo.caFile), runner, log);
   }
-  // S3 credentials may be in it: readable by the owner only.
+  // S3 credentials may be in them: readable by the owner only.
   await writeFile(confFile(s), pgbackrestConf(s, cluster), { mode: 0o600 });
   await chown(confFile(s), runner.uid, runner.gid);
+  await writeFile(savedSettingsFile(s.home), JSON.stringify(s), { mode: 0o600 });
   return archiveSettings(s);
 }
 

@@ -5,6 +5,7 @@
 // file: a restore to any moment in the window finds every file its documents reference (a file is
 // deleted only that long after its row stopped referencing it), and pgBackRest keeps backups and
 // WAL for at least that long (time-based retention of full backups).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { parseS3Location } from '../storage/s3-location.js';
@@ -35,11 +36,27 @@ export interface PitrSettings {
 
 export class PitrConfigError extends Error {}
 
-/** The PITR settings of this configuration, or undefined when PITR_REPO is unset (no archiving). */
+/** Where the settings of the last start with PITR_REPO are kept (written by local-pg/pgbackrest.ts). */
+export const savedSettingsFile = (home: string) => path.join(home, 'settings.json');
+
+/**
+ * The PITR settings of this configuration: from PITR_REPO and the S3_* settings when set, else those
+ * an earlier start with PITR_REPO saved under DATA_DIR/pgbackrest. Every process provisions the
+ * cluster and rewrites docsift.conf, so a command run without PITR_REPO (an admin command, a worker
+ * started by hand) must not turn archiving off. Undefined when archiving was never turned on.
+ */
 export function pitrSettings(config: Config): PitrSettings | undefined {
-  // With DATABASE_URL in the environment, loadConfig refuses PITR_REPO (config.ts crossCheck).
-  if (!config.PITR_REPO) return undefined;
   const home = path.resolve(config.DATA_DIR, 'pgbackrest');
+  // With DATABASE_URL in the environment, loadConfig refuses PITR_REPO (config.ts crossCheck).
+  if (!config.PITR_REPO) {
+    let saved: PitrSettings;
+    try {
+      saved = JSON.parse(readFileSync(savedSettingsFile(home), 'utf8')) as PitrSettings;
+    } catch {
+      return undefined;
+    }
+    return { ...saved, retentionDays: config.BLOB_RETENTION_DAYS, home };
+  }
   const s3 = parseS3Location(config.PITR_REPO);
   if (!s3) return { repo: { type: 'dir', path: path.resolve(config.PITR_REPO) }, retentionDays: config.BLOB_RETENTION_DAYS, home };
   const endpoint = new URL(config.S3_ENDPOINT ?? `https://s3.${config.S3_REGION}.amazonaws.com`);

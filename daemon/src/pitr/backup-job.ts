@@ -1,4 +1,5 @@
 import { defineJob } from '../jobs/queue.js';
+import { pitrSettings } from '../local-pg/pitr-settings.js';
 import type { AppDeps } from '../types.js';
 import { openPitr, pitrInfo, takeBaseBackup } from './operations.js';
 
@@ -11,7 +12,7 @@ const BACKUP_EVERY_MS = 23 * 3_600_000;
  * target, so daily backups bound that replay to a day). Without PITR_REPO: nothing.
  */
 export async function pitrBackupIfDue(deps: AppDeps): Promise<boolean> {
-  if (!deps.config.PITR_REPO) return false;
+  if (!pitrSettings(deps.config)) return false;
   const p = await openPitr(deps.config, (m) => deps.logger.info({ component: 'pitr' }, m));
   const now = deps.clock.now();
   const newest = (await pitrInfo(p, now)).backups.at(-1);

@@ -1,5 +1,6 @@
 // Point-in-time recovery of the embedded cluster: base backups, what can be restored, and restoring
 // to a moment. WAL archiving itself is set up by provisioning (local-pg/pgbackrest.ts).
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import type { Config } from '../config.js';
@@ -22,7 +23,8 @@ export interface Pitr {
 /** The embedded cluster with archiving configured and running; throws when PITR_REPO is unset. */
 export async function openPitr(config: Config, log: Log): Promise<Pitr> {
   const settings = pitrSettings(config);
-  if (!settings) throw new Error('PITR_REPO is not set: point-in-time recovery is off (docs/operations.md says how to turn it on).');
+  if (!settings)
+    throw new Error('point-in-time recovery is off: start docsift once with PITR_REPO set (docs/operations.md says how to turn it on).');
   await embeddedPostgres(config, log);
   const binDir = findPgBinDir();
   if (!binDir) throw new Error('no PostgreSQL server binaries found');
@@ -134,15 +136,24 @@ async function waitForPromotion(p: Pitr, timeoutMs: number): Promise<void> {
     } catch (err) {
       const status = await pgRun(p.runner, path.join(p.binDir, 'pg_ctl'), ['status', '-D', p.cluster.dataDir]);
       if (status.code !== 0)
-        throw new Error(
-          `PostgreSQL stopped during recovery (${(err as Error).message}); its log is in ${path.join(p.cluster.dataDir, 'log')}`,
-        );
+        throw new Error(`PostgreSQL stopped during recovery (${(err as Error).message}):\n${await serverLogTail(p)}`);
     } finally {
       await sql.end();
     }
     if (Date.now() > end) throw new Error(`recovery did not finish within ${timeoutMs / 1000} s; it goes on in the background`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** The last lines of the server's newest log file (PostgreSQL's reason for stopping). */
+async function serverLogTail(p: Pitr): Promise<string> {
+  const dir = path.join(p.cluster.dataDir, 'log');
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const newest = (
+    await Promise.all(files.map(async (f) => ({ f, t: (await stat(path.join(dir, f)).catch(() => undefined))?.mtimeMs ?? 0 })))
+  ).sort((a, b) => b.t - a.t)[0];
+  if (!newest) return '';
+  return (await readFile(path.join(dir, newest.f), 'utf8')).split('\n').slice(-12).join('\n');
 }
 
 /** `2026-05-01 12:00:00.123+00`, as recovery_target_time reads it. */
@@ -189,7 +200,7 @@ export async function restoreToTime(p: Pitr, target: Date, now: Date, config: Co
     '-t',
     '600',
   ]);
-  if (start.code !== 0) throw new Error(`PostgreSQL did not start after the restore: ${start.stderr.trim()}`);
+  if (start.code !== 0) throw new Error(`PostgreSQL did not start after the restore: ${start.stderr.trim()}\n${await serverLogTail(p)}`);
   await waitForPromotion(p, 30 * 60_000);
   await embeddedPostgres(config, p.log);
   return { target: target.toISOString(), seconds: Math.round((performance.now() - started) / 100) / 10 };
