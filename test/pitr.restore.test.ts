@@ -24,7 +24,7 @@ import { startS3Server, type TestS3 } from './helpers/s3-server.js';
 
 const KEY_RE = /svc_[A-Za-z0-9]{40}/;
 
-function scenario(label: string, repo: (tmp: string) => Promise<Record<string, string>>) {
+function scenario(label: string, repo: (tmp: string) => Promise<Record<string, string>>, firstWithoutArchiving = false) {
   describe(`point-in-time recovery with pgBackRest (${label})`, () => {
     let tmp: string;
     let ollama: FakeOllama;
@@ -32,7 +32,7 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
     /** The same settings without PITR_REPO and its S3 ones: the first start with them is remembered under DATA_DIR. */
     let later: Record<string, string>;
     let serve: DaemonProcess | undefined;
-    let key: string;
+    let key: string | undefined;
 
     const start = async (with_ = env) => {
       serve = await spawnDaemon(['serve'], with_, 240_000);
@@ -43,7 +43,7 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
       form.append('file', new Blob([text]), name);
       const r = await req('POST', `/api/v1/collections/${collection}/documents/`, { key, body: form });
       assert.equal(r.status, 201, r.text);
-      await waitSettled(req, key, [r.body.uuid], 120_000);
+      await waitSettled(req, key!, [r.body.uuid], 120_000);
       return r.body.uuid as string;
     };
 
@@ -72,8 +72,15 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
     });
 
     it('restores to a moment between two uploads: the first is there, the second never was', async () => {
+      if (firstWithoutArchiving) {
+        // An instance that ran without archiving: turning it on restarts its cluster once.
+        await start(later);
+        key = KEY_RE.exec(serve!.text.join('\n'))![0];
+        await serve!.stop();
+      }
       let req = await start();
-      key = KEY_RE.exec(serve!.text.join('\n'))![0];
+      key ??= KEY_RE.exec(serve!.text.join('\n'))![0];
+      if (firstWithoutArchiving) assert.ok(serve!.logs.some((l) => /to turn on WAL archiving/.test(l.msg)));
       const base = await runAdminProcess(['pitr-backup', '--json'], later);
       assert.equal(base.code, 0, base.stderr);
       assert.equal(base.json().type, 'full');
@@ -82,7 +89,13 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
       const first = await upload(req, c.uuid, 'first.txt', 'The first record describes the lighthouse keeper and the jetty.');
       const password = (await readFile(path.join(env.DATA_DIR!, 'postgres.password'), 'utf8')).trim();
       const sql = postgres({ host: '127.0.0.1', port: Number(env.PG_PORT), user: 'docsift', password, database: 'docsift', max: 1 });
-      const [t] = await sql<{ at: Date }[]>`select clock_timestamp() as at`;
+      // A restore starts from a base backup that ended before the target; pgBackRest counts whole seconds.
+      let t: { at: Date } | undefined;
+      for (;;) {
+        [t] = await sql<{ at: Date }[]>`select clock_timestamp() as at`;
+        if (t!.at.getTime() > Date.parse(base.json().stopped_at)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await sql.end();
       const second = await upload(req, c.uuid, 'second.txt', 'The second record is about a quarantine of zeppelins.');
 
@@ -125,7 +138,7 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
   });
 }
 
-scenario('a directory repository', async (tmp) => ({ PITR_REPO: path.join(tmp, 'repo') }));
+scenario('a directory repository, turned on for a running instance', async (tmp) => ({ PITR_REPO: path.join(tmp, 'repo') }), true);
 
 let s3: TestS3 | undefined;
 after(async () => {

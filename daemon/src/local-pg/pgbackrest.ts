@@ -114,7 +114,14 @@ export async function ensureArchiving(s: PitrSettings, cluster: Cluster, binDir:
   }
   if (restart) {
     log(`restarting PostgreSQL in ${cluster.dataDir} to turn on WAL archiving to ${describeRepo(s)}`);
-    await pgRun(runner, path.join(binDir, 'pg_ctl'), ['restart', '-D', cluster.dataDir, '-m', 'fast', '-w', '-t', '60'], true);
+    // -l: the server must not inherit pg_ctl's output pipes, or pg_ctl's caller waits on them forever.
+    const logFile = path.join(cluster.dataDir, 'startup.log');
+    await pgRun(
+      runner,
+      path.join(binDir, 'pg_ctl'),
+      ['restart', '-D', cluster.dataDir, '-m', 'fast', '-w', '-t', '60', '-l', logFile],
+      true,
+    );
   }
   const stanza = await runPgbackrest(s, cluster, runner, ['stanza-create']);
   if (stanza.code !== 0)

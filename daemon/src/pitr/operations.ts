@@ -1,6 +1,6 @@
 // Point-in-time recovery of the embedded cluster: base backups, what can be restored, and restoring
 // to a moment. WAL archiving itself is set up by provisioning (local-pg/pgbackrest.ts).
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import type { Config } from '../config.js';
@@ -135,8 +135,7 @@ async function waitForPromotion(p: Pitr, timeoutMs: number): Promise<void> {
       if (!r!.rec) return;
     } catch (err) {
       const status = await pgRun(p.runner, path.join(p.binDir, 'pg_ctl'), ['status', '-D', p.cluster.dataDir]);
-      if (status.code !== 0)
-        throw new Error(`PostgreSQL stopped during recovery (${(err as Error).message}):\n${await serverLogTail(p)}`);
+      if (status.code !== 0) throw new Error(`PostgreSQL stopped during recovery (${(err as Error).message}):\n${await serverLogTail(p)}`);
     } finally {
       await sql.end();
     }
@@ -173,6 +172,12 @@ export async function restoreToTime(p: Pitr, target: Date, now: Date, config: Co
     throw new Error(
       `${target.toISOString()} is more than BLOB_RETENTION_DAYS (${p.settings.retentionDays}) days ago: stored files of documents deleted since may be purged`,
     );
+  const window = (await pitrInfo(p, now)).window;
+  if (!window) throw new Error('no base backup in the repository yet: run pitr-backup (restores start from one)');
+  if (target.getTime() < Date.parse(window.from))
+    throw new Error(
+      `${target.toISOString()} is before the oldest restorable moment, ${window.from} (the end of the oldest base backup in the window)`,
+    );
   const open = await otherConnections(p.cluster);
   if (open > 0)
     throw new Error(
@@ -190,6 +195,10 @@ export async function restoreToTime(p: Pitr, target: Date, now: Date, config: Co
     `--target=${pgTime(target)}`,
     '--target-action=promote',
   ]);
+  // The backup holds the Unix socket's lock file of the server that ran then; a server that sees
+  // that process id alive (an unreaped process, or the id reused) refuses to start.
+  for (const f of await readdir(p.cluster.dataDir))
+    if (/^\.s\.PGSQL\.\d+(\.lock)?$/.test(f)) await unlink(path.join(p.cluster.dataDir, f)).catch(() => {});
   const start = await pgRun(p.runner, path.join(p.binDir, 'pg_ctl'), [
     'start',
     '-D',
