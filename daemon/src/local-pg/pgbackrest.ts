@@ -123,9 +123,13 @@ export async function ensureArchiving(s: PitrSettings, cluster: Cluster, binDir:
       true,
     );
   }
+  // Once per repository: stanza-create fails while a backup holds pgBackRest's lock.
+  const marker = path.join(s.home, 'stanza');
+  if ((await readFile(marker, 'utf8').catch(() => '')) === describeRepo(s)) return;
   const stanza = await runPgbackrest(s, cluster, runner, ['stanza-create']);
   if (stanza.code !== 0)
     throw new Error(`pgBackRest could not set up the repository ${describeRepo(s)} (exit ${stanza.code}): ${stanza.stderr.trim()}`);
+  await writeFile(marker, describeRepo(s), { mode: 0o600 });
 }
 
 export function describeRepo(s: PitrSettings): string {
