@@ -4,20 +4,15 @@
 // and a running one that sees such a migration appear exits, saying why, with status 3. A
 // non-breaking unknown migration only warns, as before.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { BREAKING_BEFORE_MARKER, listMigrations, migrate, SchemaTooNewError } from '../daemon/src/db/migrate.js';
 import { spawnDaemon } from './helpers/daemon-process.js';
+import { migrationDirs } from './helpers/migration-dirs.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
-
-async function migrationsDir(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'docsift-mig-'));
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
-  return dir;
-}
 
 const A = { '001_a.sql': 'create table brk_a (id int);' };
 const B = { '002_b.sql': '--! breaking-change\n-- drops what the previous version reads\ncreate table brk_b (id int);' };
@@ -26,12 +21,7 @@ const C = { '003_c.sql': 'create table brk_c (id int);' };
 describe('breaking migrations in migrate()', () => {
   let db: TestDatabase;
   let sql: Sql;
-  const dirs: string[] = [];
-  const dir = async (files: Record<string, string>) => {
-    const d = await migrationsDir(files);
-    dirs.push(d);
-    return d;
-  };
+  const { dir, removeAll } = migrationDirs();
   before(async () => {
     db = await createTestDatabase('migbreak', { empty: true });
     sql = createSql(db.url, { max: 2 });
@@ -39,7 +29,7 @@ describe('breaking migrations in migrate()', () => {
   after(async () => {
     await sql?.end();
     await db?.drop();
-    for (const d of dirs) await rm(d, { recursive: true, force: true });
+    await removeAll();
   });
 
   it('reads the marker from the first line of a file', async () => {
