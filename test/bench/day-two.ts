@@ -1,5 +1,5 @@
 // Day-two operations on BEIR SciFact (5,183 documents, each uploaded as a file with its id in a tag
-// and its metadata), vectors from the 512-d Ollama stand-in (the built-in model's bytes per chunk):
+// and its metadata), embedded by the built-in model (or, --provider stand-in, the 512-d Ollama stand-in):
 //   1. `admin backup` while uploads keep coming, then a wipe (database dropped, DATA_DIR removed) and
 //      `admin restore` into an empty instance: documents indexed before the backup began that are
 //      missing, restored files whose SHA-256 differs from their upload's, and fixed queries (the
@@ -8,8 +8,11 @@
 //      alternating (the target: backup ≤ 2× pg_dump's time);
 //   3. export → import of the collection on a fresh instance: same documents (title, tags, metadata)
 //      and the same top 10.
+// Top 10s are compared per mode through the API, and exactly (the vector index bypassed): HNSW is
+// approximate, and pg_restore or an import builds the graph anew, so its answers may differ where the
+// stored vectors do not; the index's recall@10 against the exact answers is shown for each copy.
 //
-//   npm run bench:daytwo [-- --limit-docs 500] [--queries 50] [--rounds 3]
+//   npm run bench:daytwo [-- --limit-docs 500] [--queries 50] [--rounds 3] [--provider builtin|stand-in]
 import { spawn } from 'node:child_process';
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
@@ -19,10 +22,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { findPgTool } from '../../daemon/src/backup/pg-tools.js';
+import { loadConfig } from '../../daemon/src/config.js';
+import { createEmbeddingProvider, embeddingConfigFrom } from '../../daemon/src/embeddings/index.js';
 import { startFakeOllama } from '../helpers/fake-ollama-server.js';
 import {
   admin,
   blobMismatches,
+  exactTopTens,
+  recallAt10,
   type Instance,
   newInstance,
   sameTopTens,
@@ -37,7 +44,12 @@ import { loadCorpus, loadTestQueries } from './quality/dataset.js';
 import { waitForIndexing } from './quality/ingest.js';
 
 const { values: args } = parseArgs({
-  options: { 'limit-docs': { type: 'string' }, queries: { type: 'string', default: '50' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    'limit-docs': { type: 'string' },
+    queries: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '3' },
+    provider: { type: 'string', default: 'builtin' },
+  },
 });
 const log = (m: string) => process.stderr.write(`[daytwo] ${m}\n`);
 
@@ -68,11 +80,24 @@ const mb = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
 async function main(): Promise<void> {
   const docs = loadCorpus().slice(0, args['limit-docs'] ? Number(args['limit-docs']) : undefined);
   const queries = loadTestQueries().slice(0, Number(args.queries));
+  // builtin: the default model, in the daemons and (for the exact answers) here; stand-in: the 512-d
+  // Ollama stand-in, fast but with near-equal similarities that HNSW navigates poorly.
+  const standIn = args.provider === 'stand-in';
   const ollama = await startFakeOllama({ dimension: 512, dense: true });
-  const embed = { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'stand-in-dense', WORKER_CONCURRENCY: '2' };
+  const embed: Record<string, string> = standIn
+    ? { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'stand-in-dense', WORKER_CONCURRENCY: '2' }
+    : { EMBEDDING_PROVIDER: 'builtin', WORKER_CONCURRENCY: '2' };
+  const embedder = createEmbeddingProvider(embeddingConfigFrom(loadConfig({ ...process.env, ...embed })));
+  const embedQuery = async (text: string) => (await embedder.embed([text]))[0]!;
   const repos = await mkdtemp(path.join(os.tmpdir(), 'docsift-bench-daytwo-repos-'));
   const started = new Date();
-  const out: Record<string, unknown> = { docs: docs.length, queries: queries.length, machine: machineInfo(), code: codeVersion() };
+  const out: Record<string, unknown> = {
+    docs: docs.length,
+    queries: queries.length,
+    provider: standIn ? 'stand-in (512-d)' : 'builtin',
+    machine: machineInfo(),
+    code: codeVersion(),
+  };
   try {
     // The source instance.
     const src = await newInstance('daytwo_src', embed);
@@ -86,7 +111,9 @@ async function main(): Promise<void> {
     log(`uploading ${docs.length} documents as files`);
     out.upload_ms = Math.round(await uploadFiles(src.api!, coll.uuid, docs));
     out.indexing = await waitForIndexing(src.sql, coll.uuid, { log, intervalMs: 5000 });
-    const before = await topTens(src.api!, coll.uuid, queries);
+    const exactOf = (inst: Instance, collection: string) => exactTopTens(inst, embedQuery, collection, queries);
+    const before = { ...(await topTens(src.api!, coll.uuid, queries)), ...(await exactOf(src, coll.uuid)) };
+    out.vector_recall_at_10 = { source: recallAt10(before, before, 'vector') };
 
     // 2. Quiet: backup beside pg_dump, alternating.
     const rounds: { pg_dump_s: number; pg_dump_mb: number; backup_s: number; backup_wall_s: number; backup_mb: number }[] = [];
@@ -139,7 +166,8 @@ async function main(): Promise<void> {
     // Keys are in the restored database: the source's key reads the restored instance.
     dst.api = apiClient(dst.serve!.url!, key);
     const restoredIds = new Set((await dst.sql<{ id: string }[]>`select id from documents`).map((r) => r.id));
-    const after = await topTens(dst.api, coll.uuid, queries);
+    const after = { ...(await topTens(dst.api, coll.uuid, queries)), ...(await exactOf(dst, coll.uuid)) };
+    (out.vector_recall_at_10 as Record<string, number>).restored = recallAt10(after, after, 'vector');
     out.restore_under_uploads = {
       uploads_answered_during_backup: sentDuring,
       backup_s: busy.result.seconds,
@@ -180,6 +208,10 @@ async function main(): Promise<void> {
         ).map((d) => [d.metadata.beir_id, JSON.stringify([d.title, d.tags, d.metadata])]),
       );
     const [a, b] = [await docsOf(dst, coll.uuid), await docsOf(imp, imported.collection.uuid)];
+    const importedTop = {
+      ...(await topTens(apiClient(imp.serve!.url!, impKey), imported.collection.uuid, queries)),
+      ...(await exactOf(imp, imported.collection.uuid)),
+    };
     out.export_import = {
       archive_mb: mb((await stat(archive)).size),
       export_s: Math.round(exportS * 10) / 10,
@@ -188,12 +220,14 @@ async function main(): Promise<void> {
       imported: imported.imported,
       failed: imported.failed.length,
       documents: `${[...a].filter(([id, v]) => b.get(id) === v).length}/${a.size} with the same title, tags and metadata (${b.size} imported)`,
-      same_top10: sameTopTens(before, await topTens(apiClient(imp.serve!.url!, impKey), imported.collection.uuid, queries)),
+      same_top10: sameTopTens(before, importedTop),
     };
+    (out.vector_recall_at_10 as Record<string, number>).imported = recallAt10(importedTop, importedTop, 'vector');
     log(JSON.stringify(out.export_import));
     await dst.wipe();
     await imp.wipe();
   } finally {
+    await embedder.close();
     await ollama.close();
     await rm(repos, { recursive: true, force: true });
   }

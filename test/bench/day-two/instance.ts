@@ -145,12 +145,52 @@ export async function topTens(api: ApiCall, collection: string, queries: TestQue
   return out;
 }
 
+/**
+ * The exact top 10 documents of each query by cosine distance of their best chunk, with the vector
+ * index bypassed: equal before and after means the stored vectors are equal, whatever the HNSW graph
+ * (pg_restore builds it anew, an import in another order) makes of them.
+ */
+export async function exactTopTens(
+  inst: Instance,
+  embed: (text: string) => Promise<number[]>,
+  collection: string,
+  queries: TestQuery[],
+): Promise<TopTens> {
+  const out: TopTens = {};
+  for (const q of queries) {
+    const vec = await embed(q.text);
+    const rows = await inst.sql.begin(async (tx) => {
+      await tx`set local enable_indexscan = off`;
+      await tx`set local enable_bitmapscan = off`;
+      return tx<{ id: string }[]>`
+        select d.metadata->>'beir_id' as id, min(c.embedding <=> ${`[${vec.join(',')}]`}::halfvec) as dist
+          from chunks c join documents d on d.id = c.document_id
+         where c.collection_id = ${collection} and d.deleted_at is null
+         group by 1 order by 2, 1 limit 10`;
+    });
+    out[`exact:${q.id}`] = rows.map((x) => x.id);
+  }
+  return out;
+}
+
+/** Mean share of the exact top 10 that `found` (a mode's results) holds: the index's recall@10. */
+export function recallAt10(found: TopTens, exact: TopTens, mode: string): number {
+  const keys = Object.keys(exact).filter((k) => k.startsWith('exact:'));
+  const sum = keys.reduce((acc, k) => {
+    const want = new Set(exact[k]);
+    const got = new Set(found[`${mode}:${k.slice('exact:'.length)}`] ?? []);
+    return acc + [...want].filter((x) => got.has(x)).length / Math.max(1, want.size);
+  }, 0);
+  return Math.round((sum / Math.max(1, keys.length)) * 1000) / 1000;
+}
+
 /** Per mode: queries whose top 10 are identical in both (order included), and those with the same ten in another order. */
 export function sameTopTens(a: TopTens, b: TopTens): Record<string, string> {
   const out: Record<string, string> = {};
   const sorted = (x: string[] | undefined) => JSON.stringify([...(x ?? [])].sort());
-  for (const mode of ['text', 'vector', 'hybrid']) {
+  for (const mode of ['text', 'vector', 'hybrid', 'exact']) {
     const keys = Object.keys(a).filter((k) => k.startsWith(`${mode}:`));
+    if (!keys.length) continue;
     const same = keys.filter((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
     const reordered = keys.filter((k) => !same.includes(k) && sorted(a[k]) === sorted(b[k]));
     const changed = keys.filter((k) => !same.includes(k) && !reordered.includes(k));
