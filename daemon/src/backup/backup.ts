@@ -32,7 +32,7 @@ export interface BackupOptions {
   signingSecret: { value: string; source: 'env' | 'file' };
   progress: Progress;
   now: () => Date;
-  /** Files copied at once (default 8). */
+  /** Files copied at once (default 16). */
   concurrency?: number;
 }
 
@@ -52,8 +52,12 @@ export interface BackupResult {
 interface BlobRow {
   blob_key: string;
   content_sha256: string | null;
+  file_size: string;
   deleted: boolean;
 }
+
+/** Files up to this size are read and written whole (one read, one write); larger ones stream. */
+const WHOLE_FILE_BYTES = 1024 * 1024;
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
 async function eachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -116,9 +120,10 @@ export async function runBackup(o: BackupOptions): Promise<BackupResult> {
     const blobsList = o.repo.put(BLOBS_FILE, lines);
     const copyOne = async (r: BlobRow) => {
       if (failed) throw new Error('backup stopped');
-      let body: Readable;
+      const whole = Number(r.file_size) <= WHOLE_FILE_BYTES;
+      let body: Readable | Buffer;
       try {
-        body = await o.blobs.get(r.blob_key);
+        body = whole ? await o.blobs.read(r.blob_key) : await o.blobs.get(r.blob_key);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         // A deleted document's file may be purged while the backup runs; its row then restores without it.
@@ -126,7 +131,8 @@ export async function runBackup(o: BackupOptions): Promise<BackupResult> {
         else missing.push(r.blob_key);
         return;
       }
-      const written = await o.repo.put(blobName(r.blob_key), body);
+      const name = blobName(r.blob_key);
+      const written = Buffer.isBuffer(body) ? await o.repo.putBytes(name, body) : await o.repo.put(name, body);
       if (r.content_sha256 && written.sha256 !== r.content_sha256) mismatched.push(r.blob_key);
       lines.write(`${JSON.stringify({ key: r.blob_key, size: written.size, sha256: written.sha256 })}\n`);
       copied++;
@@ -135,9 +141,9 @@ export async function runBackup(o: BackupOptions): Promise<BackupResult> {
     };
     const files = (async () => {
       const cursor = conn<BlobRow[]>`
-        select blob_key, content_sha256, deleted_at is not null as deleted
+        select blob_key, content_sha256, file_size, deleted_at is not null as deleted
           from documents where blob_key is not null and blob_purged_at is null order by blob_key`.cursor(500);
-      for await (const rows of cursor) await eachLimit(rows, o.concurrency ?? 8, copyOne);
+      for await (const rows of cursor) await eachLimit(rows, o.concurrency ?? 16, copyOne);
       lines.end();
       return blobsList;
     })();

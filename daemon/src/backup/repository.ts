@@ -1,9 +1,10 @@
 // Where a backup lives: a directory, or a prefix in an S3 bucket (`s3://bucket/prefix`, reached with
 // the S3_* settings). Both are blob stores (storage/), so a file is written whole or not at all, and
 // every file written here gets its size and SHA-256 counted while it streams.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { Config } from '../config.js';
 import { LocalBlobStore } from '../storage/local.js';
 import { S3BlobStore } from '../storage/s3.js';
@@ -21,6 +22,8 @@ export interface Repository {
   /** The directory, for a local repository (pg_restore reads the dump from it in place). */
   readonly dir?: string;
   put(name: string, body: Readable): Promise<WrittenFile>;
+  /** A small file already in memory: one write instead of a stream (most stored files are a few KB). */
+  putBytes(name: string, bytes: Buffer): Promise<WrittenFile>;
   get(name: string): Promise<Readable>;
   exists(name: string): Promise<boolean>;
   list(prefix: string): AsyncIterable<StoredBlob>;
@@ -57,6 +60,7 @@ export function openRepository(location: string, config: Config): Repository {
       })
     : new LocalBlobStore(path.resolve(location));
   const prefix = s3?.prefix ? `${s3.prefix}/` : '';
+  const dirs = new Set<string>();
   return {
     location,
     ...(s3 ? {} : { dir: path.resolve(location) }),
@@ -65,6 +69,24 @@ export function openRepository(location: string, config: Config): Repository {
       body.on('error', (err) => counter.stream.destroy(err));
       await store.put(prefix + name, body.pipe(counter.stream), { maxBytes: NO_LIMIT, contentType: 'application/octet-stream' });
       return counter.result();
+    },
+    async putBytes(name, bytes) {
+      const written = { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+      if (s3) {
+        await store.put(prefix + name, Readable.from([bytes]), { maxBytes: NO_LIMIT, contentType: 'application/octet-stream' });
+        return written;
+      }
+      // Written to a temporary name and renamed into place, as the local store writes: whole or absent.
+      const target = path.join(path.resolve(location), name);
+      const dir = path.dirname(target);
+      if (!dirs.has(dir)) {
+        await mkdir(dir, { recursive: true });
+        dirs.add(dir);
+      }
+      const tmp = path.join(dir, `.tmp-${randomUUID()}`);
+      await writeFile(tmp, bytes, { flag: 'wx', mode: 0o600 });
+      await rename(tmp, target);
+      return written;
     },
     get: (name) => store.get(prefix + name),
     exists: (name) => store.exists(prefix + name),
