@@ -3,7 +3,7 @@
 #   serve (API + job worker, default) | serve --api-only | worker | migrate | admin <subcommand>
 # It expects DATABASE_URL (PostgreSQL with pgvector): the slim image ships no PostgreSQL server,
 # so the embedded-database mode of a bare install is not available here.
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 
 ENV NODE_ENV=production \
     ONNXRUNTIME_NODE_INSTALL=skip \

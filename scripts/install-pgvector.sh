@@ -8,19 +8,23 @@
 # Order of preference for pgvector: already installed > distro package
 # postgresql-NN-pgvector (only if >= 0.5.0, the first release with HNSW) > build from
 # Debian trixie's source package against the local server headers.
-# Lines starting with "==> " are progress messages that provision.ts forwards to its log.
+# Lines starting with "==> " are progress messages that provision.ts forwards to its log. Exit 75:
+# another process held apt's lock for DOCSIFT_APT_LOCK_TIMEOUT seconds (scripts/apt.sh); nothing
+# was installed, and starting docsift again installs it.
 set -euo pipefail
 
 say() { echo "==> $*"; }
 die() { echo "install-pgvector: $*" >&2; exit 1; }
+# shellcheck source=scripts/apt.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 
 [ "$(id -u)" = 0 ] || die "must run as root (try: sudo bash $0)"
 command -v apt-get >/dev/null || die "apt-get not found; only Debian and Ubuntu are supported"
 export DEBIAN_FRONTEND=noninteractive
-apt_install() { apt-get install -y -q -o Dpkg::Use-Pty=0 "$@"; }
+apt_install() { apt_get install -y -q -o Dpkg::Use-Pty=0 "$@"; }
 
 updated=0
-apt_update() { [ "$updated" = 1 ] && return 0; say "refreshing apt package lists"; apt-get update -q; updated=1; }
+apt_update() { [ "$updated" = 1 ] && return 0; say "refreshing apt package lists"; apt_get update -q; updated=1; }
 # A fresh container image ships with empty lists; apt-cache knows nothing until one update.
 ensure_lists() { ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt_update; }
 # Candidate version apt would install, empty when the package is unknown.

@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { dropStaleDatabases, migrateDatabase, repoRoot as root, testClusterAdminUrl } from '../test/helpers/cluster.js';
 import { withDatabase } from '../test/helpers/pg.js';
 import { findPgbouncer } from '../test/helpers/pgbouncer.js';
+import { findPgbackrest } from '../daemon/src/local-pg/pgbackrest.js';
 import { patchPostgres } from './patch-postgres.mjs';
 
 async function main(): Promise<number> {
@@ -51,10 +52,13 @@ async function main(): Promise<number> {
   }
   // Debian servers the tests start for real: installed here when possible (root with apt-get), else
   // the tests that need them fail saying how to install them; never skipped.
-  if (files.some((f) => /pgbouncer|many-processes/.test(f))) {
-    const code = await ensurePgbouncer();
-    if (code !== 0)
-      process.stderr.write('[test] pgbouncer could not be installed; its tests will fail (see scripts/install-test-deps.sh)\n');
+  for (const [tool, find, uses] of [
+    ['pgbouncer', findPgbouncer, /pgbouncer|many-processes/],
+    ['pgbackrest', findPgbackrest, /pitr/],
+  ] as const) {
+    if (!files.some((f) => uses.test(f))) continue;
+    const code = await ensureTool(tool, find);
+    if (code !== 0) process.stderr.write(`[test] ${tool} could not be installed; its tests will fail (see scripts/install-test-deps.sh)\n`);
   }
   const child = spawn(
     process.execPath,
@@ -98,13 +102,13 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
   return name;
 }
 
-async function ensurePgbouncer(): Promise<number> {
+async function ensureTool(tool: string, find: () => string): Promise<number> {
   try {
-    findPgbouncer();
+    find();
     return 0;
   } catch {
     if (process.getuid?.() !== 0) return 1;
-    process.stderr.write('[test] pgbouncer is missing: running scripts/install-test-deps.sh\n');
+    process.stderr.write(`[test] ${tool} is missing: running scripts/install-test-deps.sh\n`);
     return run('bash', [path.join(root, 'scripts/install-test-deps.sh')]);
   }
 }

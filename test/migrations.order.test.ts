@@ -2,19 +2,11 @@
 // branch merged with a stale number) is refused before anything runs, and a database that has
 // migrations this code does not know (a newer daemon migrated it) is reported as a warning.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createSql, type Sql } from '../daemon/src/db/client.js';
 import { migrate } from '../daemon/src/db/migrate.js';
+import { migrationDirs } from './helpers/migration-dirs.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
-
-async function migrationsDir(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'docsift-mig-'));
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
-  return dir;
-}
 
 const A = { '001_a.sql': 'create table mig_a (id int);' };
 const C = { '003_c.sql': 'create table mig_c (id int);' };
@@ -23,12 +15,7 @@ const B = { '002_b.sql': 'create table mig_b (id int);' };
 describe('migrate() and the order of migration files', () => {
   let db: TestDatabase;
   let sql: Sql;
-  const dirs: string[] = [];
-  const dir = async (files: Record<string, string>) => {
-    const d = await migrationsDir(files);
-    dirs.push(d);
-    return d;
-  };
+  const { dir, removeAll } = migrationDirs();
   before(async () => {
     db = await createTestDatabase('migorder', { empty: true });
     sql = createSql(db.url, { max: 2 });
@@ -36,7 +23,7 @@ describe('migrate() and the order of migration files', () => {
   after(async () => {
     await sql?.end();
     await db?.drop();
-    for (const d of dirs) await rm(d, { recursive: true, force: true });
+    await removeAll();
   });
 
   it('applies files in number order, with gaps in the numbering', async () => {

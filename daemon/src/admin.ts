@@ -1,14 +1,28 @@
 import { parseArgs } from 'node:util';
-import { type AdminArgs, type AdminCommand, type AdminContext, UsageError } from './admin/command.js';
+import {
+  type AdminArgs,
+  type AdminCommand,
+  type AdminContext,
+  type StandaloneCommand,
+  type StandaloneContext,
+  UsageError,
+} from './admin/command.js';
 import { COMMANDS } from './admin/commands.js';
+import { BACKUP_COMMANDS } from './backup/admin-commands.js';
+import { PITR_COMMANDS } from './pitr/admin-commands.js';
 
-export type { AdminContext };
+const STANDALONE: StandaloneCommand[] = [...BACKUP_COMMANDS, ...PITR_COMMANDS];
 
-const examplesOf = (c: AdminCommand) => c.examples.map((e) => `  docsift-daemon admin ${e}`).join('\n');
+export type { AdminContext, StandaloneContext };
+
+type AnyCommand = AdminCommand | StandaloneCommand;
+const ALL: AnyCommand[] = [...COMMANDS, ...STANDALONE];
+
+const examplesOf = (c: AnyCommand) => c.examples.map((e) => `  docsift-daemon admin ${e}`).join('\n');
 
 export const ADMIN_USAGE = `docsift-daemon admin <subcommand> [options]   (add --json for machine output)
 
-${COMMANDS.map((c) => c.usage).join('\n')}
+${ALL.map((c) => c.usage).join('\n')}
 
 Examples (from a clone: npm run -s daemon -- admin …; "admin <subcommand> --help" for each):
 ${COMMANDS.filter((c) => ['create-user', 'set-tier', 'set-password'].includes(c.name))
@@ -28,7 +42,7 @@ export function adminHelp(argv: string[]): { code: number; out?: string; err?: s
   else if (rest.some(isHelp)) name = sub;
   else return undefined;
   if (name === undefined) return { code: 0, out: ADMIN_USAGE };
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = ALL.find((c) => c.name === name);
   if (!command) return { code: 2, err: `Unknown admin subcommand "${name}".\n\n${ADMIN_USAGE}` };
   return {
     code: 0,
@@ -36,14 +50,33 @@ export function adminHelp(argv: string[]): { code: number; out?: string; err?: s
   };
 }
 
+/** Whether `sub` opens the database itself (backup, restore, pitr-…): main.ts neither opens nor migrates it first. */
+export function isStandaloneAdmin(sub: string | undefined): boolean {
+  return STANDALONE.some((c) => c.name === sub);
+}
+
 /** Runs one admin subcommand; returns the process exit code (0 ok, 1 error, 2 usage). */
-export async function runAdmin(ctx: AdminContext, argv: string[]): Promise<number> {
+export function runAdmin(ctx: AdminContext, argv: string[]): Promise<number> {
+  return runCommand(COMMANDS, ctx, argv);
+}
+
+/** Runs `backup`, `restore` or a `pitr-…` subcommand, which open the database themselves. */
+export function runStandaloneAdmin(ctx: StandaloneContext, argv: string[]): Promise<number> {
+  return runCommand(STANDALONE, ctx, argv);
+}
+
+async function runCommand<C extends { out: NodeJS.WritableStream; err: NodeJS.WritableStream }>(
+  // biome-ignore lint/suspicious/noConfusingVoidType: as AdminCommand.run
+  commands: { name: string; options?: AdminCommand['options']; run(ctx: C, a: AdminArgs): Promise<number | void> }[],
+  ctx: C,
+  argv: string[],
+): Promise<number> {
   const [sub, ...args] = argv;
   const usage = (msg: string) => {
     ctx.err.write(`${msg}\n\n${ADMIN_USAGE}\n`);
     return 2;
   };
-  const command = COMMANDS.find((c) => c.name === sub);
+  const command = commands.find((c) => c.name === sub);
   if (!command) return usage(`Unknown admin subcommand "${sub ?? ''}".`);
   // Not strict: an option another subcommand takes is ignored.
   const { values } = parseArgs({ args, strict: false, options: { ...command.options, json: { type: 'boolean' } } });

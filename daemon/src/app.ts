@@ -21,6 +21,7 @@ import { registerFileRoutes } from './routes/files.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerMcpRoutes } from './mcp/route.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
+import { registerTransferRoutes } from './routes/transfer.js';
 import { sessionOrBearer } from './routes/session-guard.js';
 import { createWebApp } from './web/index.js';
 import type { AppDeps } from './types.js';
@@ -190,6 +191,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
   registerKeyRoutes(app, deps);
   registerCollectionRoutes(app, deps);
   registerLanguageRoutes(app, deps);
+  registerTransferRoutes(app, deps);
   registerDocumentRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerSearchRoutes(app, deps);

@@ -97,6 +97,8 @@ export const configSchema = z.object({
   /** Worker liveness: heartbeat period, and silence after which a worker's jobs are released to others. */
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
   WORKER_STALE_MS: z.coerce.number().int().min(500).default(60_000),
+  /** How often a running daemon checks that no newer docsift applied a breaking migration (it exits with status 3 if one did). */
+  SCHEMA_WATCH_MS: z.coerce.number().int().min(100).default(10_000),
   /** Attempts of a document-processing job before the document is marked failed (exponential backoff between). */
   PROCESS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(5),
   /**
@@ -141,6 +143,19 @@ export const configSchema = z.object({
     .min(1)
     .max(50 * 1024 * 1024)
     .default(2 * 1024 * 1024),
+  /**
+   * Days a deleted document's (or a replaced) stored file is kept before purge_blobs deletes it; also
+   * the point-in-time recovery window with PITR_REPO (a restore inside it finds every file its rows reference).
+   */
+  BLOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /**
+   * Point-in-time recovery of the embedded PostgreSQL: pgBackRest archives every WAL segment and keeps
+   * base backups here (a directory, or s3://bucket/prefix with the S3_* settings over https). Kept
+   * under DATA_DIR/pgbackrest once set, so later processes without it keep archiving there.
+   */
+  PITR_REPO: unsetIfEmpty(z.string()),
+  /** CA certificate pgBackRest trusts for an S3 endpoint with a private certificate. */
+  PITR_S3_CA_FILE: unsetIfEmpty(z.string()),
   /** Stored files that no document references (left by a crash mid-upload) are deleted by the hourly sweep once this old. */
   ORPHAN_BLOB_GRACE_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
 
@@ -227,6 +242,8 @@ function crossCheck(c: Config): string[] {
   const issues: string[] = [];
   for (const k of ['DATABASE_POOL_URL', 'DATABASE_READ_URL'] as const)
     if (c[k] && !c.DATABASE_URL) issues.push(`${k}: needs DATABASE_URL (the primary, connected directly) as well`);
+  if (c.PITR_REPO && c.DATABASE_URL)
+    issues.push('PITR_REPO: archives the embedded PostgreSQL only; with DATABASE_URL set up recovery on that server (docs/operations.md)');
   if (c.EMBEDDING_PROVIDER === 'openai' && !c.OPENAI_API_KEY && new URL(c.OPENAI_BASE_URL).hostname === 'api.openai.com')
     issues.push('OPENAI_API_KEY: required for api.openai.com (only local servers work without a key)');
   if (c.EMBEDDING_PROVIDER !== 'openai')

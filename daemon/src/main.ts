@@ -8,11 +8,12 @@ import { createLogger, type Logger } from './logger.js';
 import { startDaemon } from './server.js';
 import { startWorkerHealth } from './worker/health.js';
 import { bootstrap } from './accounts/create.js';
-import { adminHelp, runAdmin } from './admin.js';
+import { adminHelp, isStandaloneAdmin, runAdmin, runStandaloneAdmin } from './admin.js';
 import { adminCommandLine, missingDatabase, openedDatabaseLine } from './admin/database.js';
-import { ensureLocalPostgres } from './local-pg/provision.js';
+import { embeddedPostgres } from './local-pg/from-config.js';
 import { createSql, type Sql } from './db/client.js';
-import { migrate } from './db/migrate.js';
+import { migrate, SchemaTooNewError } from './db/migrate.js';
+import { watchSchema } from './db/schema-watch.js';
 import { migrateWorkerSchema } from './worker/runner.js';
 import { systemClock } from './types.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
@@ -38,12 +39,7 @@ Configuration comes from environment variables; see README.md.`;
 async function resolveDatabaseUrl(config: Config, logger: Logger): Promise<string> {
   if (config.DATABASE_URL) return config.DATABASE_URL;
   const started = Date.now();
-  const { databaseUrl } = await ensureLocalPostgres({
-    dataDir: path.join(config.DATA_DIR, 'postgres'),
-    port: config.PG_PORT,
-    database: 'docsift',
-    log: (msg) => logger.info({ component: 'provision' }, msg),
-  });
+  const { databaseUrl } = await embeddedPostgres(config, (msg) => logger.info({ component: 'provision' }, msg));
   logger.info({ ms: Date.now() - started }, 'local PostgreSQL ready');
   return databaseUrl;
 }
@@ -112,7 +108,28 @@ async function serveCommand(config: Config, logger: Logger, args: string[]): Pro
     );
   }
   process.stdout.write(lines.join('\n') + '\n\n');
-  stopDaemon = daemon.stop;
+  stopDaemon = await withSchemaWatch(config, logger, daemon);
+}
+
+/** Exit status of a daemon that cannot run on the database's schema: a supervisor should not restart it (systemd RestartPreventExitStatus=3). */
+const EXIT_SCHEMA_TOO_NEW = 3;
+
+/** Watches for a newer docsift's breaking migration; returns the daemon's stop with the watch's. */
+async function withSchemaWatch(config: Config, logger: Logger, daemon: { deps: { sql: Sql }; stop(): Promise<void> }) {
+  const watch = await watchSchema(daemon.deps.sql, {
+    intervalMs: config.SCHEMA_WATCH_MS,
+    logger,
+    onTooNew: (err) => {
+      logger.fatal({ migrations: err.migrations }, `${err.message}; stopping`);
+      const exit = () => process.exit(EXIT_SCHEMA_TOO_NEW);
+      setTimeout(exit, 10_000).unref();
+      (stopDaemon ?? daemon.stop)().then(exit, exit);
+    },
+  });
+  return async () => {
+    watch.stop();
+    await daemon.stop();
+  };
 }
 
 async function workerCommand(config: Config, logger: Logger): Promise<void> {
@@ -124,9 +141,10 @@ async function workerCommand(config: Config, logger: Logger): Promise<void> {
     logger.info({ url: health.url }, 'worker health endpoint listening (GET /healthz, /readyz)');
   }
   logger.info('worker running');
+  const stop = await withSchemaWatch(config, logger, daemon);
   stopDaemon = async () => {
     await health?.close();
-    await daemon.stop();
+    await stop();
   };
 }
 
@@ -269,6 +287,11 @@ async function main(argv: string[]): Promise<void> {
       // stdout carries only the result (one JSON document with --json); start-up chatter such as
       // provisioning and applied migrations goes to stderr, and only when asked for (LOG_LEVEL=debug).
       const adminLogger = createLogger(logger.isLevelEnabled('debug') ? config.LOG_LEVEL : 'warn', process.stderr);
+      const clock = systemClock(config.CLOCK_OFFSET_MS);
+      if (isStandaloneAdmin(rest[0])) {
+        process.exitCode = await runStandaloneAdmin({ config, clock, logger: adminLogger, out: process.stdout, err: process.stderr }, rest);
+        return;
+      }
       const missing = missingDatabase(config);
       if (missing) {
         process.stderr.write(`${missing}\n`);
@@ -278,7 +301,7 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = await withDatabase(config, adminLogger, async (sql, databaseUrl) => {
         process.stderr.write(`${openedDatabaseLine(config, databaseUrl)}\n`);
         await migrate(sql, (m) => adminLogger.info(m), { warn: (m) => adminLogger.warn(m) });
-        return runAdmin({ sql, config, clock: systemClock(config.CLOCK_OFFSET_MS), out: process.stdout, err: process.stderr }, rest);
+        return runAdmin({ sql, config, clock, out: process.stdout, err: process.stderr }, rest);
       });
       return;
     }
@@ -289,6 +312,10 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof SchemaTooNewError) {
+    process.stderr.write(`docsift-daemon: ${err.message}\n`);
+    process.exit(EXIT_SCHEMA_TOO_NEW);
+  }
   if (err instanceof ConfigError) process.stderr.write(err.message + '\n');
   else process.stderr.write(`docsift-daemon: ${(err as Error)?.message ?? String(err)}\n`);
   process.exit(1);

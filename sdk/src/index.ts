@@ -32,6 +32,7 @@ export { UploadInterruptedError } from './upload-many.js';
 export type { UploadManyOptions, UploadManyResult, UploadOutcome, UploadProgress } from './upload-many.js';
 export type { WaitOptions, WaitProgress, SettledResult, DocumentState } from './wait.js';
 export type { UploadOptions, TextDocument } from './resources/documents.js';
+export type { ImportArchive } from './resources/collections.js';
 export { DEFAULT_RETRY, type RetryConfig } from './retry.js';
 export type * from './types.js';
 export type { paths, components } from './generated/schema.js';

@@ -36,6 +36,9 @@ export interface SubscriptionResult extends S<'SubscriptionResult'> {
 export interface LanguageList extends S<'LanguageList'> {
   readonly [schemaName]?: never;
 }
+export interface CollectionImport extends S<'CollectionImport'> {
+  readonly [schemaName]?: never;
+}
 
 export interface DocumentListItem extends S<'DocumentListItem'> {
   readonly [schemaName]?: never;

@@ -7,6 +7,7 @@
 // secret key goes unnoticed, a wrong key id does not.
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp, rm } from 'node:fs/promises';
+import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,7 +51,11 @@ export interface TestS3 {
   destroy(): Promise<void>;
 }
 
-export async function startS3Server(opts: { bucket?: string } = {}): Promise<TestS3> {
+/**
+ * `tls`: serve https with this key and certificate (pgBackRest reaches S3 only over TLS); the
+ * test client then trusts any certificate.
+ */
+export async function startS3Server(opts: { bucket?: string; tls?: { key: Buffer; cert: Buffer } } = {}): Promise<TestS3> {
   const bucket = opts.bucket ?? 'docsift-test';
   const directory = await mkdtemp(path.join(os.tmpdir(), 'docsift-s3-'));
   const requests: S3Request[] = [];
@@ -81,6 +86,7 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<Tes
       directory,
       vhostBuckets: false,
       configureBuckets: [{ name: bucket }],
+      ...(opts.tls ?? {}),
     });
     const info = await s.run();
     port = info.port;
@@ -88,11 +94,12 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<Tes
     server = s;
   };
   await start();
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const client = new S3Client({
     region: 'us-east-1',
     endpoint,
     forcePathStyle: true,
+    ...(opts.tls ? { requestHandler: { httpsAgent: new https.Agent({ rejectUnauthorized: false }) } } : {}),
     credentials: { accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
   });
 

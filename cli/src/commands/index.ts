@@ -8,6 +8,8 @@ import billingPlan from './billing/plan.js';
 import collectionsCreate from './collections/create.js';
 import collectionsDelete from './collections/delete.js';
 import collectionsLanguages from './collections/languages.js';
+import collectionsExport from './collections/export.js';
+import collectionsImport from './collections/import.js';
 import collectionsList from './collections/list.js';
 import collectionsShow from './collections/show.js';
 import collectionsSubscribe from './collections/subscribe.js';
@@ -58,6 +60,8 @@ export const collectionCommands: Any[] = [
   collectionsSubscribe,
   collectionsUnsubscribe,
   collectionsLanguages,
+  collectionsExport,
+  collectionsImport,
 ];
 export const docCommands: Any[] = [
   docsUpload,

@@ -5,6 +5,7 @@ import { findUserByEmail } from '../accounts/queries.js';
 import type { Config } from '../config.js';
 import type { Sql } from '../db/client.js';
 import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
 import type { Clock, RateTier } from '../types.js';
 
 export interface AdminContext {
@@ -39,6 +40,20 @@ export interface AdminCommand {
   // biome-ignore lint/suspicious/noConfusingVoidType: lets subcommands that always succeed return nothing
   run(ctx: AdminContext, a: AdminArgs): Promise<number | void>;
 }
+
+/** What `backup`, `restore` and the `pitr-…` subcommands get: they open the database themselves (main.ts neither opens nor migrates it first). */
+export interface StandaloneContext {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+export type StandaloneCommand = Omit<AdminCommand, 'run'> & {
+  // biome-ignore lint/suspicious/noConfusingVoidType: as AdminCommand.run
+  run(ctx: StandaloneContext, a: AdminArgs): Promise<number | void>;
+};
 
 /** A mistake on the command line: exit 2 with the message and the usage text. */
 export class UsageError extends Error {}

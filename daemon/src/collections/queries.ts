@@ -53,11 +53,13 @@ export async function insertCollection(
     isPublic: boolean;
     language: string;
     now: Date;
+    /** The exported collection an import rebuilds (transfer/import.ts). */
+    importedFrom?: string;
   },
 ): Promise<{ id: string }> {
   const rows = await tx<{ id: string }[]>`
-    insert into collections (owner_id, organization_id, name, slug, description, is_public, language, text_config, created_at, updated_at)
-    values (${c.ownerId}, ${c.organizationId}, ${c.name}, ${c.slug}, ${c.description}, ${c.isPublic}, ${c.language}, text_index_config(${c.language}), ${c.now}, ${c.now})
+    insert into collections (owner_id, organization_id, name, slug, description, is_public, language, text_config, created_at, updated_at, imported_from)
+    values (${c.ownerId}, ${c.organizationId}, ${c.name}, ${c.slug}, ${c.description}, ${c.isPublic}, ${c.language}, text_index_config(${c.language}), ${c.now}, ${c.now}, ${c.importedFrom ?? null})
     returning id`;
   return rows[0]!;
 }

@@ -98,6 +98,7 @@ export async function createCollection(
   deps: AppDeps,
   caller: Caller,
   input: { name: string; description?: string; is_public?: boolean; language?: string },
+  opts: { importedFrom?: string } = {},
 ) {
   requireFullAccess(caller, 'create collections');
   const language = input.language === undefined ? deps.config.TEXT_SEARCH_CONFIG : await validLanguage(deps.sql, input.language);
@@ -118,12 +119,16 @@ export async function createCollection(
           isPublic: input.is_public ?? false,
           language,
           now: deps.clock.now(),
+          ...(opts.importedFrom ? { importedFrom: opts.importedFrom } : {}),
         });
         return (await queryVisibleCollections(tx, { ...caller, isFullAccess: true }, { id }))[0]!;
       });
       return collectionToJson(row as CollectionRow, deps.config.TEXT_SEARCH_CONFIG);
     } catch (err) {
-      if ((err as { code?: string }).code === '23505' && attempt < 5) continue;
+      const e = err as { code?: string; constraint_name?: string };
+      // A concurrent import of the same collection created it first: the caller finds that one.
+      if (e.code === '23505' && e.constraint_name === 'collections_imported_from') throw err;
+      if (e.code === '23505' && attempt < 5) continue;
       throw err;
     }
   }

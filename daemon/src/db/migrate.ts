@@ -11,11 +11,49 @@ export interface Migration {
   version: number;
   name: string;
   file: string;
+  /** A daemon of an earlier version cannot run on the schema this migration leaves (it drops or changes what that code reads). */
+  breaking: boolean;
 }
+
+/** The first line of a migration that an earlier daemon cannot run after (graphile-worker's marker). */
+export const BREAKING_MARKER = '--! breaking-change';
+
+/**
+ * Breaking migrations applied before the marker existed, marked here instead of in their files
+ * (an applied file is never edited): 118 drops documents.content_text and
+ * document_text(uuid, text, integer[]), which every document read of the previous version uses.
+ */
+export const BREAKING_BEFORE_MARKER: ReadonlySet<number> = new Set([118]);
 
 export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
-  return files.map((file) => ({ version: Number(file.slice(0, 3)), name: file.slice(4, -4), file: path.join(dir, file) }));
+  return Promise.all(
+    files.map(async (file) => {
+      const version = Number(file.slice(0, 3));
+      const first = (await readFile(path.join(dir, file), 'utf8')).split('\n', 1)[0]!.trim();
+      const breaking = first === BREAKING_MARKER || BREAKING_BEFORE_MARKER.has(version);
+      return { version, name: file.slice(4, -4), file: path.join(dir, file), breaking };
+    }),
+  );
+}
+
+const label = (m: { version: number; name: string }) => `${String(m.version).padStart(3, '0')}_${m.name}`;
+
+/**
+ * The database holds a breaking migration this code does not know: a newer docsift applied it, and
+ * this one would fail its reads. Start-up refuses, and a running daemon exits (status 3).
+ */
+export class SchemaTooNewError extends Error {
+  override readonly name = 'SchemaTooNewError';
+  constructor(
+    readonly migrations: { version: number; name: string }[],
+    readonly highestKnown: number,
+  ) {
+    super(
+      `the database has breaking migration ${migrations.map(label).join(', ')}, applied by a newer docsift; this docsift ` +
+        `knows migrations up to ${String(highestKnown).padStart(3, '0')} and cannot run on that schema: upgrade it to the version that migrated the database`,
+    );
+  }
 }
 
 export async function appliedVersions(sql: Sql): Promise<Set<number>> {
@@ -43,8 +81,9 @@ export interface MigrateOptions {
  *   would run after migrations written after it, on a schema its author never saw);
  * - applied versions with no file (a newer daemon migrated this database) are reported through
  *   `warn` and the start goes on, as graphile-worker does for its non-breaking migrations: a
- *   rolling deploy runs the older daemons on the newer schema for a while, and migrations are
- *   additive.
+ *   rolling deploy runs the older daemons on the newer schema for a while;
+ * - unless one of them is breaking (`--! breaking-change`): then nothing runs and SchemaTooNewError
+ *   says which, since this code would fail its reads on that schema.
  */
 export async function migrate(sql: Sql, log: (msg: string) => void = () => {}, opts: MigrateOptions = {}): Promise<number[]> {
   const files = await listMigrations(opts.dir);
@@ -59,7 +98,10 @@ export async function migrate(sql: Sql, log: (msg: string) => void = () => {}, o
         name text not null,
         applied_at timestamptz not null default now()
       )`;
-    const rows = await conn<{ version: number; name: string }[]>`select version, name from schema_migrations order by version`;
+    // Recorded from the marker; a table migrated by an earlier docsift gains the column here.
+    await conn`alter table schema_migrations add column if not exists breaking boolean not null default false`;
+    const rows = await conn<{ version: number; name: string; breaking: boolean }[]>`
+      select version, name, breaking from schema_migrations order by version`;
     const done = new Set(rows.map((r) => r.version));
     const highest = rows.at(-1);
     const stale = highest ? migrations.filter((m) => !done.has(m.version) && m.version < highest.version) : [];
@@ -71,18 +113,22 @@ export async function migrate(sql: Sql, log: (msg: string) => void = () => {}, o
       );
     const known = new Set(files.map((m) => m.version));
     const unknown = rows.filter((r) => !known.has(r.version));
+    const newerBreaking = unknown.filter((r) => r.breaking);
+    if (newerBreaking.length) throw new SchemaTooNewError(newerBreaking, Math.max(0, ...known));
     if (unknown.length)
       (opts.warn ?? log)(
-        `the database has migrations this code does not know (${unknown.map((r) => `${String(r.version).padStart(3, '0')}_${r.name}`).join(', ')}): ` +
+        `the database has migrations this code does not know (${unknown.map(label).join(', ')}): ` +
           'a newer docsift migrated it; run the same version everywhere',
       );
+    const unmarked = files.filter((m) => m.breaking && done.has(m.version)).map((m) => m.version);
+    if (unmarked.length) await conn`update schema_migrations set breaking = true where version = any(${unmarked}::int[]) and not breaking`;
     for (const m of migrations) {
       if (done.has(m.version)) continue;
       const text = await readFile(m.file, 'utf8');
       await conn.unsafe('begin');
       try {
         await conn.unsafe(text);
-        await conn`insert into schema_migrations (version, name) values (${m.version}, ${m.name})`;
+        await conn`insert into schema_migrations (version, name, breaking) values (${m.version}, ${m.name}, ${m.breaking})`;
         await conn.unsafe('commit');
       } catch (err) {
         await conn.unsafe('rollback');

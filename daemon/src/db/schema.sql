@@ -2452,6 +2452,7 @@ CREATE TABLE public.collections (
     no integer NOT NULL,
     language text,
     text_config text,
+    imported_from uuid,
     CONSTRAINT collections_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 );
 
@@ -2651,7 +2652,8 @@ ALTER TABLE public.request_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY 
 CREATE TABLE public.schema_migrations (
     version integer NOT NULL,
     name text NOT NULL,
-    applied_at timestamp with time zone DEFAULT now() NOT NULL
+    applied_at timestamp with time zone DEFAULT now() NOT NULL,
+    breaking boolean DEFAULT false NOT NULL
 );
 
 -- Name: search_quota_usage; Type: TABLE; Schema: public; Owner: -
@@ -3002,6 +3004,10 @@ CREATE UNIQUE INDEX chunks_no_idx ON public.chunks USING btree (no);
 -- Name: collection_text_stats_delta_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX collection_text_stats_delta_idx ON public.collection_text_stats_delta USING btree (collection_id);
+
+-- Name: collections_imported_from; Type: INDEX; Schema: public; Owner: -
+
+CREATE UNIQUE INDEX collections_imported_from ON public.collections USING btree (owner_id, imported_from) WHERE ((imported_from IS NOT NULL) AND (deleted_at IS NULL));
 
 -- Name: collections_no_idx; Type: INDEX; Schema: public; Owner: -
 

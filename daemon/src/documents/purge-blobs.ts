@@ -2,15 +2,17 @@ import type { Task } from 'graphile-worker';
 import { defineJob } from '../jobs/queue.js';
 import type { AppDeps } from '../types.js';
 
+/** The default of BLOB_RETENTION_DAYS (config.ts). */
 export const BLOB_RETENTION_DAYS = 7;
 const BATCH = 500;
 
 /**
- * Permanently deletes stored files of documents (and collections) soft-deleted more than 7 days
- * ago, and of files orphaned by replace. Idempotent: a blob already gone counts as purged.
+ * Permanently deletes stored files of documents (and collections) soft-deleted more than
+ * BLOB_RETENTION_DAYS ago, and of files orphaned by replace. Idempotent: a blob already gone counts
+ * as purged. The same days are the point-in-time recovery window (local-pg/pitr-settings.ts).
  */
 export async function purgeBlobs(deps: AppDeps): Promise<{ documents: number; orphans: number }> {
-  const cutoff = new Date(deps.clock.now().getTime() - BLOB_RETENTION_DAYS * 86_400_000);
+  const cutoff = new Date(deps.clock.now().getTime() - deps.config.BLOB_RETENTION_DAYS * 86_400_000);
   let documents = 0;
   let orphans = 0;
   for (;;) {

@@ -81,7 +81,7 @@ async function insertFileRows(
 }
 
 /** A new document's row and its processing job, ranked in its organization's backlog. */
-async function insertDocument(tx: Tx, deps: AppDeps, caller: Caller, d: Parameters<typeof insertRow>[3]): Promise<string> {
+export async function insertDocument(tx: Tx, deps: AppDeps, caller: Caller, d: Parameters<typeof insertRow>[3]): Promise<string> {
   const id = await insertRow(tx, deps, caller, d);
   await enqueueProcessing(tx, deps, { documentId: id, generation: 1 });
   return id;

@@ -10,6 +10,8 @@ import { mediaTypeEssence } from '../net/media-type.js';
 // The two multipart routes stream their bodies into storage under their own limits (50 MiB per
 // file, 100 files, 50 fields); every other body is capped here.
 const MULTIPART_ROUTES = /^\/api\/v1\/(collections\/[^/]+\/documents|documents\/[^/]+\/replace)\/?$/;
+// A collection import streams its archive: each original under the upload's 50 MiB (transfer/import.ts).
+const STREAMED_ROUTES = /^\/api\/v1\/collections\/import\/?$/;
 // The upload route also takes text documents as JSON: its cap leaves room for the largest one.
 const TEXT_ROUTE = /^\/api\/v1\/collections\/[^/]+\/documents\/?$/;
 // JSON escaping can double a text (newlines, quotes, backslashes); plus room for the other fields.
@@ -45,6 +47,7 @@ export function requestBodyLimit(config: Config): MiddlewareHandler {
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
     const multipart = mediaTypeEssence(c.req.header('content-type')) === 'multipart/form-data';
     if (multipart && c.req.method === 'POST' && MULTIPART_ROUTES.test(c.req.path)) return next();
+    if (c.req.method === 'POST' && STREAMED_ROUTES.test(c.req.path)) return next();
     return (c.req.method === 'POST' && TEXT_ROUTE.test(c.req.path) ? text : json)(c, next);
   };
 }

@@ -108,9 +108,13 @@ export async function ensureBinaries(pgBinDir: string | undefined, log: Log): Pr
   return found;
 }
 
-function runInstallScript(major: string | undefined, log: Log): Promise<void> {
+/** scripts/apt.sh's exit status when another process kept apt's lock for DOCSIFT_APT_LOCK_TIMEOUT seconds. */
+const APT_LOCKED = 75;
+
+/** Runs the installer (`script`: tests pass a stand-in), forwarding its "==> " lines to `log`. */
+export function runInstallScript(major: string | undefined, log: Log, script = installScript): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [installScript, ...(major ? [major] : [])], {
+    const child = spawn('bash', [script, ...(major ? [major] : [])], {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -132,6 +136,14 @@ function runInstallScript(major: string | undefined, log: Log): Promise<void> {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0) resolve();
+      else if (code === APT_LOCKED)
+        reject(
+          new Error(
+            "Installing PostgreSQL and pgvector had to wait for another process holding apt's lock (an unattended upgrade, another apt-get), " +
+              'and it was still held after DOCSIFT_APT_LOCK_TIMEOUT seconds (300 by default); nothing was installed. ' +
+              'Start docsift again once that process has finished: the installation picks up from the start.',
+          ),
+        );
       else reject(needPostgres(`installing PostgreSQL/pgvector failed (exit ${code}):\n${tail.join('\n')}\n`));
     });
   });

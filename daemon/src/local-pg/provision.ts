@@ -19,6 +19,8 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { binDirForCluster, ensureBinaries, findPgBinDir } from './binaries.js';
 import { acquireLock } from './lock.js';
+import { ensureArchiving, prepareArchiving } from './pgbackrest.js';
+import type { PitrSettings } from './pitr-settings.js';
 import { makeRunner, makeTraversable, pgRun, type Log, type Runner } from './run.js';
 
 export interface LocalPostgresOptions {
@@ -27,6 +29,8 @@ export interface LocalPostgresOptions {
   database?: string;
   log?: Log;
   pgBinDir?: string;
+  /** WAL archiving and base backups through pgBackRest (PITR_REPO): configured at every start. */
+  pitr?: PitrSettings;
 }
 export interface LocalPostgres {
   databaseUrl: string;
@@ -47,9 +51,14 @@ export async function ensureLocalPostgres(opts: LocalPostgresOptions): Promise<L
     const binDir = await ensureBinaries(opts.pgBinDir, log);
     const runner = await makeRunner(log);
     if (runner.asPostgres) await makeTraversable(path.dirname(dataDir), runner, log);
-    const password = await ensureCluster(binDir, dataDir, port, runner, log);
+    const archive = opts.pitr ? await prepareArchiving(opts.pitr, { dataDir, port }, runner, log) : {};
+    const password = await ensureCluster(binDir, dataDir, port, runner, log, archive);
     const actualPort = await ensureRunning(binDir, dataDir, port, runner, log);
     await ensureDatabase(actualPort, password, database, log);
+    if (opts.pitr) {
+      if (actualPort !== port) await prepareArchiving(opts.pitr, { dataDir, port: actualPort }, runner, log);
+      await ensureArchiving(opts.pitr, { dataDir, port: actualPort, password }, binDir, runner, log);
+    }
     const databaseUrl = `postgres://${superuser}:${password}@127.0.0.1:${actualPort}/${encodeURIComponent(database)}`;
     return { databaseUrl, port: actualPort, dataDir };
   } finally {
@@ -77,7 +86,14 @@ export async function stopLocalPostgres(dataDir: string, opts: { pgBinDir?: stri
   }
 }
 
-async function ensureCluster(binDir: string, dataDir: string, port: number, runner: Runner, log: Log): Promise<string> {
+async function ensureCluster(
+  binDir: string,
+  dataDir: string,
+  port: number,
+  runner: Runner,
+  log: Log,
+  extra: Record<string, string>,
+): Promise<string> {
   const pwFile = `${dataDir}.password`;
   const confFile = path.join(dataDir, 'docsift.conf');
   const entries = await readdir(dataDir).catch(() => undefined);
@@ -85,7 +101,7 @@ async function ensureCluster(binDir: string, dataDir: string, port: number, runn
     const password = (await readFile(pwFile, 'utf8').catch(() => '')).trim();
     if (!password)
       throw new Error(`password file ${pwFile} for the cluster in ${dataDir} is missing; restore it or remove ${dataDir} to start over`);
-    await writeConfig(confFile, dataDir, port, runner, log);
+    await writeConfig(confFile, dataDir, port, runner, log, extra);
     return password;
   }
   if (entries && entries.length > 0) {
@@ -123,7 +139,7 @@ async function ensureCluster(binDir: string, dataDir: string, port: number, runn
     await unlink(initPw).catch(() => {});
   }
   await appendFile(path.join(dataDir, 'postgresql.conf'), "\n# settings managed by docsift\ninclude_if_exists = 'docsift.conf'\n");
-  await writeConfig(confFile, dataDir, port, runner, log);
+  await writeConfig(confFile, dataDir, port, runner, log, extra);
   return password;
 }
 
@@ -139,7 +155,14 @@ export function memorySettings(totalBytes: number): { shared_buffers: string; ef
   return { shared_buffers: `'${shared}MB'`, effective_cache_size: `'${cache}MB'` };
 }
 
-async function writeConfig(confFile: string, dataDir: string, port: number, runner: Runner, log: Log): Promise<void> {
+async function writeConfig(
+  confFile: string,
+  dataDir: string,
+  port: number,
+  runner: Runner,
+  log: Log,
+  extra: Record<string, string>,
+): Promise<void> {
   const quote = (v: string): string => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
   // Unix socket paths are limited to 107 bytes; docsift connects over TCP anyway.
   const socketDir = `${dataDir}/.s.PGSQL.${port}`.length < 100 ? dataDir : '';
@@ -165,6 +188,7 @@ async function writeConfig(confFile: string, dataDir: string, port: number, runn
     log_truncate_on_rotation: 'on',
     log_rotation_age: quote('1d'),
     log_rotation_size: 0,
+    ...extra,
   };
   const text = `# Written by docsift (daemon/src/local-pg/provision.ts); rewritten on start; override with ALTER SYSTEM.\n${Object.entries(
     settings,

@@ -1,5 +1,8 @@
 import type { Transport, CallOptions } from '../transport.js';
-import type { Collection, CreateCollection, LanguageList, SubscriptionResult, UpdateCollection } from '../types.js';
+import type { Collection, CollectionImport, CreateCollection, LanguageList, SubscriptionResult, UpdateCollection } from '../types.js';
+
+/** An export archive to import: bytes, or a Blob (in Node, `openAsBlob(path)` streams a file from disk). */
+export type ImportArchive = Blob | Uint8Array | ArrayBuffer;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -32,6 +35,36 @@ export function collectionsResource(t: Transport) {
     },
     unsubscribe(slug: string, opts?: CallOptions): Promise<SubscriptionResult> {
       return t.delete('/api/v1/collections/{slug}/subscribe/', { params: { path: { slug } }, ...opts });
+    },
+    /**
+     * The collection as a tar archive (`manifest.jsonl`, then the originals), as a streaming
+     * Response: `await res.arrayBuffer()`, or pipe `res.body` to a file. Needs read access.
+     */
+    async export(uuid: string, opts?: CallOptions): Promise<Response> {
+      const { response } = await t.getWithResponse('/api/v1/collections/{uuid}/export/', {
+        params: { path: { uuid } },
+        parseAs: 'stream',
+        timeoutMs: t.uploadTimeoutMs,
+        ...opts,
+      });
+      return response;
+    },
+    /**
+     * Rebuilds an exported collection: into `collection` (write access), else into the collection an
+     * earlier import of the same export made, or a new one (full-access keys). Importing the same
+     * archive again adds nothing, so the call is retried like a read.
+     */
+    import(archive: ImportArchive, opts: { collection?: string } & CallOptions = {}): Promise<CollectionImport> {
+      const { collection, ...call } = opts;
+      return t.post('/api/v1/collections/import/', {
+        params: { query: collection ? { collection } : {} },
+        body: (archive instanceof Blob ? archive : new Blob([archive as BlobPart])) as never,
+        bodySerializer: (b: unknown) => b as Blob,
+        headers: { 'content-type': 'application/x-tar' },
+        idempotent: true,
+        timeoutMs: t.uploadTimeoutMs,
+        ...call,
+      });
     },
     /**
      * Finds a visible collection by uuid, slug or exact name (in that order of preference), for
