@@ -29,10 +29,13 @@ export async function listDocuments(
   const where = q.filter === undefined ? undefined : parseFilterText(q.filter);
   // Lists may trail the primary by the replica's replay lag (docs/deploying.md); a page's statement
   // runs at most STATEMENT_TIMEOUT_MS (then 503 for this request alone).
-  const rows = await deps.reads.run((sql) =>
-    withinTimeout(
-      listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where, limit: q.limit + 1, cursor }),
-      deps.config.STATEMENT_TIMEOUT_MS,
+  // Admitted like a search: one organization's lists cannot fill the pool (limits/org-admission.ts).
+  const rows = await deps.admission.run(caller.orgId, () =>
+    deps.reads.run((sql) =>
+      withinTimeout(
+        listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where, limit: q.limit + 1, cursor }),
+        deps.config.STATEMENT_TIMEOUT_MS,
+      ),
     ),
   );
   const page = rows.slice(0, q.limit);
@@ -50,11 +53,13 @@ export async function* allDocuments(
   q: { tag?: string; collection?: string; status?: DocumentStatus; filter?: string },
 ): AsyncGenerator<DocumentRow[]> {
   const where = q.filter === undefined ? undefined : parseFilterText(q.filter);
-  yield* deps.reads.stream((sql) =>
-    batchesWithinTimeout(
-      listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where }),
-      500,
-      deps.config.STATEMENT_TIMEOUT_MS,
+  yield* deps.admission.stream(caller.orgId, () =>
+    deps.reads.stream((sql) =>
+      batchesWithinTimeout(
+        listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where }),
+        500,
+        deps.config.STATEMENT_TIMEOUT_MS,
+      ),
     ),
   );
 }

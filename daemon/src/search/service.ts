@@ -72,7 +72,8 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
       Object.fromEntries(withNul.map(([name]) => [name, ['Must not contain NUL characters.']])),
     );
   }
-  return meterSearch(deps, caller, req.query, () => runSearch(deps, caller, req), req.note);
+  // Admitted before metering: a search refused for its organization's concurrency costs no quota.
+  return deps.admission.run(caller.orgId, () => meterSearch(deps, caller, req.query, () => runSearch(deps, caller, req), req.note));
 }
 
 /**
