@@ -99,7 +99,10 @@ export class OrgAdmission {
     const s = this.orgs.get(orgId);
     if (!s) return;
     const next = s.waiting.shift();
-    if (next) return next.admit();
+    if (next) {
+      next.admit();
+      return;
+    }
     s.active--;
     this.forget(orgId, s);
   }
