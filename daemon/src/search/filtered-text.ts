@@ -12,11 +12,14 @@ export interface QueryTerms {
 
 /**
  * A chunk `c`'s BM25 score, exact: its tsvector's query lexemes (CTE `p`: lexemes, idfs, avgdl)
- * through bm25_term() at length `dl`. The pruned path and the exhaustive one score alike.
+ * through bm25_term() at length `dl`; and the idf weight of those lexemes (`matched`, for the
+ * query's coverage). A lateral subquery `s` (score, matched). The pruned path and the exhaustive one
+ * score alike.
  */
 export function chunkScore(tx: Tx, dl: postgres.PendingQuery<postgres.Row[]>, k1: number, b: number) {
-  return tx`(select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), ${dl}, p.avgdl, ${k1}, ${b})), 0)
-                  from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x)::float8`;
+  return tx`(select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), ${dl}, p.avgdl, ${k1}, ${b})), 0)::float8 as score,
+                    coalesce(sum(p.idfs[array_position(p.lexemes, x.lexeme)]), 0)::float8 as matched
+                  from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x) s`;
 }
 
 /** The query's phrases and negations (CTE `fq`, parsed per collection) hold for chunk `c`. */
@@ -51,7 +54,7 @@ export async function filteredTextCandidates(
 ): Promise<Candidate[] | undefined> {
   if (!f.where) return undefined;
   const { k1, b, m, n } = opts;
-  const [row] = await tx<{ exact: boolean; ids: string | null; scores: string | null }[]>`
+  const [row] = await tx<{ exact: boolean; ids: string | null; scores: string | null; matched: string | null }[]>`
     with ${passingDocuments(tx, f, m, EXACT_MAX_CHUNKS)}
     ${opts.operators ?? tx``}
     p as materialized (
@@ -60,18 +63,20 @@ export async function filteredTextCandidates(
     )
     select (select yes from few) as exact,
            string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
-           string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
+           string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores,
+           string_agg(s.matched::text, ',' order by s.score desc, s.chunk_id) as matched
       from (
-        select c.id as chunk_id, ${chunkScore(tx, tx`l.dl`, k1, b)} as score
+        select c.id as chunk_id, s.score, s.matched
           from md join chunks c on c.document_id = md.id
          cross join p
          cross join lateral (select least((select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(c.tsv) x), 4194303)::int as dl) l
+         cross join lateral ${chunkScore(tx, tx`l.dl`, k1, b)}
          where (select yes from few) and c.tsv @@ p.tq
           ${opts.operators ? passesOperators(tx) : tx``}
           ${tagsCondition(tx, f)}
-         order by score desc, c.id
+         order by s.score desc, c.id
          limit ${n}
       ) s`;
   if (!row?.exact) return undefined;
-  return candidateList(row.ids, row.scores);
+  return candidateList(row.ids, row.scores, row.matched);
 }

@@ -7,6 +7,11 @@
 // inside a word (covid-19, IL-6) is not an operator: it must follow start or whitespace.
 const operatorPattern = /(?<=^|\s)-?"[^"]*(?:"|$)|(?<=^|\s)-[^\s"]+/g;
 
+/** The query without its operator parts: the plain words, which rank (and which typo tolerance may correct). */
+export function plainWords(query: string): string {
+  return query.replace(operatorPattern, ' ');
+}
+
 export function operatorFilter(query: string): string {
   const parts = query.match(operatorPattern) ?? [];
   return parts

@@ -15,6 +15,10 @@ import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
 import { filteredVectorCandidates } from './filtered-vector.js';
 import { searchScope } from './scope.js';
+import { explainEmpty } from './empty-reason.js';
+import { judgeTopic, type Topic } from './evidence.js';
+import { correctionTerms, findCorrections, type Correction } from './typo-tolerance.js';
+import { shownCorrection, surfaceForms } from './typo-display.js';
 
 export type SearchMode = 'hybrid' | 'text' | 'vector';
 
@@ -38,6 +42,10 @@ export interface SearchRequest {
   note?: SearchNote;
   /** Drops results whose displayed `score` is below this (any mode): a threshold in the units results show. */
   scoreThreshold?: number;
+  /** Reads query words the searched collections do not hold as near ones they do (default: the TYPO_TOLERANCE setting). */
+  typoTolerance?: boolean;
+  /** Hybrid: answer as if the query were on topic (evidence.ts); not part of the API: bench:quality's study reads the judgement from `explain`. */
+  judgeOnly?: boolean;
 }
 
 type Source = 'request' | 'model_default' | 'none';
@@ -107,6 +115,10 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     bm25: { k1: deps.config.BM25_K1, b: deps.config.BM25_B },
   });
   const filter = { collectionIds, tags: req.tags, where: req.filter };
+  const typo = {
+    enabled: req.mode !== 'vector' && (req.typoTolerance ?? deps.config.TYPO_TOLERANCE),
+    source: req.typoTolerance === undefined ? 'setting' : 'request',
+  } as const;
   let fallback: 'text_only' | null = null;
   if (!collectionIds.length)
     return {
@@ -116,9 +128,25 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
       mode: req.mode,
       fallback,
       fusion: { method, semantic_ratio: ratio },
-      ...(req.explain ? { explain: explain(0) } : {}),
+      correction: null,
+      ...(await deps.reads.run((sql) => explainEmpty(sql, filter, { mode: req.mode, dropped: null }))),
+      ...(req.explain
+        ? {
+            explain: {
+              ...explain(0),
+              evidence: null,
+              typo_tolerance: { ...typo, corrections: [] },
+            },
+          }
+        : {}),
     };
 
+  // Found while the query is embedded; a failure is the text channel's (answered below).
+  const correcting: Promise<Correction[]> =
+    typo.enabled && collectionIds.length
+      ? deps.reads.run((sql) => findCorrections(sql, deps.config.TEXT_SEARCH_CONFIG, req.query, collectionIds))
+      : Promise.resolve([]);
+  correcting.catch(() => {});
   let queryVector: number[] | undefined;
   if (req.mode !== 'text') {
     try {
@@ -138,15 +166,21 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   const limitWithSlack = req.maxChunksPerDocument ? CANDIDATES : Math.max(req.limit, CANDIDATES);
   let text: Candidate[] = [];
   let vector: Candidate[] = [];
+  let corrections: Correction[] = [];
+  let surface = new Map<string, string>();
   try {
-    [text, vector] = await deps.reads.run((sql) =>
+    corrections = await correcting;
+    [text, vector, surface] = await deps.reads.run((sql) =>
       Promise.all([
-        req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, filter, limitWithSlack),
+        req.mode === 'vector'
+          ? []
+          : textCandidates(sql, textSettings(deps.config), req.query, filter, limitWithSlack, correctionTerms(corrections)),
         queryVector
           ? withSearchSettings(sql, (tx) =>
               (filter.where ? filteredVectorCandidates : vectorCandidates)(tx, queryVector, filter, limitWithSlack),
             )
           : [],
+        surfaceForms(sql, deps.config.TEXT_SEARCH_CONFIG, corrections),
       ]),
     );
   } catch (err) {
@@ -169,7 +203,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   // for text matches (gated too, the built-in model lost 0.005 nDCG@10 on NFCorpus: 0.325). Either
   // way, vector-only chunks below the floor are dropped.
   const fuseWith = req.mode === 'hybrid' && method === 'rrf' ? gated.evidence : vector;
-  const all = keepRelevant(
+  const relevant = keepRelevant(
     req.mode === 'text' || (req.mode === 'hybrid' && !queryVector)
       ? single(text, 'text')
       : req.mode === 'vector'
@@ -179,11 +213,25 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
           : weighted(text, fuseWith, ratio),
     floor.value,
   ).kept;
+  // Hybrid: nothing counts, whichever channel matched, when the query is not about the searched documents.
+  const topic: Topic | null =
+    req.mode === 'hybrid'
+      ? judgeTopic(text, vector, queryVector ? await deps.backgrounds.get(run, collectionIds, queryVector.length) : null)
+      : null;
+  const all = topic && !topic.on && !req.judgeOnly ? [] : relevant;
   const { kept: operated } = await requireOperators(run, deps.config.TEXT_SEARCH_CONFIG, req.query, all);
   const dropped = gated.dropped;
   const fused = atThreshold(operated, req.scoreThreshold);
   const rows = await deps.reads.run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit), req.filter));
   const results = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
+  const empty = results.length
+    ? { reason: null, warnings: [] }
+    : await deps.reads.run((sql) =>
+        explainEmpty(sql, filter, {
+          mode: req.mode,
+          dropped: operated.length && req.scoreThreshold !== undefined ? { threshold: req.scoreThreshold } : null,
+        }),
+      );
   return {
     query: req.query,
     count: results.length,
@@ -202,7 +250,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
       ...(req.explain
         ? {
             explain: {
-              text: r.text ? { rank: r.text.rank, score: r.text.score } : null,
+              text: r.text ? { rank: r.text.rank, score: r.text.score, coverage: r.text.coverage ?? null } : null,
               vector: r.vector ? { rank: r.vector.rank, score: r.vector.score } : null,
             },
           }
@@ -211,6 +259,20 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     mode: req.mode,
     fallback,
     fusion: { method: req.mode === 'hybrid' ? method : ('none' as const), semantic_ratio: req.mode === 'hybrid' ? ratio : null },
-    ...(req.explain ? { explain: explain(dropped) } : {}),
+    correction: corrections.length ? shownCorrection(req.query, corrections, surface) : null,
+    ...empty,
+    ...(req.explain
+      ? {
+          explain: {
+            ...explain(dropped),
+            evidence: topic,
+            typo_tolerance: {
+              enabled: typo.enabled,
+              source: typo.source,
+              corrections: corrections.map((c) => ({ word: c.word, lexeme: c.from, correction: c.to, edits: c.edits, chunks: c.df })),
+            },
+          },
+        }
+      : {}),
   };
 }

@@ -5,6 +5,8 @@ import { chunkScore, filteredTextCandidates, passesOperators } from './filtered-
 import { tagCondition, type SearchFilter } from './filters.js';
 import { operatorFilter } from './query-filter.js';
 import { topCandidates, type BlockRow } from './text-maxscore.js';
+import type { ExtraTerm } from './typo-tolerance.js';
+import { textCoverage } from './evidence.js';
 
 /**
  * BM25 parameters and budgeted-MaxScore tuning (measured on SciFact and a 100k-chunk corpus, see
@@ -53,7 +55,14 @@ export function textSettings(config: Pick<Config, 'TEXT_SEARCH_CONFIG' | 'BM25_K
  * the best M by upper bound (text-maxscore.ts: a few ns per posting there, about 1 µs in the SQL
  * executor); the second scores those M from their tsvectors.
  */
-export async function textCandidates(tx: Tx, settings: TextSettings, query: string, f: SearchFilter, n: number): Promise<Candidate[]> {
+export async function textCandidates(
+  tx: Tx,
+  settings: TextSettings,
+  query: string,
+  f: SearchFilter,
+  n: number,
+  extra: readonly ExtraTerm[] = [],
+): Promise<Candidate[]> {
   const filter = operatorFilter(query);
   const ids = f.collectionIds;
   const { k1, b } = settings;
@@ -66,17 +75,25 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
         from collections where id = any((select a from ids)::uuid[]) group by 1
     ),
     -- The query parsed once per configuration; each lexeme is looked up only in the lists of the
-    -- collections whose configuration produced it (nos).
+    -- collections whose configuration produced it (nos). Extra terms (typo corrections) come with
+    -- their own collections and a weight below 1 on their idf.
     q as materialized (
-      select x.lexeme, array_agg(n) as nos
-        from lg
-       cross join lateral (
-         select distinct replace(m[2], '''''', '''') as lexeme
-           from regexp_matches(querytree(docsift_tsquery(lg.cfg, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
-          where m[1] = ''
-       ) x
-       cross join unnest(lg.nos) as n
-       group by x.lexeme
+      select y.lexeme, array_agg(distinct y.n) as nos, max(y.w) as w
+        from (
+          select x.lexeme, n, 1::float8 as w
+            from lg
+           cross join lateral (
+             select distinct replace(m[2], '''''', '''') as lexeme
+               from regexp_matches(querytree(docsift_tsquery(lg.cfg, ${query})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
+              where m[1] = ''
+           ) x
+           cross join unnest(lg.nos) as n
+          union all
+          select e.lexeme, n, e.weight
+            from jsonb_to_recordset(${tx.json(extra as never)}::jsonb) as e(lexeme text, nos int[], weight float8)
+           cross join unnest(e.nos) as n
+        ) y
+       group by y.lexeme
     ),
     cn as (
       select collection_id, sum(n)::float8 as n, sum(len)::float8 as len
@@ -94,7 +111,7 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
         from cs
     ),
     t as (
-      select q.lexeme, q.nos, d.df, ln(1 + (cs.n - d.df + 0.5) / (d.df + 0.5)) as idf
+      select q.lexeme, q.nos, d.df, q.w * ln(1 + (cs.n - d.df + 0.5) / (d.df + 0.5)) as idf
         from q cross join cs
        cross join lateral (
          select coalesce(sum(df), 0)::float8 as df from (
@@ -156,6 +173,11 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
     select 0 as kind, tt.lexeme, tt.idf, 0 as grp, 0::float8 as max_impact, null::bytea as p, cs.avgdl
       from tt cross join cs
     union all
+    -- Query lexemes the searched collections do not hold, with the idf of a lexeme no chunk holds.
+    select 3, q.lexeme, ln(1 + (cs.n + 0.5) / 0.5), 0, 0::float8, null::bytea, cs.avgdl
+      from q cross join cs
+     where q.w = 1 and not exists (select 1 from t where t.lexeme = q.lexeme)
+    union all
     select 1, tt.lexeme, tt.idf, e.grp, 0, e.p, cs.avgdl
       from tt cross join cs
      cross join lateral (
@@ -175,7 +197,16 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
     filter
       ? tx`fq as materialized (select id, docsift_tsquery(coalesce(text_config, ${settings.textConfig}), ${filter}) as tq from collections where id = any((select a from ids)::uuid[])),`
       : undefined;
-  const pruned = await prunedCandidates();
+  // The query's idf weight: its lexemes the collections hold, and those they do not (each at a
+  // no-chunk idf) unless a correction stands in for it. A candidate's coverage is its share of it;
+  // `matched` arrives as the idf weight it holds.
+  const replaced = new Set(extra.map((e) => e.replaces));
+  const weight = blocks.reduce((s, r) => s + (r.kind === 0 || (r.kind === 3 && !replaced.has(r.lexeme)) ? r.idf : 0), 0);
+  const covering = (list: Candidate[]) => {
+    for (const c of list) textCoverage(c, weight);
+    return list;
+  };
+  const pruned = covering(await prunedCandidates());
   const terms = blocks.filter((r) => r.kind === 0);
   // A filter that left the pruned path short: few enough passing chunks are all scored.
   if (f.where && terms.length && pruned.length < n) {
@@ -185,7 +216,7 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
       { lexemes: terms.map((r) => r.lexeme), idfs: terms.map((r) => r.idf), avgdl: terms[0]!.avgdl },
       { k1, b, m: BM25.m, n, operators: operators() },
     );
-    if (exact) return exact;
+    if (exact) return covering(exact);
   }
   return pruned;
 
@@ -193,23 +224,25 @@ export async function textCandidates(tx: Tx, settings: TextSettings, query: stri
     const { nos, dls, lexemes, idfs } = topCandidates(blocks, BM25.m, settings);
     if (!nos.length) return [];
     // Candidates and collection ids travel as short texts: postgres.js escapes an array parameter element by element.
-    const [row] = await tx<{ ids: string | null; scores: string | null }[]>`
+    const [row] = await tx<{ ids: string | null; scores: string | null; matched: string | null }[]>`
     with ids as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as a),
     ${operators() ?? tx``}
     p as materialized (select ${lexemes}::text[] as lexemes, ${idfs}::float8[] as idfs, ${blocks[0]!.avgdl}::float8 as avgdl)
     select string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
-           string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
+           string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores,
+           string_agg(s.matched::text, ',' order by s.score desc, s.chunk_id) as matched
       from (
-        select c.id as chunk_id, ${chunkScore(tx, tx`top.dl`, k1, b)} as score
+        select c.id as chunk_id, s.score, s.matched
           from unnest(string_to_array(${nos.join(',')}, ',')::int[], string_to_array(${dls.join(',')}, ',')::int[]) as top(no, dl)
           join chunks c on c.no = top.no and c.collection_id = any((select a from ids)::uuid[])
          cross join p
+         cross join lateral ${chunkScore(tx, tx`top.dl`, k1, b)}
          where true
           ${filter ? passesOperators(tx) : tx``}
           ${tagCondition(tx, f)}
-         order by score desc, c.id
+         order by s.score desc, c.id
          limit ${n}
       ) s`;
-    return candidateList(row?.ids ?? null, row?.scores ?? null);
+    return candidateList(row?.ids ?? null, row?.scores ?? null, row?.matched ?? null);
   }
 }
