@@ -6,7 +6,7 @@ import { search } from '../search/service.js';
 import { parseFilter } from '../filters/parse.js';
 import { FILTER_SUMMARY } from '../filters/describe.js';
 import { SCORE_MEANING } from '../search/score-scale.js';
-import { noRelevantResults } from '../search/zero-answer.js';
+import { correctionLine, noRelevantResults } from '../search/zero-answer.js';
 import { listCollections } from '../collections/service.js';
 import { documentDetail } from '../documents/read.js';
 import { searchByTag } from '../documents/tags.js';
@@ -99,7 +99,7 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
     {
       title: 'Search documents',
       description:
-        'Hybrid (BM25 full-text + semantic vector) search over the documents this API key can read. Returns the best-matching text chunks with document title, collection, tags and a relevance score in [0,1]. Use this first to answer questions from the knowledge base; quote phrases with "…" (every result contains them) and exclude words with -word (no result contains them). The ' +
+        'Hybrid (BM25 full-text + semantic vector) search over the documents this API key can read. Returns the best-matching text chunks with document title, collection, tags and a relevance score in [0,1]. Use this first to answer questions from the knowledge base; quote phrases with "…" (every result contains them) and exclude words with -word (no result contains them). A misspelled word is read as the nearest word the documents hold, and the answer says so ("Showing results for …"). An empty answer gives its reason (for example no_documents_pass_filter: the filter, not the query, left nothing) and warnings about the filter. The ' +
         SCORE_MEANING +
         ' Do not answer from memory when it finds nothing.',
       inputSchema: {
@@ -133,6 +133,10 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
           .describe(
             'Drop results whose score (as shown in the results) is below this, 0–1; e.g. 0.5 keeps results at least half as good as the best.',
           ),
+        typo_tolerance: z
+          .boolean()
+          .optional()
+          .describe('Read a word no document holds as the nearest one they do (default true); false takes every word as written.'),
       },
       outputSchema: outputOf(SearchResponseSchema),
       annotations: readOnly,
@@ -150,15 +154,19 @@ export function buildMcpServer(deps: AppDeps, caller: Caller, note?: SearchNote)
           minScore: a.min_score,
           note,
           scoreThreshold: a.score_threshold,
+          typoTolerance: a.typo_tolerance,
         });
         const lines = r.results.map(
           (x, i) =>
             `${i + 1}. [${x.score.toFixed(3)}] ${x.title} — ${x.collection_name} (document ${x.document_id}, chunk ${x.chunk_index}${x.page ? `, page ${x.page}` : ''})\n   ${snippet(x.content).replace(/\n+/g, ' ')}`,
         );
         return {
-          text: r.count
-            ? `${r.count} result(s) for "${r.query}":\n${lines.join('\n')}`
-            : noRelevantResults(r, { collection: a.collection }),
+          text: [
+            correctionLine(r),
+            r.count ? `${r.count} result(s) for "${r.query}":\n${lines.join('\n')}` : noRelevantResults(r, { collection: a.collection }),
+          ]
+            .filter(Boolean)
+            .join('\n'),
           data: r as unknown as Record<string, unknown>,
         };
       }),

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { noRelevantResults } from '../search/zero-answer.js';
+import { correctionLine, noRelevantResults } from '../search/zero-answer.js';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
 import { queryVisibleCollections, type CollectionRow } from '../collections/queries.js';
@@ -144,6 +144,7 @@ const Results: FC<{ r: SearchOutcome; passages: Map<string, Segment[]>; s: Searc
         {r.fallback ? ' (text only: embeddings unavailable)' : ''}
       </span>
     </div>
+    {r.correction ? <p class="correction">{correctionLine(r)}</p> : null}
     {r.count === 0 ? (
       <p class="empty">Nothing matched. {noRelevantResults(r, { collection: s.collection, tags: s.tags ? [s.tags] : [] })}</p>
     ) : null}
