@@ -32,7 +32,9 @@ import { runFloorStudy } from './quality/floor.js';
 import { createCollection, uploadCorpus, waitForIndexing } from './quality/ingest.js';
 import { dedupeDocs, scoreRun } from './quality/metrics.js';
 import { runHttp, runInProcess, type OurConfig, type RunOutput } from './quality/ours.js';
-import { noResultShare, printOffTopic, runOffTopic } from './quality/off-topic.js';
+import { loadOffTopic, noResultShare, printOffTopic, runOffTopic } from './quality/off-topic.js';
+import { runEvidenceStudy } from './quality/evidence.js';
+import { runTypoWeights } from './quality/typo-study.js';
 import { runTypoStudy } from './quality/typos.js';
 import type { Peer, PeerChunk } from './quality/peers/types.js';
 import { evaluateTargets, printResults, printSweep, printTargets, relevanceTargets, type ResultRow } from './quality/report.js';
@@ -63,6 +65,9 @@ const { values: args } = parseArgs({
     dataset: { type: 'string', default: 'scifact' },
     'stand-in': { type: 'string' },
     typos: { type: 'boolean', default: false },
+    'evidence-study': { type: 'boolean', default: false },
+    'typo-study': { type: 'boolean', default: false },
+    modes: { type: 'string', default: 'text,vector,hybrid' },
     'no-off-topic': { type: 'boolean', default: false },
   },
 });
@@ -174,7 +179,7 @@ async function main(): Promise<number> {
       { label: 'text (BM25)', mode: 'text' },
       { label: 'vector (HNSW cosine)', mode: 'vector' },
       { label: `hybrid (default: ${defaultLabel})`, mode: 'hybrid' },
-    ].filter((c) => !sizeOnly || c.mode === 'text') as OurConfig[];
+    ].filter((c) => (!sizeOnly || c.mode === 'text') && args.modes.split(',').includes(c.mode)) as OurConfig[];
     const inprocNdcg: Record<string, number> = {};
     const httpRuns: Record<string, RunOutput> = {};
     let fallbacks = 0;
@@ -284,6 +289,21 @@ async function main(): Promise<number> {
         }
       }
     }
+    const typoWeights = args['typo-study']
+      ? await runTypoWeights({ deps: inproc.daemon.deps, collectionId: collection.uuid, queries, log })
+      : null;
+    const evidence = args['evidence-study']
+      ? await runEvidenceStudy({
+          deps: inproc.daemon.deps,
+          caller: inproc.caller,
+          collection: collection.slug,
+          test: queries,
+          other: loadOtherQueries(datasetDir),
+          offTopic: loadOffTopic(),
+          datasetTitle: dataset.title,
+          log,
+        })
+      : null;
     const typos = args.typos
       ? await runTypoStudy({
           api,
@@ -370,6 +390,8 @@ async function main(): Promise<number> {
       no_result: noResult,
       off_topic: offTopic,
       typos,
+      evidence_study: evidence,
+      typo_weights: typoWeights,
       peers: peerInfo,
       targets,
       // The name only: the URL carries the test cluster's password.
@@ -377,6 +399,9 @@ async function main(): Promise<number> {
     });
     log(`\nresults: ${file}`);
     return args.strict && targets.some((t) => !t.pass) ? 1 : 0;
+  } catch (err) {
+    if (serve) process.stderr.write(`daemon log tail:\n${await serve.logTail(60).catch(() => '')}\n`);
+    throw err;
   } finally {
     for (const p of peers) await p.close().catch(() => {});
     await inproc?.close().catch(() => {});
