@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { SAMPLES, samplePath } from './fixtures/samples.js';
 import { type ChaosRig, settleRows, startChaosRig, uploadBatch, watchMemory } from './helpers/chaos-extract.js';
-import { docxBomb, flateBombPdf, lzwBombPdf, xlsxBomb } from './helpers/hostile-files.js';
+import { deflateSync } from 'node:zlib';
+import { chainBombPdf, docxBomb, encryptedPdf, flateBombPdf, lzwBombBytes, lzwBombPdf, xlsxBomb } from './helpers/hostile-files.js';
 
 // Zip bombs through the real upload → job → extraction-thread path. Limits are set low so the
 // test is quick; the defaults (docs/operations.md, "Resource limits") scale the same behaviour up.
@@ -128,6 +129,40 @@ describe('chaos: zip bombs', () => {
     assert.ok(growthMb < MEMORY_MB, `RSS grew by ${growthMb.toFixed(0)} MB (peak ${peakMb.toFixed(0)} MB)`);
     process.stderr.write(
       `[chaos.zip-bomb] FlateDecode and LZW bombs: failed in ${seconds.toFixed(1)} s, RSS baseline ${memory.baselineMb.toFixed(0)} MB, peak ${peakMb.toFixed(0)} MB\n`,
+    );
+  });
+
+  it('PDF filter chains (Flate+LZW to 1.5 GB, ASCIIHex+LZW and Flate+LZW to 400 MB, one encrypted) fail within 5 s, memory within EXTRACT_MEMORY_MB', async () => {
+    const chains = {
+      'flate-lzw-1.5gb.pdf': await chainBombPdf(['FlateDecode', 'LZWDecode'], 1_500_000_000),
+      'hex-lzw-400mb.pdf': await chainBombPdf(['ASCIIHexDecode', 'LZWDecode'], 400 * 1024 * 1024),
+      'flate-lzw-400mb.pdf': await chainBombPdf(['FlateDecode', 'LZWDecode'], 400 * 1024 * 1024),
+      // Ciphertext to the pre-count: stopped inside pdf.js, where it decrypts and decodes.
+      'encrypted-flate-lzw-1.5gb.pdf': encryptedPdf(deflateSync(lzwBombBytes(1_500_000_000)), '/Filter [/FlateDecode /LZWDecode]'),
+    };
+    assert.ok(chains['flate-lzw-1.5gb.pdf'].length < 8 * 1024, 'the worst chain is a few KB on the wire');
+    const memory = watchMemory();
+    const t0 = performance.now();
+    const ids = await uploadBatch(
+      rig,
+      Object.entries(chains).map(([name, data]) => ({ name, data, type: 'application/pdf' })),
+    );
+    const rows = await settleRows(rig, [...ids.values()], 60_000);
+    const seconds = (performance.now() - t0) / 1000;
+    const { growthMb, peakMb } = memory.stop();
+    for (const name of Object.keys(chains)) {
+      const row = rows.get(ids.get(name)!)!;
+      assert.equal(row.status, 'failed', name);
+      assert.equal(
+        row.error_message,
+        `The PDF file unpacks to more than ${UNPACKED_MB} MB; the limit is ${UNPACKED_MB} MB (EXTRACT_MAX_UNPACKED_MB).`,
+      );
+      assert.equal(row.attempts, 1, `${name}: permanent`);
+    }
+    assert.ok(seconds < 5, `failed within 5 s (took ${seconds.toFixed(1)} s)`);
+    assert.ok(growthMb < MEMORY_MB, `RSS grew by ${growthMb.toFixed(0)} MB (peak ${peakMb.toFixed(0)} MB)`);
+    process.stderr.write(
+      `[chaos.zip-bomb] filter chains: failed in ${seconds.toFixed(1)} s, RSS baseline ${memory.baselineMb.toFixed(0)} MB, peak ${peakMb.toFixed(0)} MB\n`,
     );
   });
 });

@@ -79,6 +79,15 @@ describe('docsift CLI process: closed stdout, start-up', () => {
   };
   const heavy = /\/node_modules\/(tsx|ink|react|@inquirer|undici|esbuild|typescript)\//;
 
+  it("one-request commands never start Node's fetch (its first request compiles undici's parser)", async () => {
+    const poison = `data:text/javascript,${encodeURIComponent('globalThis.fetch = () => { throw new Error("global fetch was used"); };')}`;
+    for (const args of [['whoami'], ['search', 'vacation', '--limit', '2'], ['docs', 'list', '--json'], ['collections', 'list']]) {
+      const r = await runCli(args, { env: e.env, nodeArgs: ['--import', poison] });
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /global fetch was used/);
+    }
+  });
+
   it('--version loads neither the command tree nor any package', async () => {
     const { r, modules } = await traced(['--version'], 'version');
     assert.match(r.stdout, /^\d+\.\d+\.\d+\n$/);

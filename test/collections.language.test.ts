@@ -1,4 +1,4 @@
-// A text search configuration per collection (issue 34, item 4): set on create, changed by PATCH
+// A text search configuration per collection (README, "Language per collection"): set on create, changed by PATCH
 // with a background reindex, French and German stemming, a query parsed once per language, tenants
 // kept apart.
 import assert from 'node:assert/strict';

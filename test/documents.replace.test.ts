@@ -9,7 +9,19 @@ import { BAD_FILES, samplePath } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { startWebhookReceiver, subscribeReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
-const UPLOAD_FIELDS = ['collection_name', 'created_at', 'file_size', 'original_filename', 'source_type', 'status', 'tags', 'title', 'uuid'];
+// The specification's upload shape plus `metadata` (an additive field: what was stored, `{}` when none).
+const UPLOAD_FIELDS = [
+  'collection_name',
+  'created_at',
+  'file_size',
+  'metadata',
+  'original_filename',
+  'source_type',
+  'status',
+  'tags',
+  'title',
+  'uuid',
+];
 
 interface Coll {
   uuid: string;

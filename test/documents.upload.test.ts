@@ -5,7 +5,19 @@ import { after, before, describe, it } from 'node:test';
 import { BAD_FILES, samplePath, SAMPLES } from './fixtures/samples.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
-const UPLOAD_FIELDS = ['collection_name', 'created_at', 'file_size', 'original_filename', 'source_type', 'status', 'tags', 'title', 'uuid'];
+// The specification's upload shape plus `metadata` (an additive field: what was stored, `{}` when none).
+const UPLOAD_FIELDS = [
+  'collection_name',
+  'created_at',
+  'file_size',
+  'metadata',
+  'original_filename',
+  'source_type',
+  'status',
+  'tags',
+  'title',
+  'uuid',
+];
 const MB = 1024 * 1024;
 
 describe('document upload', () => {
@@ -380,7 +392,7 @@ describe('document upload', () => {
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(body.code, 'FILE_TOO_LARGE');
       assert.ok(producedAtResponse < total, `response arrived after ${producedAtResponse} of ${total} bytes were produced`);
-      assert.ok(producedAtResponse >= 50 * MB, 'the limit is 50 MB');
+      assert.ok(producedAtResponse >= 50 * MB, 'the limit is 50 MiB');
       assert.equal((await docRows()).length, before, 'no document row');
       assert.ok(await eventually(async () => (await blobFiles()).length === files), `no blob kept: ${await blobFiles()}`);
     });
@@ -397,7 +409,7 @@ describe('document upload', () => {
         ['sample.txt'],
       );
       assert.equal(r.body.skipped[0]?.filename, 'huge.txt');
-      assert.match(r.body.skipped[0]?.reason, /50 MB/);
+      assert.match(r.body.skipped[0]?.reason, /50 MiB/);
       assert.equal(r.body.skipped[0]?.code, 'FILE_TOO_LARGE', 'the code a single upload of it gets');
       assert.ok(await eventually(async () => (await blobFiles()).length === files + 1), 'only the small file is kept');
     });
@@ -425,6 +437,25 @@ describe('document upload', () => {
       assertError(await post(other.key, await form({ file: [['file', 'sample.txt']] })), 404, 'COLLECTION_NOT_FOUND');
       assertError(await post(other.key, undefined, coll.uuid, { source_type: 'text', content: 'x' }), 404, 'COLLECTION_NOT_FOUND');
       assertError(await post(owner.key, await form({ file: [['file', 'sample.txt']] }), 'not-a-uuid'), 404, 'COLLECTION_NOT_FOUND');
+    });
+
+    it('a slug in the path: 404 COLLECTION_NOT_FOUND whose message names the uuid to use; never for a collection the key cannot see', async () => {
+      const before = (await docRows()).length;
+      const bySlug = await post(owner.key, await form({ file: [['file', 'sample.txt']] }), coll.slug);
+      assertError(bySlug, 404, 'COLLECTION_NOT_FOUND');
+      assert.match(bySlug.body.error, new RegExp(`"${coll.slug}" is a slug.*${coll.uuid}`));
+      const json = await post(owner.key, undefined, coll.slug, { source_type: 'text', content: 'x' });
+      assertError(json, 404, 'COLLECTION_NOT_FOUND');
+      assert.ok(json.body.error.includes(coll.uuid), json.text);
+      // Another tenant's slug: the plain answer, so neither the uuid nor the existence leaks.
+      const theirs = await post(other.key, await form({ file: [['file', 'sample.txt']] }), coll.slug);
+      assertError(theirs, 404, 'COLLECTION_NOT_FOUND');
+      assert.equal(theirs.body.error, 'Collection not found.');
+      assert.equal(
+        (await post(owner.key, await form({ file: [['file', 'sample.txt']] }), 'no-such-slug')).body.error,
+        'Collection not found.',
+      );
+      assert.equal((await docRows()).length, before, 'nothing stored');
     });
 
     it('401 without a key', async () => {

@@ -84,6 +84,31 @@ describe('rate limits: permit leases', () => {
     assert.ok([d, d2].reduce((n, x, i) => n + x.deps.leases.stats.leases - before[i]!.leases, 0) >= 2, 'the daemons reserved blocks');
   });
 
+  it('permits one daemon holds unused are given back before the other refuses: together they admit exactly 60', async () => {
+    const u = await createTenant(d, 'lease-reclaim');
+    const key = await keyOf(u, 'basic');
+    // d reserves a block with its second request, then gets no more requests of this user.
+    const first = [await list(req, key), await list(req, key)];
+    assert.deepEqual(first.map(remaining), [59, 58]);
+    const held = (await row(u.userId))!.minute_count - 2;
+    assert.ok(held > 0, 'd holds permits it has not used');
+    // d2 alone takes the rest of the minute, one request after another.
+    const rs = [];
+    for (let i = 0; i < 59; i++) rs.push(await list(req2, key));
+    assert.deepEqual(
+      rs.map((r) => r.status),
+      [...Array(58).fill(200), 429],
+      `the permits d held (${held}) went to d2's requests before it refused`,
+    );
+    assert.deepEqual(
+      [...first, ...rs.slice(0, 58)].map(remaining).sort((a, b) => a - b),
+      range(0, 59),
+      'each count of the minute admitted once',
+    );
+    assert.equal(rs[58]!.headers.get('retry-after'), '55');
+    assert.deepEqual({ ...(await row(u.userId)) }, { minute_count: 60, day_count: 60, month_count: 60 });
+  });
+
   it('a lower tier of the same user stops at its own limit while the daemon holds permits for the higher one', async () => {
     const u = await createTenant(d, 'lease-tiers');
     const pro = await keyOf(u, 'pro');

@@ -13,6 +13,8 @@ import { createTenant, startTestDaemon, type Tenant, type TestDaemon } from './h
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MCP_REMOTE_CLIENT = path.join(root, 'node_modules/mcp-remote/dist/client.js');
+/** What an MCP host (Claude Desktop) runs: a stdio MCP server that proxies to /mcp. */
+const MCP_REMOTE_PROXY = path.join(root, 'node_modules/mcp-remote/dist/proxy.js');
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -34,18 +36,28 @@ function postMcp(url: string, authorization?: string): Promise<Response> {
 }
 
 /**
- * Runs mcp-remote's client (connect, list tools, exit) against `url` with one extra header; resolves
- * with its output once it exits, or once the output matches `until` (then it is ended).
+ * Runs mcp-remote's client (connect, list tools, exit), or its proxy, against `url` with one extra
+ * header; resolves with its output once it exits, or once the output matches `until` (then it is ended).
  */
-function mcpRemote(url: string, header: string, configDir: string, until?: RegExp): Promise<{ code: number | null; output: string }> {
+function mcpRemote(
+  url: string,
+  header: string,
+  configDir: string,
+  until?: RegExp,
+  script = MCP_REMOTE_CLIENT,
+): Promise<{ code: number | null; output: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MCP_REMOTE_CLIENT, url, '--header', header, '--transport', 'http-only'], {
+    const child = spawn(process.execPath, [script, url, '--header', header, '--transport', 'http-only'], {
       env: { PATH: process.env.PATH ?? '', HOME: configDir, MCP_REMOTE_CONFIG_DIR: configDir, BROWSER: 'true' },
       // stdin stays open: mcp-remote shuts down when it ends (its host closed the pipe).
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => {
+      output += s;
+      stdout += s;
+    });
     child.stderr.setEncoding('utf8').on('data', (s: string) => {
       output += s;
       if (until?.test(output)) child.kill('SIGKILL');
@@ -54,7 +66,7 @@ function mcpRemote(url: string, header: string, configDir: string, until?: RegEx
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, output });
+      resolve({ code, output, stdout });
     });
   });
 }
@@ -112,6 +124,13 @@ describe('MCP authorization discovery', () => {
     const wrong = await mcpRemote(`${d.url}/mcp`, `Authorization:Bearer svc_${'Z'.repeat(40)}`, configDir);
     assert.match(wrong.output, /invalid api key/i, wrong.output);
     assert.doesNotMatch(wrong.output, /Please authorize this client|Connection closed/);
+    // What the README's MCP section tells the user: the proxy a host runs connects before it
+    // answers the host, so the refusal reaches only its standard error (the host's log); the host
+    // gets no JSON-RPC answer to show and sees the process end, which hosts report as a closed connection.
+    const hosted = await mcpRemote(`${d.url}/mcp`, `Authorization:Bearer svc_${'Z'.repeat(40)}`, configDir, undefined, MCP_REMOTE_PROXY);
+    assert.match(hosted.output, /Fatal error: InvalidTokenError: Invalid API key: .*refused the key sent/, hosted.output);
+    assert.equal(hosted.stdout, '', 'nothing on the channel to the host');
+    assert.equal(hosted.code, 1);
     const right = await mcpRemote(`${d.url}/mcp`, `Authorization:Bearer ${a.key}`, configDir, /"name": "search_documents"/);
     assert.match(right.output, /"name": "search_documents"/, right.output);
   });

@@ -84,7 +84,7 @@ describe('examples/quickstart.ts', () => {
       assert.equal(code, 0, stderr);
       assert.match(stdout, /^last 7 days: \d+ requests, \d+ errors, [\d.]+ ms average$/m);
     } else {
-      // Until GET /api/v1/keys/usage/ lands (issue 6), the last call is the only one that fails.
+      // A daemon without GET /api/v1/keys/usage/ fails the last call only.
       assert.notEqual(code, 0);
       assert.match(stderr, /NotFoundError|No route/);
     }

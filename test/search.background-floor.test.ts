@@ -4,9 +4,10 @@ import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 
-// Issue 32: hybrid search padded every query with the nearest unrelated chunks, and models outside
-// the defaults table had no floor at all. The default floor now judges a vector-only chunk against
-// what the same query scores on a sample of the searched chunks, whatever the model.
+// The failure this file guards against: hybrid search padded every query with the nearest unrelated
+// chunks, and models outside the defaults table had no floor at all. The default floor now judges a
+// vector-only chunk against what the same query scores on a sample of the searched chunks, whatever
+// the model.
 const NONSENSE = ['xqzzv blorpt fnargle', 'zzqx vuhrk', 'blorvent quaxil', 'kvrtz mnbq'];
 
 const TOPICS = [

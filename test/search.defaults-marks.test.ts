@@ -5,9 +5,10 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { BACKGROUND_FLOOR, defaultRows } from '../daemon/src/search/fusion-defaults.js';
 
-// Issue 32: the built-in model's floor was marked `measured` with the note "placeholder, measured
-// below", and the README's row read FLOOR_VALUE / FLOOR_SUMMARY. A figure marked measured must come
-// from a measurement: no placeholder token may survive, and every measured mark carries its figures.
+// The failure this file guards against: the built-in model's floor was marked `measured` with the
+// note "placeholder, measured below", and the README's row read FLOOR_VALUE / FLOOR_SUMMARY. A
+// figure marked measured must come from a measurement: no placeholder token may survive, and every
+// measured mark carries its figures.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOKENS = /FLOOR_VALUE|FLOOR_SUMMARY|\bTBD\b|placeholder/i;
 const UPPER = /\b(PENDING|TODO|XXX)\b/;

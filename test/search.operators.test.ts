@@ -10,10 +10,11 @@ import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } fro
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { webSession } from './helpers/web-session.js';
 
-// Issue 32: `vacation -carry` returned chunks containing "carry" in hybrid mode, and quoted phrases
-// held only for text matches: vector-only hits ignored both. The same search() serves the API, SDK,
-// CLI, MCP and the web UI; each is checked here. The floor is 0 (HYBRID_MIN_SIMILARITY) so the
-// vector channel hands back every chunk sharing a word with the query, operators or not.
+// The failure this file guards against: `vacation -carry` returned chunks containing "carry" in
+// hybrid mode, and quoted phrases held only for text matches: vector-only hits ignored both. The
+// same search() serves the API, SDK, CLI, MCP and the web UI; each is checked here. The floor is 0
+// (HYBRID_MIN_SIMILARITY) so the vector channel hands back every chunk sharing a word with the
+// query, operators or not.
 const PASSWORD = 'operators page passphrase';
 const DOCS: [string, string][] = [
   ['Leave policy', 'Unused vacation days carry over to the next year.'],

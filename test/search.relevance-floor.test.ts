@@ -5,8 +5,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
-// Issue 14, item 6: hybrid search answered every query, even `zzqx nonexistent term`, with the
-// nearest (unrelated) chunks of the vector channel. Built-in model, real worker and database.
+// The failure this file guards against: hybrid search answered every query, even `zzqx nonexistent
+// term`, with the nearest (unrelated) chunks of the vector channel. Built-in model, real worker and
+// database.
 const NONSENSE = 'zzqx nonexistent term';
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: any; isError?: boolean };
 

@@ -9,10 +9,11 @@ import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } fro
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { webSession } from './helpers/web-session.js';
 
-// Issue 32: a query with nothing relevant got padding (10 unrelated chunks at score ~0.1), or a
-// bare empty list; and the threshold a person could set (min_score, a cosine) was not in the units
-// results show. Now every transport says "nothing relevant" with a next step, and score_threshold
-// (CLI --min-score) filters on the score as displayed. A model outside the defaults table, no setting.
+// The failure this file guards against: a query with nothing relevant got padding (10 unrelated
+// chunks at score ~0.1), or a bare empty list; and the threshold a person could set (min_score, a
+// cosine) was not in the units results show. Now every transport says "nothing relevant" with a
+// next step, and score_threshold (CLI --min-score) filters on the score as displayed. A model
+// outside the defaults table, no setting.
 const PASSWORD = 'zero answer passphrase';
 const NONSENSE = 'xqzzv blorpt fnargle';
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: any; isError?: boolean };

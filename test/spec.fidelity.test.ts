@@ -1,4 +1,4 @@
-// Rules of docs/service-spec.md that an audit found the daemon answering differently (issue 16), one test each.
+// Rules of docs/service-spec.md that an audit found the daemon answering differently, one test each.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

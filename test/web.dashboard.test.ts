@@ -115,7 +115,7 @@ describe('web UI: overview and usage dashboard', () => {
     );
     assert.ok(scores[0]! > 0);
     await screenshot(page, 'overview-search');
-    // Issue 15: searches from the UI are metered like API searches (quota and request log).
+    // Searches from the UI are metered like API searches (quota and request log).
     assert.deepEqual(await settledUsage(), { requests: before.requests + 1, errors: before.errors }, 'the UI search was metered');
   });
 

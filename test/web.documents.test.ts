@@ -168,7 +168,7 @@ describe('web UI: documents', () => {
     assert.ok(titles.includes('notes.txt') && titles.includes('readme.md') && !titles.includes('setup.exe'));
   });
 
-  it('shows the 50 MB limit as the API gives it: skipped in a batch, refused alone', async () => {
+  it('shows the 50 MiB limit as the API gives it: skipped in a batch, refused alone', async () => {
     const before = (await docs()).length;
     await openCollection();
     await drop([
@@ -176,16 +176,16 @@ describe('web UI: documents', () => {
       { name: 'tiny.txt', type: 'text/plain', text: 'small enough' },
     ]);
     await uploadDone();
-    assert.equal(await rowText('huge.pdf'), 'skipped: File exceeds the 50 MB limit.');
+    assert.equal(await rowText('huge.pdf'), 'skipped: File exceeds the 50 MiB limit.');
     assert.match((await rowText('tiny.txt')) ?? '', /^uploaded/);
 
     await openCollection();
     await drop([{ name: 'huge.pdf', type: 'application/pdf', size: 50 * MB + 1 }]);
     await uploadDone();
-    assert.equal(await rowText('huge.pdf'), 'FILE_TOO_LARGE: File "huge.pdf" exceeds the 50 MB limit.');
+    assert.equal(await rowText('huge.pdf'), 'FILE_TOO_LARGE: File "huge.pdf" exceeds the 50 MiB limit.');
     assert.match(
       (await page.locator('[data-upload-summary]').textContent()) ?? '',
-      /^Upload refused: File "huge.pdf" exceeds the 50 MB limit\.$/,
+      /^Upload refused: File "huge.pdf" exceeds the 50 MiB limit\.$/,
     );
     await screenshot(page, 'upload-too-large');
     assert.equal((await docs()).length, before + 1, 'only tiny.txt was stored');

@@ -61,7 +61,7 @@ describe('web UI: API Keys page', () => {
     assert.equal(res.status(), 400);
     assert.match((await page.locator('#grants-error').textContent()) ?? '', /at least one collection/);
     assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'nothing granted');
-    // Issue 15: the errors are also summed up at the top, in view without scrolling, linked to their field.
+    // The errors are also summed up at the top, in view without scrolling, linked to their field.
     const summary = page.locator('#error-summary');
     assert.match((await summary.textContent()) ?? '', /There is a problem.*Collections: A scoped key needs at least one collection/);
     assert.equal(await summary.getByRole('link').getAttribute('href'), '#key-grants');

@@ -68,6 +68,27 @@ function pages(f: Fixture): PageCase[] {
     { name: 'search', path: '/app/search' },
     { name: 'search-results', path: `/app/search?q=${encodeURIComponent('index stores every lexeme')}&mode=hybrid` },
     { name: 'search-errors', path: '/app/search?q=' },
+    {
+      name: 'search-metadata',
+      path: `/app/search?q=${encodeURIComponent('index stores every lexeme')}&collection=${f.collection.slug}&mk=dept&mo=eq&mv=docs&mk=year&mo=gte&mv=2024`,
+    },
+    {
+      name: 'search-collections-picker',
+      path: '/app/search',
+      steps: async (p) => {
+        await p.locator('#search-collection summary').click();
+        await p.locator('.picker-panel').waitFor();
+      },
+    },
+    {
+      name: 'document-edit-errors',
+      path: `/app/documents/${f.pdfId}`,
+      steps: async (p) => {
+        await p.locator('#edit-metadata').fill('a rather long line that is not a key and value pair at all');
+        await p.getByRole('button', { name: 'Save details' }).click();
+        await p.locator('#error-summary').waitFor();
+      },
+    },
     { name: 'keys', path: '/app/keys' },
     {
       name: 'keys-errors',
@@ -154,6 +175,14 @@ describe('web UI: every page fits 1280 and 390 px, light and dark', () => {
     broken.append('file', new Blob([Buffer.from('%PDF-1.4\nnot a pdf\n')], { type: 'application/pdf' }), 'broken.pdf');
     f.failedId = (await req('POST', `/api/v1/collections/${f.collection.uuid}/documents/`, { key: t.key, body: broken })).body.uuid;
     await waitSettled(req, t.key, [...ids, f.pdfId, f.failedId]);
+    const metadata = {
+      dept: 'docs',
+      year: 2024,
+      reviewers: ['ann', 'bob'],
+      summary: 'A long value that has to wrap on a phone screen somehow.',
+    };
+    for (const id of [ids[0]!, f.pdfId])
+      assert.equal((await req('PATCH', `/api/v1/documents/${id}/`, { key: t.key, json: { metadata } })).status, 200);
     const scoped = await req('POST', '/api/v1/keys/', {
       key: t.key,
       json: { name: 'support bot for the helpdesk integration', collections: [f.collection.slug], expires_in: '30d' },

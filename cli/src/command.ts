@@ -55,3 +55,8 @@ export function collect(value: string, previous: string[] = []): string[] {
       .filter(Boolean),
   ];
 }
+
+/** Repeatable option collector that keeps each value whole (`--meta note=a,b` is one pair). */
+export function repeat(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -2,6 +2,7 @@ import { createClient, type DocsiftClient } from '@docsift/sdk/node';
 import type { Command } from 'commander';
 import type { Agent } from 'undici';
 import { configPath, readConfig, type ConfigFile, type Profile } from './config.js';
+import { httpFetch } from './http-fetch.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
 import { Output } from './output.js';
 import { formatRetryWait, retryWait, sameWait, type RetryWait } from './retry-notice.js';
@@ -41,7 +42,7 @@ export class Context {
    * Bulk commands (sync, upload) share one connection pool for every request of the run (hundreds):
    * connections are kept alive 30 s between requests and shared by the concurrent uploads. Idle ones
    * do not keep the process alive (undici unrefs them). undici is imported only then: loading it
-   * costs more than a one-request command's whole run, which Node's own fetch serves.
+   * costs more than a one-request command's whole run, which httpFetch (node:http) serves.
    */
   private agent: Promise<Agent> | undefined;
   /** A live progress view on screen takes retry notices into its frame (a line beside it would break it). */
@@ -125,7 +126,7 @@ export class Context {
     return createClient({
       baseUrl: url,
       apiKey,
-      ...(opts.pooled ? { fetch: pooled } : {}),
+      fetch: opts.pooled ? pooled : httpFetch,
       headers: { 'User-Agent': `docsift-cli/${VERSION}` },
       maxRetries: Number(this.env.DOCSIFT_MAX_RETRIES ?? 3),
       onRetry: ({ delayMs, error }) => this.retrying(retryWait(error, delayMs)),

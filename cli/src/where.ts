@@ -8,7 +8,24 @@
 import type { DocumentMetadata, Filter, FilterValue } from '@docsift/sdk';
 import { UsageError } from './errors.js';
 
-type Token = { t: 'word' | 'str' | 'op' | 'punct'; v: string; at: number };
+type Token = { t: 'word' | 'str' | 'op' | 'punct'; v: string; at: number; raw: string };
+
+/** Spellings from other languages, refused with the expression rewritten the --where way. */
+const MISTAKES: { re: RegExp; use: string; why: string }[] = [
+  { re: /^={2,3}/, use: '=', why: 'Equality is one "=".' },
+  { re: /^&&/, use: 'and', why: 'Conditions are joined with "and".' },
+  { re: /^\|\|/, use: 'or', why: 'Alternatives are joined with "or".' },
+  { re: /^!(?!=)/, use: 'not ', why: 'A condition is negated with "not".' },
+];
+
+function mistake(src: string, at: number): void {
+  for (const m of MISTAKES) {
+    const found = m.re.exec(src.slice(at));
+    if (!found) continue;
+    const fixed = `${src.slice(0, at)}${m.use}${src.slice(at + found[0].length)}`.replace(/\s+/g, ' ').trim();
+    throw new UsageError(`--where: "${found[0]}" is not an operator.`, `${m.why} Write: ${fixed}`);
+  }
+}
 
 function tokenize(src: string): Token[] {
   const out: Token[] = [];
@@ -16,30 +33,39 @@ function tokenize(src: string): Token[] {
   let i = 0;
   while (i < src.length) {
     if (!src.slice(i).trim()) break;
+    const at = i + (src.slice(i).length - src.slice(i).trimStart().length);
+    mistake(src, at);
     re.lastIndex = i;
     const m = re.exec(src);
     if (!m) throw new UsageError(`--where: cannot read "${src.slice(i).trim()}".`);
-    const at = i;
     i = re.lastIndex;
-    if (m[1]) out.push({ t: 'op', v: m[1], at });
-    else if (m[2]) out.push({ t: 'punct', v: m[2], at });
-    else if (m[3] !== undefined || m[4] !== undefined) out.push({ t: 'str', v: (m[3] ?? m[4]!).replace(/\\(.)/g, '$1'), at });
-    else out.push({ t: 'word', v: m[5]!, at });
+    const raw = m[0].trim();
+    if (m[1]) out.push({ t: 'op', v: m[1], at, raw });
+    else if (m[2]) out.push({ t: 'punct', v: m[2], at, raw });
+    else if (m[3] !== undefined || m[4] !== undefined) out.push({ t: 'str', v: (m[3] ?? m[4]!).replace(/\\(.)/g, '$1'), at, raw });
+    else out.push({ t: 'word', v: m[5]!, at, raw });
   }
   return out;
 }
 
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
 /** A literal: quoted text stays a string; bare numbers and true/false are typed. */
 export function literal(tok: { t: string; v: string }): FilterValue {
   if (tok.t === 'str') return tok.v;
-  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(tok.v)) return Number(tok.v);
+  if (NUMBER.test(tok.v)) return Number(tok.v);
   if (tok.v === 'true' || tok.v === 'false') return tok.v === 'true';
   return tok.v;
 }
 
 const OPS: Record<string, string> = { '=': 'eq', '!=': 'ne', '>': 'gt', '>=': 'gte', '<': 'lt', '<=': 'lte' };
 
-export function parseWhere(src: string): Filter {
+/**
+ * `notes` collects warnings that do not stop the filter: a quoted number in a comparison stays text
+ * (it never equals the number 2024, and "10" sorts before "9"), which is right for text metadata
+ * and a surprise for numbers.
+ */
+export function parseWhere(src: string, notes: string[] = []): Filter {
   const toks = tokenize(src);
   let p = 0;
   const peek = () => toks[p];
@@ -74,7 +100,13 @@ export function parseWhere(src: string): Filter {
     const tok = peek();
     if (tok?.t === 'op') {
       p++;
-      return { [field]: { [OPS[tok.v]!]: value() } } as Filter;
+      const operand = peek();
+      const v = value();
+      if (operand?.t === 'str' && NUMBER.test(operand.v))
+        notes.push(
+          `${operand.raw} is quoted, so it is compared as text and never equals the number ${operand.v}; write ${f.raw} ${tok.v} ${operand.v} to compare the number.`,
+        );
+      return { [field]: { [OPS[tok.v]!]: v } } as Filter;
     }
     let negate = false;
     if (kw('not')) {
@@ -133,7 +165,7 @@ export function parseWhere(src: string): Filter {
 }
 
 /** `--filter <json>` and `--where <expr>` together: both must hold. */
-export function filterFlags(where: string | undefined, json: string | undefined): Filter | undefined {
+export function filterFlags(where: string | undefined, json: string | undefined, notes?: string[]): Filter | undefined {
   const parts: Filter[] = [];
   if (json !== undefined) {
     let f: unknown;
@@ -144,7 +176,7 @@ export function filterFlags(where: string | undefined, json: string | undefined)
     }
     parts.push(f as Filter);
   }
-  if (where !== undefined) parts.push(parseWhere(where));
+  if (where !== undefined) parts.push(parseWhere(where, notes));
   if (!parts.length) return undefined;
   return parts.length === 1 ? parts[0] : { and: parts };
 }
@@ -163,4 +195,11 @@ export function metaFlags(list: string[] | undefined): DocumentMetadata | undefi
     });
   }
   return out;
+}
+
+/** One metadata value as --meta takes it back: `2024`, `true`, `legal`, `'007'` (a string that reads as a number). */
+export function formatMetaValue(v: DocumentMetadata[string]): string {
+  if (typeof v !== 'string') return Array.isArray(v) ? JSON.stringify(v) : String(v);
+  const typed = literal({ t: 'word', v });
+  return typeof typed === 'string' && v !== '' && v.trim() === v && !/^(['"]).*\1$/s.test(v) ? v : `'${v}'`;
 }

@@ -4,11 +4,12 @@ import { anonymousBudget, apiGuard, publicApiGuard } from './routes/guard.js';
 import { closeUnreadBodies, requestBodyLimit } from './limits/body-size.js';
 import { requestLog } from './usage/middleware.js';
 import { rateLimitHeadersOnUnguardedAnswers } from './routes/unguarded-answers.js';
+import { canonicalContentType } from './routes/media-type.js';
 import { AppError } from './errors.js';
 import { newRouter, respondError, toAppError, type App } from './routes/router.js';
-import { migrationsCurrent } from './db/migrate.js';
 import { isConnectFailure, type DatabaseAvailability } from './db/availability.js';
 import type { WorkerStatus } from './worker/supervisor.js';
+import { readiness } from './worker/health.js';
 import { buildOpenApiDocument, registerDocsRoutes } from './routes/schema.js';
 import { registerKeyRoutes } from './routes/keys.js';
 import { registerUsageRoutes } from './routes/usage.js';
@@ -81,6 +82,8 @@ function databaseUnavailable(availability: DatabaseAvailability, nothingDone: bo
 export interface AppOptions {
   /** The job worker of this process, when it runs one: /readyz reports it. */
   workerStatus?: () => WorkerStatus;
+  /** True once the process is stopping (server.ts): requests are refused, keep-alive sockets closed. */
+  draining?: () => boolean;
 }
 
 export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
@@ -101,6 +104,20 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
   const anonymous = anonymousBudget(deps);
   app.use('*', rateLimitHeadersOnUnguardedAnswers(deps, anonymous));
   app.use('*', closeUnreadBodies());
+  // A stopping process takes no new request, on a new connection or a kept-alive one: 503 with
+  // Retry-After (nothing was done), and the connection closes. Requests already in flight finish,
+  // and their connection closes after the answer, so a client's next request goes elsewhere.
+  app.use('*', async (c, next) => {
+    if (opts.draining?.()) {
+      c.header('Connection', 'close');
+      return respondError(
+        c,
+        new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly.', undefined, { 'Retry-After': '1' }),
+      );
+    }
+    await next();
+    if (opts.draining?.()) c.res.headers.set('Connection', 'close');
+  });
   // While the database is known to be down, API calls answer 503 at once instead of each waiting on
   // a connection attempt (db/availability.ts probes and lifts this as soon as it answers again).
   // After closeUnreadBodies, so an upload refused this way closes its connection like any other.
@@ -143,21 +160,9 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
   });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  // Ready: the database answers, its schema is current, and this process's job worker (if it runs
-  // one) is processing. A worker that is not (its runner died or is being replaced) makes the
-  // process not ready, with the reason, rather than letting ingestion stall behind a "ready".
   app.get('/readyz', async (c) => {
-    if (availability.isDown) return c.json({ status: 'database_unreachable' }, 503);
-    try {
-      const current = await migrationsCurrent(deps.sql);
-      if (!current) return c.json({ status: 'migrations_pending' }, 503);
-    } catch (err) {
-      await availability.explains(err);
-      return c.json({ status: 'database_unreachable' }, 503);
-    }
-    const worker = opts.workerStatus?.();
-    if (worker && !worker.processing) return c.json({ status: 'worker_not_processing', reason: worker.reason }, 503);
-    return c.json({ status: 'ready' });
+    const r = await readiness({ sql: deps.sql, availability, workerStatus: opts.workerStatus });
+    return c.json(r.body, r.ready ? 200 : 503);
   });
 
   // Bearer auth, then the per-user rate limit (X-RateLimit-* headers, 429). /mcp counts too; the
@@ -171,6 +176,8 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}): App {
     return guard(c, next);
   });
   app.use('/mcp', withBearerChallenge(deps, guard));
+  // Every body's Content-Type is read one way (routes/media-type.ts), before the caps and routes read it.
+  app.use('*', canonicalContentType());
   // Then every body is capped while it streams in (multipart uploads have their own limits).
   const bodyCap = requestBodyLimit(deps.config);
   app.use('/api/v1/*', bodyCap);

@@ -6,10 +6,11 @@ import { createReadPool } from './db/read-pool.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { ExtractionPool } from './ingest/extract-pool.js';
 import { PermitLeases } from './limits/permit-leases.js';
+import { directListener } from './limits/reclaim.js';
 import type { Logger } from './logger.js';
 import { QueryEmbeddingCache } from './search/query-cache.js';
 import { ScopeBackgrounds } from './search/background.js';
-import { extractLimits } from './documents/load-text.js';
+import { extractLimits } from './ingest/extract-limits.js';
 import { createBlobStore } from './storage/index.js';
 import { systemClock, type AppDeps, type Clock } from './types.js';
 import { UsageLogWriter } from './usage/log-writer.js';
@@ -46,7 +47,8 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     backgrounds: new ScopeBackgrounds(),
     // The database this process's requests use: the pooler when the API goes through one.
     availability: new DatabaseAvailability(poolUrl ?? config.DATABASE_URL, logger, { pooled: !!poolUrl }),
-    leases: new PermitLeases(sql, () => clock.now()),
+    // Held permits are asked back over LISTEN/NOTIFY, on a connection of its own to the database itself.
+    leases: new PermitLeases(sql, () => clock.now(), { listener: directListener(config.DATABASE_URL) }),
     // A thread per concurrent job, so one slow document never delays another; idle threads exit.
     extraction: new ExtractionPool({
       threads: config.WORKER_CONCURRENCY,

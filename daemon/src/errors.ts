@@ -44,7 +44,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   NO_FILES_PROVIDED: 'No files were provided: send them as multipart form fields named "files".',
   NO_FILE_PROVIDED: 'No file was provided: send it as a multipart form field named "file".',
   UNSUPPORTED_FILE_TYPE: 'Unsupported file type: .exe. Supported: PDF, Office, OpenDocument, RTF, EPUB, HTML, Markdown, text, CSV, JSON.',
-  FILE_TOO_LARGE: 'The file is larger than 50 MB.',
+  FILE_TOO_LARGE: 'The file is larger than 50 MiB.',
   INVALID_FILE_CONTENT: 'The file content does not match its type: report.pdf is not a PDF.',
   URL_REQUIRED: 'A URL document needs a "url".',
   NAME_REQUIRED: 'A key name is required.',
@@ -157,4 +157,15 @@ export class PermanentError extends Error {
 
 export function isPermanent(err: unknown): err is PermanentError {
   return err instanceof PermanentError;
+}
+
+/**
+ * A job attempt cut short because this process is stopping (its extraction thread was ended, or
+ * the job was handed over as the worker stopped): it says nothing about the job, so the job is
+ * neither failed nor charged an attempt (worker/recovery.ts gives it back) and runs on the next worker.
+ */
+export class StoppingError extends Error {}
+
+export function isStopping(err: unknown): err is StoppingError {
+  return err instanceof StoppingError;
 }

@@ -119,7 +119,8 @@ async function workerCommand(config: Config, logger: Logger): Promise<void> {
   const daemon = await startDaemon(await resolveConfig(config, logger), logger, { api: false, worker: true });
   let health: { url: string; close(): Promise<void> } | undefined;
   if (config.HEALTH_PORT !== undefined) {
-    health = await startWorkerHealth(daemon, config.HOST, config.HEALTH_PORT);
+    const { sql, availability } = daemon.deps;
+    health = await startWorkerHealth({ sql, availability, workerStatus: daemon.workerStatus }, config.HOST, config.HEALTH_PORT);
     logger.info({ url: health.url }, 'worker health endpoint listening (GET /healthz, /readyz)');
   }
   logger.info('worker running');

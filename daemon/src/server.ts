@@ -11,7 +11,7 @@ import { buildTaskList, CRONTAB } from './job-registry.js';
 import type { Logger } from './logger.js';
 import type { AppDeps, Clock } from './types.js';
 import { assertGraphileInternals } from './worker/graphile-internals.js';
-import { migrateWorkerSchema, startWorker } from './worker/runner.js';
+import { migrateWorkerSchema, startWorker, tasksUntilStopped } from './worker/runner.js';
 import { startCrashRecovery } from './worker/recovery.js';
 import { superviseWorker, type SupervisedWorker, type WorkerStatus } from './worker/supervisor.js';
 import { assertEmbeddingModel } from './indexing/embedding-model.js';
@@ -44,6 +44,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
   let server: ServerType | undefined;
   let worker: SupervisedWorker | undefined;
   let recovery: { stop(): Promise<void> } | undefined;
+  let stopping: Promise<void> | undefined;
   try {
     if (opts.migrate !== false) {
       // Session state (an advisory lock held across statements): never through a transaction pooler.
@@ -65,15 +66,19 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
     // (EADDRINUSE) exits having run no job, so it never delivers a webhook under its own settings.
     let port = config.PORT;
     if (opts.api) {
+      const draining = () => stopping !== undefined;
       const app = createApp(
         deps,
-        opts.worker ? { workerStatus: () => worker?.status() ?? { processing: false, reason: 'the job worker is starting' } } : {},
+        opts.worker
+          ? { draining, workerStatus: () => worker?.status() ?? { processing: false, reason: 'the job worker is starting' } }
+          : { draining },
       );
       server = await new Promise<ServerType>((resolve, reject) => {
         const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
         s.once('error', reject);
       });
       port = (server.address() as AddressInfo).port;
+      closeConnectionsWhenDrained(server, draining);
     }
     if (opts.worker) {
       await assertGraphileInternals(sql);
@@ -88,7 +93,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
             events,
             connectionString: config.DATABASE_URL,
             concurrency: config.WORKER_CONCURRENCY,
-            taskList: buildTaskList(deps),
+            taskList: tasksUntilStopped(buildTaskList(deps), () => stopping !== undefined),
             crontab: CRONTAB,
             logger,
           }),
@@ -101,22 +106,23 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
       deps.extraction.warm().catch((err: unknown) => logger.warn({ err }, 'could not start the extraction threads ahead'));
     }
     const url = publicUrl(config, port);
-    let stopping: Promise<void> | undefined;
+    // Everything stops taking work at once (the flag is set before any other code runs): the API
+    // refuses new requests (app.ts) and stops listening, the worker claims no job and ends extractions in
+    // progress (their jobs are given back). Then what is in flight finishes: requests, and jobs
+    // past their extraction.
     const stop = () =>
       (stopping ??= (async () => {
-        if (server) {
-          const s = server;
-          await new Promise<void>((resolve) => {
-            s.close(() => resolve());
-            // Keep-alive sockets would hold close() open; idle ones go now, busy ones after their response.
-            (s as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-          });
-        }
+        const t0 = Date.now();
+        const since = (p: Promise<unknown> | undefined) => p?.then(() => Date.now() - t0);
+        const http = since(server ? drainHttp(server) : undefined);
+        const jobs = since(worker?.stop());
+        await deps.extraction.close();
+        const [httpMs, jobsMs] = await Promise.all([http, jobs]);
+        await recovery?.stop();
         // Every request has finished: write the request-log records still buffered, while the pool is open.
         await deps.usageLog.close();
-        if (worker) await worker.stop();
-        await recovery?.stop();
         await closeDeps(deps);
+        logger.info({ httpMs, jobsMs, ms: Date.now() - t0 }, 'stopped: requests and jobs in flight finished');
       })());
     const w = worker;
     return { url, port, deps, stop, ...(w ? { workerStatus: () => w.status() } : {}) };
@@ -127,4 +133,27 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
     await closeDeps(deps, { timeoutSec: 1 }).catch(() => {});
     throw err;
   }
+}
+
+type HttpServer = ServerType & { closeIdleConnections(): void };
+
+/**
+ * Once `draining()`, a connection closes as soon as it has answered: app.ts marks answers
+ * `Connection: close`; one whose headers had gone before the drain began is closed here.
+ */
+function closeConnectionsWhenDrained(server: ServerType, draining: () => boolean): void {
+  const s = server as HttpServer;
+  s.on('request', (_req, res: { once(event: 'finish', fn: () => void): void }) =>
+    res.once('finish', () => {
+      if (draining()) setImmediate(() => s.closeIdleConnections());
+    }),
+  );
+}
+
+/** Stops listening; resolves once every connection has closed (idle keep-alive sockets close now). */
+function drainHttp(server: ServerType): Promise<void> {
+  const s = server as HttpServer;
+  const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+  s.closeIdleConnections();
+  return closed;
 }

@@ -1,6 +1,6 @@
 import createFetchClient, { type Client, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
 import { errorFromResponse, ApiError, DocsiftError, TimeoutError } from './errors.js';
-import type { Paths } from './pending-paths.js';
+import type { paths as Paths } from './generated/schema.js';
 import { connectionErrorFrom, DEFAULT_RETRY, retryDelayMs, shouldRetry, sleep, type RetryConfig } from './retry.js';
 
 export interface ClientOptions {

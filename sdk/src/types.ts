@@ -1,11 +1,12 @@
 // Friendly names for the generated OpenAPI schemas. Everything here derives from
-// generated/schema.d.ts (plus pending-paths.ts for endpoints not generated yet): no shape is
-// restated by hand, so a regenerated schema changes these types with it. Object shapes are
-// interfaces (extending the generated type) rather than aliases, so editors and compiler errors
-// name them (`SearchRequest`) instead of spelling out an anonymous `{ query: string; … }`.
-import type { Paths, Schemas } from './pending-paths.js';
+// generated/schema.d.ts: no shape is restated by hand, so a regenerated schema changes these
+// types with it. Object shapes are interfaces (extending the generated type) rather than aliases,
+// so editors and compiler errors name them (`SearchRequest`) instead of spelling out an anonymous
+// `{ query: string; … }`.
+import type { components, paths as Paths } from './generated/schema.js';
 import type { Filter } from './filter.js';
 
+type Schemas = components['schemas'];
 type S<N extends string> = N extends keyof Schemas ? Schemas[N] : never;
 
 /**

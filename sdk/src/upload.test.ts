@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DocsiftError } from './errors.js';
-import { toNamedBlob } from './upload.js';
+import { toNamedBlob, uploadForm } from './upload.js';
 
 describe('toNamedBlob', () => {
   it('a nameless Blob takes its name from a title that has an extension', async () => {
@@ -46,5 +46,29 @@ describe('toNamedBlob', () => {
       const f = await toNamedBlob({ name: 'a.txt', data }, undefined);
       assert.equal(await f.blob.text(), 'hi');
     }
+  });
+});
+
+describe('uploadForm: each file part carries its media type', () => {
+  const partType = (form: FormData, field = 'file') => (form.get(field) as File).type;
+
+  it('a part without a type gets the one its extension names, as curl sends it', () => {
+    for (const [name, type] of [
+      ['report.pdf', 'application/pdf'],
+      ['notes.MD', 'text/markdown'],
+      ['table.csv', 'text/csv'],
+      ['deck.pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation'],
+      ['page.htm', 'text/html'],
+    ] as const)
+      assert.equal(partType(uploadForm('file', [{ name, blob: new Blob(['x']) }], {})), type, name);
+  });
+
+  it('a type the caller set is kept; an unknown extension gets none (sent as application/octet-stream)', async () => {
+    const own = uploadForm('file', [{ name: 'a.txt', blob: new Blob(['x'], { type: 'text/x-custom' }) }], {});
+    assert.equal(partType(own), 'text/x-custom');
+    const unknown = uploadForm('files', [{ name: 'photo.png.bak', blob: new Blob(['x']) }], {});
+    assert.equal(partType(unknown, 'files'), '');
+    // The bytes are the caller's, unchanged.
+    assert.equal(await (uploadForm('file', [{ name: 'a.md', blob: new Blob(['# hi']) }], {}).get('file') as File).text(), '# hi');
   });
 });

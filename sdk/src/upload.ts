@@ -1,5 +1,6 @@
 import type { DocumentMetadata } from './filter.js';
 import { DocsiftError } from './errors.js';
+import { mediaTypeOf } from './media-types.js';
 
 /**
  * What can be uploaded: a Blob or File; `{name, data}` for bytes or text held in memory; or a file
@@ -88,8 +89,17 @@ export function uploadForm(field: 'file' | 'files', files: NamedBlob[], fields: 
   if (tags !== undefined) form.append('tags', tags);
   if (fields.sourceType !== undefined) form.append('source_type', fields.sourceType);
   if (fields.metadata !== undefined) form.append('metadata', JSON.stringify(fields.metadata));
-  for (const f of files) form.append(field, f.blob, f.name);
+  for (const f of files) form.append(field, typed(f), f.name);
   return form;
+}
+
+/**
+ * The part's media type: the Blob's own, else the one its extension names (a path opened from disk
+ * has none, and would be stored as application/octet-stream). Wrapping reads no bytes.
+ */
+function typed(f: NamedBlob): Blob {
+  const type = f.blob.type ? undefined : mediaTypeOf(f.name);
+  return type ? new Blob([f.blob], { type }) : f.blob;
 }
 
 export interface BatchPlanItem {

@@ -1,7 +1,7 @@
 // `npm run bench:cli`: start-up time of the installed `docsift` binary (bin/docsift.mjs → the built
 // dist/main.js), hyperfine-style: each command runs BENCH_RUNS times (default 20) after 3 warm-ups,
 // one at a time, and the wall time of each whole process is recorded. Beside each figure: the floor
-// `node -e 0` (Node's own start on this machine) and the targets of issue 35 (--version ≤ 150 ms,
+// `node -e 0` (Node's own start on this machine) and the targets (--version ≤ 150 ms,
 // whoami ≤ 400 ms, against a real daemon on loopback). Build first: `npm run build -w @docsift/cli`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';

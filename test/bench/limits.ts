@@ -319,7 +319,7 @@ async function main(): Promise<void> {
     const d = percentiles(direct.map((x) => x * 1000));
     process.stdout.write(
       `\nGuard statement alone (key lookup + upsert, from the bench process): p50 ${round(d.p50 / 1000, 3)} ms, p99 ${round(d.p99 / 1000, 3)} ms\n` +
-        // Issue 17's targets: under load, limits + metering add < 0.5 ms at p50 and cost ≤ 10 % of throughput.
+        // The targets: under load, limits + metering add < 0.5 ms at p50 and cost ≤ 10 % of throughput.
         `Added latency of limits + metering at p50: ${round(addedSeq, 3)} ms sequential, ${round(addedConc, 3)} ms under load (target under load < 0.5 ms): ${addedConc < 0.5 ? 'met' : 'NOT met'}\n` +
         `Added CPU per request (daemon + PostgreSQL): ${rows[3]!.added_cpu_ms} ms with both, ${rows[1]!.added_cpu_ms} ms limits only, ${rows[2]!.added_cpu_ms} ms metering only\n` +
         `Throughput at concurrency ${CONCURRENCY}: ${rows[0]!.rps} req/s off, ${rows[3]!.rps} req/s with both (paired median ${rows[3]!.rps_vs_off_pct} %; target ≥ -10 %: ${Number(rows[3]!.rps_vs_off_pct) >= -10 ? 'met' : 'NOT met'})\n` +

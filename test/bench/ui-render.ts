@@ -45,10 +45,13 @@ async function seed(d: Daemon): Promise<{ email: string; orgId: string; keyId: s
     await sql`insert into collections (owner_id, organization_id, name, slug, description) values (${owner.user.id}, ${orgId}, ${name}, ${name.toLowerCase().replace(/ /g, '-')}, ${`Bench collection ${i + 1}`})`;
   }
   await sql`
-    insert into documents (collection_id, uploaded_by, title, source_type, status, tags, original_filename, file_size, error_message, chunks_count, created_at)
+    insert into documents (collection_id, uploaded_by, title, source_type, status, tags, metadata, original_filename, file_size, error_message, chunks_count, created_at)
     select c.id, ${owner.user.id}, 'Document ' || g, 'pdf',
            case when g % 50 = 0 then 'failed' when g % 17 = 0 then 'pending' else 'indexed' end,
-           array['bench', 'tag' || (g % 7)], 'document-' || g || '.pdf', 10000 + g * 37,
+           array['bench', 'tag' || (g % 7)],
+           jsonb_build_object('dept', (array['legal', 'hr', 'finance', 'ops'])[1 + g % 4], 'year', 2020 + g % 6, 'ref', 'REF-' || g,
+                              'parties', jsonb_build_array('party' || (g % 9), 'party' || (g % 5))),
+           'document-' || g || '.pdf', 10000 + g * 37,
            case when g % 50 = 0 then 'The PDF file is corrupt or unreadable: Invalid PDF structure.' else '' end,
            case when g % 50 = 0 or g % 17 = 0 then 0 else 3 + g % 20 end,
            ${now}::timestamptz - (g || ' minutes')::interval
@@ -148,6 +151,7 @@ async function main(): Promise<void> {
       ['collection page (documents, tags)', `/app/collections/${col!.id}`],
       ['collection page, tag filter', `/app/collections/${col!.id}?tag=tag3`],
       ['document page', `/app/documents/${doc!.id}`],
+      ['search form (metadata keys and values in scope)', '/app/search'],
       ['public catalogue', '/app/catalogue'],
       ['users (admin)', '/app/admin/users'],
     ];

@@ -1,6 +1,7 @@
 // Hostile inputs generated at test time, small on the wire and expensive to process: zip bombs
 // (office files whose XML inflates hugely), PDFs with many pages, deeply nested JSON. Each is built
 // from repeated text so generating it is cheap and deterministic.
+import { createHash } from 'node:crypto';
 import { crc32, createDeflate, deflateRawSync, deflateSync } from 'node:zlib';
 
 const xmlHead = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -196,13 +197,13 @@ export async function flateBombPdf(inflatedBytes: number, opts: { levels?: numbe
 }
 
 /**
- * A page whose content is an LZWDecode stream of spaces decoding to at least `decodedBytes`: one
- * dictionary chain of growing entries (codes 258…4095 in turn), then its longest entry again and
- * again, about 2,600 bytes per 12-bit code. Codes are written at the widths pdf.js reads them with
- * (EarlyChange 1).
+ * LZW codes (EarlyChange 1, as pdf.js reads them) decoding to at least `decodedBytes` of spaces:
+ * one dictionary chain of growing entries (codes 258…4095 in turn), then its longest entry again
+ * and again, about 2,600 bytes per 12-bit code.
  */
-export function lzwBombPdf(decodedBytes: number): Buffer {
-  const out: number[] = [];
+export function lzwBombBytes(decodedBytes: number): Buffer {
+  const out = Buffer.alloc(Math.ceil(((decodedBytes / 3839 + 4096) * 12) / 8) + 8);
+  let length = 0;
   let acc = 0;
   let held = 0;
   const put = (code: number, width: number) => {
@@ -210,16 +211,16 @@ export function lzwBombPdf(decodedBytes: number): Buffer {
     held += width;
     while (held >= 8) {
       held -= 8;
-      out.push((acc >>> held) & 0xff);
+      out[length++] = (acc >>> held) & 0xff;
     }
     acc &= (1 << held) - 1;
   };
   let width = 9;
   let next = 258;
   let total = 0;
-  const emit = (code: number, length: number) => {
+  const emit = (code: number, decoded: number) => {
     put(code, width);
-    total += length;
+    total += decoded;
     if (code !== 32) {
       next++;
       const n = next + 1;
@@ -231,29 +232,143 @@ export function lzwBombPdf(decodedBytes: number): Buffer {
   while (total < decodedBytes) emit(4095, 4095 - 256);
   put(257, width);
   if (held) put(0, 8 - held);
-  return onePagePdf(Buffer.from(out), '/LZWDecode');
+  return out.subarray(0, length);
+}
+
+/** A page whose content is an LZWDecode stream of spaces decoding to at least `decodedBytes`. */
+export function lzwBombPdf(decodedBytes: number): Buffer {
+  return onePagePdf(lzwBombBytes(decodedBytes), '/LZWDecode');
+}
+
+/** The encoders of the filters a chain bomb wraps its payload in (the inverse of each decode filter). */
+const ENCODERS: Record<string, (data: Buffer) => Buffer> = {
+  FlateDecode: (data) => deflateSync(data, { level: 9 }),
+  ASCIIHexDecode: (data) => Buffer.from(`${data.toString('hex')}>`, 'latin1'),
+  ASCII85Decode: (data) => Buffer.from(`${ascii85(data)}~>`, 'latin1'),
+  RunLengthDecode: (data) => {
+    const out: number[] = [];
+    for (let i = 0; i < data.length; i += 128) {
+      const run = data.subarray(i, i + 128);
+      out.push(run.length - 1, ...run);
+    }
+    out.push(128);
+    return Buffer.from(out);
+  },
+};
+
+function ascii85(data: Buffer): string {
+  let s = '';
+  for (let i = 0; i < data.length; i += 4) {
+    const group = Buffer.alloc(4);
+    data.copy(group, 0, i, i + 4);
+    const n = Math.min(4, data.length - i);
+    let v = group.readUInt32BE(0);
+    if (v === 0 && n === 4) {
+      s += 'z';
+      continue;
+    }
+    const digits: string[] = [];
+    for (let k = 0; k < 5; k++) {
+      digits.unshift(String.fromCharCode(33 + (v % 85)));
+      v = Math.floor(v / 85);
+    }
+    s += digits.slice(0, n + 1).join('');
+  }
+  return s;
+}
+
+/**
+ * A one-page PDF whose content stream has the filter chain `filters` (decode order, as in
+ * `/Filter [/FlateDecode /LZWDecode]`): its last filter (LZWDecode or FlateDecode) decodes to at
+ * least `decodedBytes`, and each filter before it wraps that in its own encoding. A Flate+LZW chain
+ * of 1.5 GB is about 7 KB; an ASCIIHex+LZW chain of 400 MB about 333 KB.
+ */
+export async function chainBombPdf(filters: string[], decodedBytes: number, opts: { dictionary?: string } = {}): Promise<Buffer> {
+  const last = filters[filters.length - 1];
+  let data =
+    last === 'LZWDecode'
+      ? lzwBombBytes(decodedBytes)
+      : last === 'FlateDecode'
+        ? await deflateRepeated('BT /F1 12 Tf 72 720 Td (bomb) Tj ET\n', Math.ceil(decodedBytes / 36))
+        : undefined;
+  if (!data) throw new Error(`a chain bomb ends with LZWDecode or FlateDecode, not ${last}`);
+  for (const f of filters.slice(0, -1).reverse()) {
+    const encode = ENCODERS[f];
+    if (!encode) throw new Error(`no encoder for ${f}`);
+    data = encode(data);
+  }
+  return onePagePdf(data, `[${filters.map((f) => ` /${f}`).join('')} ] ${opts.dictionary ?? ''}`);
 }
 
 function onePagePdf(packed: Buffer, filter: string): Buffer {
-  const head: string[] = ['%PDF-1.4\n'];
+  return pdfWithContentStream(packed, `/Filter ${filter}`);
+}
+
+/**
+ * A one-page PDF whose page content is `data` with `/Length` and `dictionary` in its stream
+ * dictionary; `extra` objects (their bodies) are numbered from 6 and may be referred to from it.
+ */
+export function pdfWithContentStream(data: Buffer, dictionary: string, extra: string[] = [], trailer = ''): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
   const offsets: number[] = [];
-  let size = head[0]!.length;
-  const add = (num: number, body: string) => {
+  let size = parts[0]!.length;
+  const add = (num: number, ...body: Buffer[]) => {
     offsets[num] = size;
-    const s = `${num} 0 obj\n${body}\nendobj\n`;
-    head.push(s);
-    size += Buffer.byteLength(s, 'latin1');
+    const all = [Buffer.from(`${num} 0 obj\n`, 'latin1'), ...body, Buffer.from('\nendobj\n', 'latin1')];
+    parts.push(...all);
+    size += all.reduce((n, b) => n + b.length, 0);
   };
-  add(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  add(2, '<< /Type /Pages /Count 1 /Kids [3 0 R] >>');
-  add(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>');
-  add(4, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
-  offsets[5] = size;
-  const streamHead = Buffer.from(`5 0 obj\n<< /Length ${packed.length} /Filter ${filter} >>\nstream\n`, 'latin1');
-  const streamTail = Buffer.from('\nendstream\nendobj\n', 'latin1');
-  size += streamHead.length + packed.length + streamTail.length;
-  const xref = ['xref\n0 6\n', '0000000000 65535 f \n'];
-  for (let n = 1; n < 6; n++) xref.push(`${String(offsets[n]).padStart(10, '0')} 00000 n \n`);
-  const tail = `${xref.join('')}trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`;
-  return Buffer.concat([Buffer.from(head.join(''), 'latin1'), streamHead, packed, streamTail, Buffer.from(tail, 'latin1')]);
+  const text = (s: string) => Buffer.from(s, 'latin1');
+  add(1, text('<< /Type /Catalog /Pages 2 0 R >>'));
+  add(2, text('<< /Type /Pages /Count 1 /Kids [3 0 R] >>'));
+  add(3, text('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>'));
+  add(4, text('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'));
+  add(5, text(`<< /Length ${data.length} ${dictionary} >>\nstream\n`), data, text('\nendstream'));
+  for (const [i, body] of extra.entries()) add(6 + i, text(body));
+  const count = 6 + extra.length;
+  const xref = [`xref\n0 ${count}\n`, '0000000000 65535 f \n'];
+  for (let n = 1; n < count; n++) xref.push(`${String(offsets[n]).padStart(10, '0')} 00000 n \n`);
+  parts.push(text(`${xref.join('')}trailer\n<< /Size ${count} /Root 1 0 R ${trailer} >>\nstartxref\n${size}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+const PASSWORD_PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
+const md5 = (...parts: Buffer[]) => createHash('md5').update(Buffer.concat(parts)).digest();
+
+function rc4(key: Buffer, data: Buffer): Buffer {
+  const s = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) & 0xff;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 0xff;
+    j = (j + s[i]!) & 0xff;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+    out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 0xff]!;
+  }
+  return out;
+}
+
+/**
+ * A one-page PDF encrypted with the standard security handler (RC4, 40-bit, revision 2) and an
+ * empty user password: any reader opens it without asking, and the page content (`data`, with
+ * `dictionary`) is stored encrypted, so its bytes say nothing until decrypted.
+ */
+export function encryptedPdf(data: Buffer, dictionary: string): Buffer {
+  const id = Buffer.from('0123456789abcdef0123456789abcdef', 'hex');
+  const owner = rc4(md5(PASSWORD_PAD).subarray(0, 5), PASSWORD_PAD);
+  const permissions = Buffer.alloc(4);
+  permissions.writeInt32LE(-4);
+  const key = md5(PASSWORD_PAD, owner, permissions, id).subarray(0, 5);
+  const user = rc4(key, PASSWORD_PAD);
+  // Object 5 (the page content), generation 0: its own key.
+  const objectKey = md5(key, Buffer.from([5, 0, 0, 0, 0])).subarray(0, 10);
+  return pdfWithContentStream(
+    rc4(objectKey, data),
+    dictionary,
+    [`<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P -4 >>`],
+    `/Encrypt 6 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`,
+  );
 }

@@ -19,6 +19,7 @@ import docsReplace from './docs/replace.js';
 import docsReprocess from './docs/reprocess.js';
 import docsShow from './docs/show.js';
 import docsSync from './docs/sync.js';
+import docsUpdate from './docs/update.js';
 import docsUpload from './docs/upload.js';
 import docsWait from './docs/wait.js';
 import keysCreate from './keys/create.js';
@@ -61,6 +62,7 @@ export const docCommands: Any[] = [
   docsSync,
   docsList,
   docsShow,
+  docsUpdate,
   docsReplace,
   docsDownload,
   docsWait,

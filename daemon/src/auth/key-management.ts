@@ -1,5 +1,5 @@
 import { expiryFrom, getKeyForUser, listKeysForUser, type ExpiryChoice, type KeyRecord } from './keys.js';
-import { requireFullAccess, visibleToUser } from '../db/access.js';
+import { requireFullAccess, visibleToUser } from './access.js';
 import type { Tx } from '../db/client.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../ids.js';

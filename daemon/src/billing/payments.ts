@@ -1,22 +1,15 @@
 import Stripe from 'stripe';
 import type { Config } from '../config.js';
-import { PLANS, type PlanId } from './plans.js';
+import { PLANS, type Charges, type PlanId } from './plans.js';
 
 /** An invoice as handed to a payment processor (amounts in integer cents). */
-export interface InvoiceForPayment {
+export interface InvoiceForPayment extends Charges {
   id: string;
   organizationId: string;
   periodStart: Date;
   periodEnd: Date;
   plan: PlanId;
   currency: string;
-  planFeeCents: number;
-  includedQueries: number;
-  usedQueries: number;
-  overageQueries: number;
-  overageRateMillicents: number | null;
-  overageCents: number;
-  totalCents: number;
 }
 
 export interface PaymentResult {

@@ -45,7 +45,7 @@ export async function listLanguages(tx: Tx): Promise<string[]> {
  * chunks move its postings (renumbered chunks, tombstones and fresh rows, as any rewrite), and
  * `text_config` switches in the same commit, so a search sees the old lists parsed the old way or
  * the new ones parsed the new way, never a mix. The collection row is locked FOR UPDATE, and chunk
- * writers take it FOR KEY SHARE first (index/write-chunks.ts), so no chunk is written with the
+ * writers take it FOR KEY SHARE first (indexing/write-chunks.ts), so no chunk is written with the
  * configuration being replaced. Idempotent: nothing to do once text_config is the index configuration.
  */
 export async function reindexCollectionLanguage(deps: AppDeps, collectionId: string): Promise<{ chunks: number }> {

@@ -1,5 +1,5 @@
 import type { Caller } from '../types.js';
-import { visibleToCaller } from '../db/access.js';
+import { visibleToCaller } from '../auth/access.js';
 import type { Tx } from '../db/client.js';
 
 export interface CollectionRow {

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.js';
 import { insertCollection, queryVisibleCollections, takenSlugs, type CollectionRow } from './queries.js';
-import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../db/access.js';
+import { requireFullAccess, requireWriteAccess, visibleToCaller } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { isSlug, isUuid } from '../ids.js';
 import { reindexLanguageJob, validLanguage } from './language.js';
@@ -50,8 +50,23 @@ export function notFound(): AppError {
   return new AppError('COLLECTION_NOT_FOUND', 'Collection not found.');
 }
 
+/**
+ * The 404 of a path that takes a collection uuid but was given something else. When that is the
+ * slug of a collection the caller sees, the message names the uuid to use instead; for any other
+ * slug the answer is the plain one, so it tells nothing about collections the caller cannot see.
+ */
+async function notFoundByUuid(tx: Tx, caller: Caller, ref: string): Promise<AppError> {
+  if (!isSlug(ref)) return notFound();
+  const [row] = await tx<{ id: string }[]>`select c.id from collections c where c.slug = ${ref} and ${visibleToCaller(tx, caller)}`;
+  if (!row) return notFound();
+  return new AppError(
+    'COLLECTION_NOT_FOUND',
+    `Collection not found: "${ref}" is a slug, and this path takes the collection's uuid: use ${row.id} (GET /api/v1/collections/ lists both).`,
+  );
+}
+
 export async function getVisibleCollection(tx: Tx, caller: Caller, id: string): Promise<CollectionRow> {
-  if (!isUuid(id)) throw notFound();
+  if (!isUuid(id)) throw await notFoundByUuid(tx, caller, id);
   const [row] = await queryVisibleCollections(tx, caller, { id });
   if (!row) throw notFound();
   return row;
@@ -72,7 +87,7 @@ export async function getVisibleCollectionId(tx: Tx, caller: Caller, ref: { id: 
   return rows[0].id;
 }
 
-/** A collection the caller may write to (db/access.ts `requireWriteAccess`). */
+/** A collection the caller may write to (auth/access.ts `requireWriteAccess`). */
 export async function requireWritableCollection(tx: Tx, caller: Caller, id: string): Promise<CollectionRow> {
   const c = await getVisibleCollection(tx, caller, id);
   await requireWriteAccess(tx, caller, c);

@@ -2167,7 +2167,10 @@ CREATE UNLOGGED TABLE public.rate_limit_counters (
     month_start timestamp with time zone NOT NULL,
     month_count integer NOT NULL,
     admitted boolean NOT NULL,
-    last_admitted integer DEFAULT 0 NOT NULL
+    last_admitted integer DEFAULT 0 NOT NULL,
+    leased integer DEFAULT 0 NOT NULL,
+    spare integer[] DEFAULT '{}'::integer[] NOT NULL,
+    issued integer DEFAULT 0 NOT NULL
 )
 WITH (fillfactor='50', autovacuum_vacuum_scale_factor='0.02');
 

@@ -2,7 +2,7 @@
 // file whose type is supported and whose content matches it. Upload, JSON documents and replace.
 import { AppError } from '../errors.js';
 import { checkMagic, detectSourceType } from '../ingest/file-types.js';
-import { parseTags } from './json.js';
+import { parseTags } from './tags.js';
 import type { ReceivedFile } from './multipart.js';
 import { parseMetadataField, type Metadata } from './metadata.js';
 
@@ -57,18 +57,18 @@ export function readMeta(fields: Record<string, string>): Meta {
   return validateMeta(fields);
 }
 
-/** Why a received file cannot become a document, or its source type (upload and replace). */
 /** The codes of a file a batch skips: each is the code a single upload of that file is refused with. */
 export const SKIP_CODES = ['FILE_TOO_LARGE', 'UNSUPPORTED_FILE_TYPE', 'INVALID_FILE_CONTENT'] as const;
 export type SkipCode = (typeof SKIP_CODES)[number];
 /** A file a batch upload skipped; the rest of the batch is stored. */
 export type SkippedFile = { filename: string; reason: string; code: SkipCode };
 
+/** Why a received file cannot become a document, or its source type (upload and replace). */
 export function classify(
   f: ReceivedFile,
   override?: string,
 ): { sourceType: string } | { code: SkipCode | 'UPLOAD_FAILED'; reason: string } {
-  if (f.tooLarge) return { code: 'FILE_TOO_LARGE', reason: 'File exceeds the 50 MB limit.' };
+  if (f.tooLarge) return { code: 'FILE_TOO_LARGE', reason: 'File exceeds the 50 MiB limit.' };
   if (f.failed) return { code: 'UPLOAD_FAILED', reason: 'The file could not be written to storage.' };
   const sourceType = detectSourceType(f.filename, f.mediaType, override);
   if (!sourceType || sourceType === 'text' || sourceType === 'url') {

@@ -9,6 +9,7 @@ export function uploadJson(d: DocumentRow) {
     original_filename: d.original_filename,
     file_size: d.file_size,
     tags: d.tags,
+    metadata: d.metadata,
     collection_name: d.collection_name,
     created_at: d.created_at.toISOString(),
   };
@@ -45,20 +46,4 @@ export function detailJson(d: DocumentRow, contentText: string, chunks: ChunkRow
       page: c.page,
     })),
   };
-}
-
-/** `tags` arrives as one comma-separated string: trimmed, empties dropped, duplicates (case-insensitive) removed. */
-export function parseTags(raw: string | undefined): string[] {
-  if (!raw) return [];
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const t of raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    if (seen.has(t.toLowerCase())) continue;
-    seen.add(t.toLowerCase());
-    out.push(t);
-  }
-  return out;
 }

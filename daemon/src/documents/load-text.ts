@@ -1,7 +1,7 @@
 import type { AppDeps } from '../types.js';
-import type { Config } from '../config.js';
 import { PermanentError } from '../errors.js';
 import { checkTextLimit, type ExtractedText, type ExtractInput } from '../ingest/extract.js';
+import { extractLimits } from '../ingest/extract-limits.js';
 import { detectSourceType } from '../ingest/file-types.js';
 import { normalizeWhitespace } from '../ingest/normalize.js';
 import { FetchTimeoutError, FetchTooLargeError, safeFetch } from '../net/safe-fetch.js';
@@ -10,18 +10,6 @@ import { UnsafeUrlError } from '../net/ssrf.js';
 export const URL_MAX_BYTES = 20 * 1024 * 1024;
 export const URL_TIMEOUT_MS = 20_000;
 export const URL_MAX_REDIRECTS = 5;
-
-/** The per-document extraction limits of a configuration (the pool's, and the inline text's). */
-export function extractLimits(
-  config: Pick<Config, 'EXTRACT_MAX_PDF_PAGES' | 'EXTRACT_MAX_UNPACKED_MB' | 'EXTRACT_MAX_TEXT_CHARS' | 'EXTRACT_MEMORY_MB'>,
-) {
-  return {
-    maxPdfPages: config.EXTRACT_MAX_PDF_PAGES,
-    maxUnpackedBytes: config.EXTRACT_MAX_UNPACKED_MB * 1024 * 1024,
-    maxImageBytes: config.EXTRACT_MEMORY_MB * 1024 * 1024,
-    maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
-  };
-}
 
 const extractText = (deps: AppDeps, input: ExtractInput) => deps.extraction.extract(input);
 

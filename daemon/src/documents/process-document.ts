@@ -1,7 +1,7 @@
 import type { JobHelpers } from 'graphile-worker';
 import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
-import { isPermanent, PermanentError } from '../errors.js';
+import { isPermanent, isStopping, PermanentError } from '../errors.js';
 import { defineJob } from '../jobs/queue.js';
 import { getDocumentById, getDocumentsByIds } from './queries.js';
 import { chunkText, type Chunk } from '../ingest/chunk.js';
@@ -266,6 +266,8 @@ export function processDocumentTask(deps: AppDeps) {
       if (gone.length) await deps.sql.begin((tx) => completeBatchJobs(tx, workerId, gone));
     } catch (err) {
       release = claimed.map((c) => c.jobId);
+      // The process is stopping: not an attempt of this document's (its job is given back).
+      if (isStopping(err)) throw err;
       const final = helpers.job.attempts >= helpers.job.max_attempts;
       if (isPermanent(err) || final) {
         const message = isPermanent(err)

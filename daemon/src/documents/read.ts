@@ -3,7 +3,7 @@ import { decodeDateIdCursor, encodeDateIdCursor } from '../keyset-cursor.js';
 import type { AppDeps, Caller } from '../types.js';
 import { createDownloadToken, DOWNLOAD_LINK_TTL_SEC } from './download-links.js';
 import { detailJson } from './json.js';
-import { baseFilename } from './multipart.js';
+import { baseFilename } from './filenames.js';
 import { chunksOfDocument, contentText, listVisibleDocuments, type DocumentRow, type DocumentStatus } from './queries.js';
 import { getVisibleDocument } from './access.js';
 import { parseFilterText } from '../filters/parse.js';

@@ -7,6 +7,22 @@ import { listItemJson } from './json.js';
 
 export const TAG_RESULTS_MAX = 500;
 
+/** `tags` arrives as one comma-separated string: trimmed, empties dropped, duplicates (case-insensitive) removed. */
+export function parseTags(raw: string | undefined): string[] {
+  if (!raw) return [];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const t of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (seen.has(t.toLowerCase())) continue;
+    seen.add(t.toLowerCase());
+    out.push(t);
+  }
+  return out;
+}
+
 /** Documents carrying exactly `tag` (case-insensitive) across the caller's visible collections. Shared by REST and MCP. */
 export async function searchByTag(deps: AppDeps, caller: Caller, tag: string, opts: { collection?: string; limit?: number } = {}) {
   const t = tag.trim();

@@ -11,7 +11,8 @@ import { enqueueProcessing, enqueueProcessingMany } from './process-document.js'
 import { FAIR_RANK_CAP, processingPriority } from './processing-queue.js';
 import { createHash } from 'node:crypto';
 import { classify, readMeta, rejectNul, validateMeta, type DocumentInput, type Meta, type SkippedFile } from './checks.js';
-import { baseFilename, receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
+import { receiveMultipart, textTooLarge, type ReceivedFile } from './multipart.js';
+import { baseFilename } from './filenames.js';
 import type { Metadata } from './metadata.js';
 
 async function insertRow(
@@ -94,12 +95,16 @@ async function loadRows(deps: AppDeps, ids: string[]): Promise<DocumentRow[]> {
 
 export type UploadOutcome = { kind: 'single'; document: DocumentRow } | { kind: 'batch'; uploaded: DocumentRow[]; skipped: SkippedFile[] };
 
-/** POST /collections/{uuid}/documents/: single file, batch, text or URL document. */
+/**
+ * POST /collections/{uuid}/documents/: single file, batch, text or URL document. `opts.fields`
+ * rewrites the text fields before they are checked (the web UI's forms write metadata as lines).
+ */
 export async function uploadDocuments(
   deps: AppDeps,
   caller: Caller,
   collectionId: string,
   req: { body: IncomingMessage | ReadableStream<Uint8Array>; headers: Record<string, string> },
+  opts: { fields?: (fields: Record<string, string>) => Record<string, string> } = {},
 ): Promise<UploadOutcome> {
   // Access is decided before a single byte of the body is read.
   const collection = await requireWritableCollection(deps.sql, caller, collectionId);
@@ -113,7 +118,7 @@ export async function uploadDocuments(
   await cleanup(received.files.filter((f) => f.empty));
   let outcome: { kind: 'single'; id: string } | { kind: 'batch'; ids: string[]; skipped: SkippedFile[] };
   try {
-    outcome = await storeUpload(deps, caller, collection.id, fields, files, received.files, cleanup);
+    outcome = await storeUpload(deps, caller, collection.id, opts.fields?.(fields) ?? fields, files, received.files, cleanup);
   } catch (err) {
     // The rows may have committed even though the reply was lost: their files stay.
     if (err instanceof CommitOutcomeUnknownError) throw commitOutcomeUnknown();

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { BuiltinEmbeddingProvider } from './builtin.js';
 import { OllamaEmbeddingProvider } from './ollama.js';
-import { OpenAIEmbeddingProvider } from './openai.js';
+import { OpenAIEmbeddingProvider, type OpenAIProviderOptions } from './openai.js';
 import type { EmbeddingProvider } from './types.js';
 
 export {
@@ -16,26 +16,17 @@ export { BuiltinEmbeddingProvider, BUILTIN_DIMENSION, BUILTIN_MODEL } from './bu
 export { OllamaEmbeddingProvider, DEFAULT_OLLAMA_HOST, DEFAULT_OLLAMA_MODEL } from './ollama.js';
 export { OpenAIEmbeddingProvider, DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL } from './openai.js';
 
-export interface EmbeddingConfig {
+/** The settings of every provider; `model`, `dimensions`, `batchTokens` and `maxInputTokens` are OpenAI's. */
+export interface EmbeddingConfig extends Pick<OpenAIProviderOptions, 'model' | 'dimensions' | 'batchTokens' | 'maxInputTokens' | 'logger'> {
   provider: 'builtin' | 'ollama' | 'openai';
   ollamaHost?: string;
   ollamaModel?: string;
   openaiBaseUrl?: string;
   openaiApiKey?: string;
-  /** `openai` model name. */
-  model?: string;
-  /** `openai`: sent as `dimensions`. */
-  dimensions?: number;
   /** Texts per model call / HTTP request (defaults: builtin 32, ollama 64, openai 2048). */
   batchSize?: number;
-  /** `openai`: tokens per request. */
-  batchTokens?: number;
-  /** `openai`: per-input token limit (longer inputs are truncated). */
-  maxInputTokens?: number;
   /** Remote request timeout in ms (default 60 000). */
   timeoutMs?: number;
-  /** Where remote providers report truncated inputs. */
-  logger?: { warn(obj: object, msg: string): void };
 }
 
 /** The embedding settings of a parsed configuration (daemon, worker and `reembed` use the same). */

@@ -1,5 +1,5 @@
 import { Ollama } from 'ollama';
-import { EmbeddingUnavailableError, l2Normalise, type EmbeddingProvider } from './types.js';
+import { EmbeddingUnavailableError, l2Normalise, probeOnce, type EmbeddingProvider } from './types.js';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 export const DEFAULT_OLLAMA_MODEL = 'nomic-embed-text';
@@ -26,7 +26,6 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
   private readonly client: Ollama;
   // Aborts every in-flight request on close(), so shutdown never waits 60 s.
   private readonly closing = new AbortController();
-  private dimensionPromise: Promise<number> | undefined;
 
   constructor(opts: OllamaProviderOptions = {}) {
     this.host = opts.host ?? DEFAULT_OLLAMA_HOST;
@@ -43,17 +42,10 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
     this.client = new Ollama({ host: this.host, fetch: timedFetch });
   }
 
+  private readonly probeDimension = probeOnce(async () => (await this.embedBatch([PROBE_TEXT]))[0]!.length);
+
   dimension(): Promise<number> {
-    // Cache the promise so concurrent callers share one probe; forget it on
-    // failure so a later call can retry once Ollama is back.
-    this.dimensionPromise ??= this.embedBatch([PROBE_TEXT]).then(
-      (vectors) => vectors[0]!.length,
-      (err: unknown) => {
-        this.dimensionPromise = undefined;
-        throw err;
-      },
-    );
-    return this.dimensionPromise;
+    return this.probeDimension();
   }
 
   async embed(texts: string[]): Promise<number[][]> {

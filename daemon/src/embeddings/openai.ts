@@ -1,7 +1,14 @@
 import OpenAI from 'openai';
 import { parseRetryAfter } from '../net/retry-after.js';
 import { fitToTokens, type FittedInput } from './tokens.js';
-import { EmbeddingRejectedError, EmbeddingUnavailableError, l2Normalise, type EmbeddingProvider, type EmbedOptions } from './types.js';
+import {
+  EmbeddingRejectedError,
+  EmbeddingUnavailableError,
+  l2Normalise,
+  probeOnce,
+  type EmbeddingProvider,
+  type EmbedOptions,
+} from './types.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_OPENAI_MODEL = 'text-embedding-3-small';
@@ -61,7 +68,6 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
   private readonly errorBodies = new WeakMap<Headers, string>();
   /** Set when the server refused `dimensions` once: later requests leave it out. */
   private dimensionsRefused = false;
-  private dimensionPromise: Promise<number> | undefined;
 
   constructor(opts: OpenAIProviderOptions = {}) {
     this.baseUrl = (opts.baseUrl ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
@@ -94,16 +100,11 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
     });
   }
 
+  private readonly probeDimension = probeOnce(async () => (await this.embed([PROBE_TEXT]))[0]!.length);
+
   dimension(): Promise<number> {
     if (this.configuredDimension) return Promise.resolve(this.configuredDimension);
-    this.dimensionPromise ??= this.embed([PROBE_TEXT]).then(
-      (v) => v[0]!.length,
-      (err: unknown) => {
-        this.dimensionPromise = undefined;
-        throw err;
-      },
-    );
-    return this.dimensionPromise;
+    return this.probeDimension();
   }
 
   async embed(texts: string[], opts: EmbedOptions = {}): Promise<number[][]> {

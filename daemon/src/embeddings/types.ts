@@ -18,6 +18,16 @@ export interface EmbeddingProvider {
   close(): Promise<void>;
 }
 
+/** One probe shared by every caller, in flight or settled; a failed one is forgotten so a later call tries again (the server may be back). */
+export function probeOnce<T>(probe: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= probe().catch((err: unknown) => {
+      pending = undefined;
+      throw err;
+    }));
+}
+
 export interface EmbedOptions {
   /**
    * A user is waiting (a search query): fail over quickly rather than sit out long rate-limit

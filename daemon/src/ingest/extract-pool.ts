@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { StoppingError } from '../errors.js';
 import { ExtractionError, type ExtractedText, type ExtractInput, type ExtractLimits } from './extract.js';
 
 export interface ExtractionPoolOptions extends ExtractLimits {
@@ -35,6 +36,7 @@ type Reply =
   | { type: 'done'; result: ExtractedText }
   | { type: 'failed'; message: string; permanent: boolean };
 
+const stopped = () => new StoppingError('the extraction pool is closed: the process is stopping');
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 const megabytes = (mb: number) => `${mb.toLocaleString('en-US')} MB`;
 
@@ -59,7 +61,7 @@ export class ExtractionPool {
   constructor(private readonly opts: ExtractionPoolOptions) {}
 
   extract(input: ExtractInput): Promise<ExtractedText> {
-    if (this.closed) return Promise.reject(new Error('the extraction pool is closed'));
+    if (this.closed) return Promise.reject(stopped());
     return new Promise((resolve, reject) => {
       this.waiting.push({ input, resolve, reject });
       this.pump();
@@ -82,14 +84,19 @@ export class ExtractionPool {
     return { threads: this.threads.size, spawned: this.spawned, waiting: this.waiting.length, replaced: this.replaced };
   }
 
+  /**
+   * Ends every thread at once, a document in the middle of extraction too (a bomb or a 10,000-page
+   * file would otherwise hold a stopping process for up to EXTRACT_TIMEOUT_MS): its document, and
+   * every one waiting, fails with StoppingError, which is not the document's fault.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    for (const r of this.waiting.splice(0)) r.reject(new Error('the extraction pool is closed'));
+    for (const r of this.waiting.splice(0)) r.reject(stopped());
     const all = [...this.threads];
     this.threads.clear();
     for (const t of all) {
       t.onReady();
-      this.settle(t, new Error('the extraction pool is closed'));
+      this.settle(t, stopped());
     }
     await Promise.all(all.map((t) => t.worker.terminate()));
   }

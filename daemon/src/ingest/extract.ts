@@ -169,6 +169,11 @@ async function extractOffice(sourceType: string, data: Buffer, limits: ExtractLi
         maxPages: limits.maxPdfPages,
         onTooManyPages: (pages) =>
           new ExtractionError(`The PDF has ${fmt(pages)} pages; the limit is ${fmt(limits.maxPdfPages!)} (EXTRACT_MAX_PDF_PAGES).`),
+        decoding: {
+          maxStreamBytes: limits.maxUnpackedBytes ?? Number.POSITIVE_INFINITY,
+          maxLiveBytes: limits.maxImageBytes ?? Number.POSITIVE_INFINITY,
+        },
+        onDecodeLimit: (limit) => pdfUnpackError(limits, limit === 'live' ? 'held' : 'content'),
       });
     } catch (err) {
       if (err instanceof ExtractionError || err instanceof RangeError) throw err;
@@ -211,14 +216,24 @@ async function checkPdfStreams(data: Buffer, limits: ExtractLimits): Promise<voi
     );
   } catch (err) {
     if (!(err instanceof PdfUnpackLimitError)) throw err;
-    const mb = fmtMb((err.images ? limits.maxImageBytes : limits.maxUnpackedBytes)!);
-    throw new ExtractionError(
-      err.images
-        ? `The PDF file's images unpack to more than ${mb} MB; the limit is ${mb} MB (EXTRACT_MEMORY_MB).`
-        : `The PDF file unpacks to more than ${mb} MB; the limit is ${mb} MB (EXTRACT_MAX_UNPACKED_MB).`,
-      { cause: err },
-    );
+    throw pdfUnpackError(limits, err.images ? 'images' : 'content', err);
   }
+}
+
+/**
+ * Past EXTRACT_MAX_UNPACKED_MB (`content`: the file's streams, or one stream as pdf.js decodes it)
+ * or EXTRACT_MEMORY_MB (`images`: the image streams the pre-count found; `held`: the decoded
+ * streams pdf.js holds at once).
+ */
+function pdfUnpackError(limits: ExtractLimits, kind: 'content' | 'images' | 'held', cause?: unknown): ExtractionError {
+  const mb = fmtMb((kind === 'content' ? limits.maxUnpackedBytes : limits.maxImageBytes)!);
+  const what = {
+    content: `The PDF file unpacks to more than ${mb} MB`,
+    images: `The PDF file's images unpack to more than ${mb} MB`,
+    held: `The PDF file's streams need more than ${mb} MB of memory at once`,
+  }[kind];
+  const setting = kind === 'content' ? 'EXTRACT_MAX_UNPACKED_MB' : 'EXTRACT_MEMORY_MB';
+  return new ExtractionError(`${what}; the limit is ${mb} MB (${setting}).`, cause === undefined ? undefined : { cause });
 }
 
 function classifyOfficeError(label: string, err: unknown): ExtractionError {

@@ -8,6 +8,7 @@
 // On the bench corpus's PDFs that is about half the CPU (`bench:ingest`; docs/performance.md,
 // 2026-11-27).
 import { normalizeWhitespace } from './normalize.js';
+import { limitDecoding } from './pdf-decode-limits.mjs';
 import { importPdfJs } from './pdfjs-load.mjs';
 
 /** pdf.js, loaded once per thread (pdfjs-load.mjs), the same module instance officeparser gets. */
@@ -68,17 +69,32 @@ export interface PdfTextResult {
 /**
  * The document's text, one block per page with each page's offsets in the joined text. A page
  * pdf.js cannot read adds no text (as with officeparser). `maxPages`: refused before any page is
- * read. Errors are pdf.js's own (InvalidPDFException, PasswordException, …): the caller words them.
+ * read. `decoding`: what pdf.js may decode (pdf-decode-limits.mjs), `onDecodeLimit` the error past
+ * it, checked after each page (pdf.js may have caught the throw). Other errors are pdf.js's own
+ * (InvalidPDFException, PasswordException, …): the caller words them.
  */
 export async function pdfText(
   data: Uint8Array,
-  opts: { maxPages?: number; onTooManyPages: (pages: number) => Error },
+  opts: {
+    maxPages?: number;
+    onTooManyPages: (pages: number) => Error;
+    decoding?: { maxStreamBytes: number; maxLiveBytes: number };
+    onDecodeLimit?: (limit: 'stream' | 'live') => Error;
+  },
 ): Promise<PdfTextResult> {
   const pdfjs = await loadPdfJs();
+  const decoding = limitDecoding(opts.decoding ?? { maxStreamBytes: Number.POSITIVE_INFINITY, maxLiveBytes: Number.POSITIVE_INFINITY });
+  const passed = () => {
+    const limit = decoding.exceeded();
+    if (limit) throw opts.onDecodeLimit?.(limit) ?? new Error(`PDF decoding passed its ${limit} limit`);
+  };
   // pdf.js 6 compiles nothing from the file with eval (officeparser's isEvalSupported is gone from it).
   const task = pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0 });
   try {
-    const doc = await task.promise;
+    const doc = await task.promise.catch((err: unknown) => {
+      passed();
+      throw err;
+    });
     if (opts.maxPages !== undefined && doc.numPages > opts.maxPages) throw opts.onTooManyPages(doc.numPages);
     const pages: PageSpan[] = [];
     let text = '';
@@ -96,6 +112,7 @@ export async function pdfText(
       } catch {
         // An unreadable page adds no text; the others still do.
       }
+      passed();
       const pageText = normalizeWhitespace(layOutPage(items));
       if (pageText !== '' && text !== '') text += '\n\n';
       const start = text.length;
@@ -104,6 +121,7 @@ export async function pdfText(
     }
     return { text, pages };
   } finally {
+    decoding.end();
     await task.destroy().catch(() => {});
   }
 }

@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { AppEnv } from '../types.js';
+import { mediaTypeEssence } from '../net/media-type.js';
 
 // The two multipart routes stream their bodies into storage under their own limits (50 MiB per
 // file, 100 files, 50 fields); every other body is capped here.
@@ -42,7 +43,7 @@ export function requestBodyLimit(config: Config): MiddlewareHandler {
   const text = limit(textRouteBodyLimit(config));
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
-    const multipart = (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+    const multipart = mediaTypeEssence(c.req.header('content-type')) === 'multipart/form-data';
     if (multipart && c.req.method === 'POST' && MULTIPART_ROUTES.test(c.req.path)) return next();
     return (c.req.method === 'POST' && TEXT_ROUTE.test(c.req.path) ? text : json)(c, next);
   };

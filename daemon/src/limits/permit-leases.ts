@@ -2,6 +2,7 @@ import { findKeyByHash, type KeyRow } from '../auth/keys.js';
 import type { Sql } from '../db/client.js';
 import { leaseForKey, returnPermits, type Lease } from './lease.js';
 import { countForKey, type KeyCount } from './limiter.js';
+import { PermitReclaim, type Listener } from './reclaim.js';
 import { TIER_LIMITS, type CounterRow, type TierLimits } from './windows.js';
 
 /** Below this much room left in the user's row, requests are counted one by one (countForKey), exactly as without leases. */
@@ -19,8 +20,8 @@ interface Permit {
 interface UserState {
   /** Requests left in the row after this daemon's latest statement, by that key's limits. */
   room: number;
-  /** Permits reserved in one minute (and its day and month), lowest counts first. */
-  pool?: { minute: Date; day: Date; month: Date; permits: Permit[] };
+  /** Permits reserved in one minute (and its day and month), lowest counts first; `leased`: the blocks leased into it. */
+  pool?: { minute: Date; day: Date; month: Date; permits: Permit[]; leased: number };
   leasing?: Promise<unknown>;
   returning?: Promise<unknown>;
 }
@@ -38,24 +39,32 @@ interface UserState {
  * and a request counted by a statement while the daemon still holds lower permits takes the lowest
  * and leaves its own count in the pool: the admitted requests see the counts 1, 2, … exactly as if
  * they had been counted one by one (X-RateLimit-Remaining included). Across daemons, permits another
- * daemon holds unused count as used until it hands them out or gives them back: at the first request
- * of the user in a later minute, at the minute sweep, and at shutdown (under-admission, bounded by
- * the block sizes, never over-admission). A key's state (revoked, expired, tier, disabled user) is
- * read by every request: nothing about keys is cached but which user a key hash belongs to.
+ * daemon holds unused count as used until it hands them out or gives them back; a daemon that finds
+ * no room while some are held asks for them first (reclaim.ts), and given back in their minute they
+ * are the row's spare permits, taken with their own counts: two daemons admit exactly the limit, each
+ * count once. They also go back at the first request of the user in a later minute, at the minute
+ * sweep, and at shutdown. A key's state (revoked, expired, tier, disabled user) is read by every
+ * request: nothing about keys is cached but which user a key hash belongs to.
  */
 export class PermitLeases {
   private readonly hints = new Map<string, string>();
   private readonly users = new Map<string, UserState>();
   private readonly sweeper: NodeJS.Timeout;
-  /** Requests admitted from a held permit, and statements reserving a block (how much leasing saved). */
-  readonly stats = { fromPool: 0, leases: 0, counted: 0 };
+  private readonly reclaim: PermitReclaim;
+  /** Requests admitted from a held permit, statements reserving a block, and refusals that asked for held permits back. */
+  readonly stats = { fromPool: 0, leases: 0, counted: 0, reclaims: 0 };
 
   constructor(
     private readonly sql: Sql,
     private readonly now: () => Date,
+    opts: { listener?: Listener } = {},
   ) {
     this.sweeper = setInterval(() => void this.sweep().catch(() => {}), 60_000);
     this.sweeper.unref();
+    this.reclaim = new PermitReclaim(sql, opts.listener, (userId) => {
+      const st = this.users.get(userId);
+      if (st?.pool) void this.giveBack(userId, st, false).catch(() => {});
+    });
   }
 
   /** Looks the key up and counts the request, as countForKey does; undefined for an unknown key. */
@@ -87,7 +96,11 @@ export class PermitLeases {
   /** Gives every held permit back (graceful shutdown), so other daemons can admit them. */
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([...this.users.entries()].map(([userId, st]) => this.giveBack(userId, st)));
+    const now = this.now();
+    await Promise.all(
+      [...this.users.entries()].map(([userId, st]) => this.giveBack(userId, st, (st.pool?.minute.getTime() ?? 0) < minuteStart(now))),
+    );
+    await this.reclaim.close();
   }
 
   /** Gives back the permits of minutes that have ended; forgets users with nothing held. */
@@ -101,41 +114,68 @@ export class PermitLeases {
     const userId = this.hints.get(id);
     const st = userId ? this.users.get(userId) : undefined;
     let r: Lease | undefined;
+    let leased = false;
     if (st && !st.leasing && st.room >= LEASE_MIN_ROOM) {
       const leasing = leaseForKey(this.sql, keyHash, now);
       st.leasing = leasing;
       this.stats.leases++;
+      leased = true;
+      this.reclaim.answer();
       try {
         r = await leasing;
       } finally {
         st.leasing = undefined;
       }
-    } else {
-      this.stats.counted++;
-      const c = await countForKey(this.sql, keyHash, now);
-      r = c && { key: c.key, counter: c.counter, block: c.counter?.admitted ? 1 : 0 };
-    }
+    } else r = await this.countOne(keyHash, now);
     if (!r) {
       this.hints.delete(id);
       return undefined;
     }
     if (!r.counter) return { key: r.key };
-    return { key: r.key, counter: this.merge(id, r.key, r.counter, r.block) };
+    let counter = this.merge(id, { ...r, counter: r.counter }, leased);
+    if (!counter.admitted && r.held && (r.held.leased || (leased && r.held.spare))) {
+      // No room, but daemons hold permits leased this minute: they are asked for them back first.
+      // (A block finds no room while spare permits wait: one request takes one.)
+      const retried = r.held.leased
+        ? await this.afterReclaim(r.key.user_id, r.counter.minute_start, r.held.leased, keyHash, now)
+        : await this.countOne(keyHash, now);
+      if (retried?.counter) counter = this.merge(id, { ...retried, counter: retried.counter }, false);
+    }
+    return { key: r.key, counter };
+  }
+
+  private async countOne(keyHash: Buffer, now: Date): Promise<Lease | undefined> {
+    this.stats.counted++;
+    const c = await countForKey(this.sql, keyHash, now);
+    return c && { key: c.key, counter: c.counter, block: c.counter?.admitted ? 1 : 0, ...(c.held ? { held: c.held } : {}) };
+  }
+
+  /** Settles this daemon's own leases of the user, asks the other holders, and counts the request again once they have answered. */
+  private async afterReclaim(userId: string, minute: Date, leased: number, keyHash: Buffer, now: Date): Promise<Lease | undefined> {
+    this.stats.reclaims++;
+    const st = this.users.get(userId);
+    if (st?.pool) await this.giveBack(userId, st, false);
+    if (!(await this.reclaim.ask(userId, minute, leased))) return undefined;
+    return this.countOne(keyHash, now);
   }
 
   /** Adds a statement's reserved permits to the user's pool and gives this request the lowest one. */
-  private merge(id: string, key: KeyRow, c: CounterRow, block: number): CounterRow {
+  private merge(id: string, r: Lease & { counter: CounterRow }, leased: boolean): CounterRow {
+    const { key, counter: c, block } = r;
     if (this.hints.size >= MAX_HINTS) this.hints.clear();
     this.hints.set(id, key.user_id);
     let st = this.users.get(key.user_id);
     if (!st) this.users.set(key.user_id, (st = { room: 0 }));
     const limits = TIER_LIMITS[key.rate_tier];
-    st.room = Math.min(limits.minute - c.minute_count, limits.day - c.day_count, limits.month - c.month_count);
+    // The row's own counts (a spare permit's are below them).
+    const row = r.held?.row ?? c;
+    st.room = Math.min(limits.minute - row.minute_count, limits.day - row.day_count, limits.month - row.month_count);
     if (st.pool && st.pool.minute.getTime() !== c.minute_start.getTime()) {
       // Reserved in an earlier minute and not yet given back (a request of the new minute raced the sweep).
-      void this.giveBack(key.user_id, st).catch(() => {});
+      void this.giveBack(key.user_id, st, true).catch(() => {});
     }
-    if (!st.pool) st.pool = { minute: c.minute_start, day: c.day_start, month: c.month_start, permits: [] };
+    if (!st.pool) st.pool = { minute: c.minute_start, day: c.day_start, month: c.month_start, permits: [], leased: 0 };
+    if (leased) st.pool.leased += block;
     const permits = st.pool.permits;
     const last = permits.length ? permits[permits.length - 1]!.m : 0;
     for (let j = block - 1; j >= 0; j--) permits.push({ m: c.minute_count - j, d: c.day_count - j, mo: c.month_count - j });
@@ -147,14 +187,15 @@ export class PermitLeases {
   /** Before counting in a later minute, gives back what the earlier one left unused (awaited, so one daemon's counts stay exact). */
   private async expireBefore(userId: string, st: UserState, now: Date): Promise<void> {
     if (st.returning) await st.returning.catch(() => {});
-    if (st.pool && st.pool.minute.getTime() < minuteStart(now)) await this.giveBack(userId, st);
+    if (st.pool && st.pool.minute.getTime() < minuteStart(now)) await this.giveBack(userId, st, true);
   }
 
-  private async giveBack(userId: string, st: UserState): Promise<void> {
+  /** Gives the pool's unused permits back and settles its leased blocks; `ended`: its minute is over. */
+  private async giveBack(userId: string, st: UserState, ended: boolean): Promise<void> {
     const pool = st.pool;
     st.pool = undefined;
-    if (!pool?.permits.length) return;
-    const returning = returnPermits(this.sql, userId, pool.permits.length, pool);
+    if (!pool || (!pool.permits.length && !pool.leased)) return;
+    const returning = returnPermits(this.sql, userId, { counts: pool.permits.map((p) => p.m), leased: pool.leased, ended }, pool);
     st.returning = returning;
     try {
       await returning;

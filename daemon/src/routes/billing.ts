@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from './router.js';
-import { requireFullAccess } from '../db/access.js';
+import { requireFullAccess } from '../auth/access.js';
 import { listInvoices } from '../billing/invoices.js';
 import { planSummary } from '../billing/summary.js';
 import { AppError } from '../errors.js';

@@ -26,10 +26,14 @@ export const UploadedDocument = z
     original_filename: originalFilename,
     file_size: z.number().int(),
     tags: z.array(z.string()),
+    metadata: DocumentMetadata,
     collection_name: z.string(),
     created_at: Timestamp,
   })
-  .openapi('UploadedDocument');
+  .openapi('UploadedDocument', {
+    description:
+      'The upload shape (upload, replace, reprocess). `metadata` is the metadata stored with the document (`{}` when none was sent), an addition to the specification’s fields.',
+  });
 
 export const BatchUpload = z
   .object({
@@ -70,6 +74,19 @@ export const DocumentListItem = z
     created_at: Timestamp,
   })
   .openapi('DocumentListItem');
+
+/** The documents carrying a tag (GET /tags/{tag}/documents and the MCP tool search_by_tag). */
+export const TagParams = z.object({
+  tag: z.string().openapi({
+    param: { name: 'tag', in: 'path' },
+    description: 'The tag, matched whole and case-insensitively.',
+    example: 'invoices',
+  }),
+});
+export const TagQuery = z.object({ collection: z.string().optional().openapi({ description: 'Collection slug.' }) });
+export const TaggedDocuments = z
+  .object({ tag: z.string(), count: z.number().int(), documents: z.array(DocumentListItem) })
+  .openapi('TaggedDocuments');
 
 export const ChunkSchema = z
   .object({

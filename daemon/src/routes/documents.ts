@@ -19,9 +19,13 @@ import {
   DocumentListItem,
   multipartReplaceBody,
   multipartUploadBody,
+  TaggedDocuments,
+  TagParams,
+  TagQuery,
   UploadedDocument,
 } from './document-schemas.js';
-import { errorResponses, isJsonMediaType, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './router.js';
+import { errorResponses, jsonArrayStream, jsonResponse, UuidParam, setNextPage } from './router.js';
+import { isJsonMediaType } from '../net/media-type.js';
 
 const tags = ['Documents'];
 
@@ -51,12 +55,6 @@ const ListQuery = z.object({
     .optional()
     .openapi({ description: 'Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`).' }),
 });
-
-const TagParams = z.object({ tag: z.string().openapi({ param: { name: 'tag', in: 'path' }, example: 'invoices' }) });
-const TagQuery = z.object({ collection: z.string().optional().openapi({ description: 'Collection slug.' }) });
-const TaggedDocuments = z
-  .object({ tag: z.string(), count: z.number().int(), documents: z.array(DocumentListItem) })
-  .openapi('TaggedDocuments');
 
 const UpdateDocument = z
   .strictObject({
@@ -233,7 +231,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
     tags,
     summary: 'Upload documents',
     description:
-      'Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying.',
+      'Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying. The path takes the collection’s uuid: a visible collection’s slug there answers 404 COLLECTION_NOT_FOUND whose message names the uuid to use. The answer echoes the stored `metadata`.',
     request: { params: UuidParam, body: multipartUploadBody as never },
     responses: {
       201: {

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { blobTag, verifyDownloadToken } from '../documents/download-links.js';
 import type { AppDeps } from '../types.js';
 import { Readable } from 'node:stream';
-import { baseFilename } from '../documents/multipart.js';
+import { baseFilename } from '../documents/filenames.js';
 
 /** Serves a blob behind an HMAC-signed, expiring link (local storage). No bearer auth: the signature is the credential. */
 export function registerFileRoutes(app: App, deps: AppDeps): void {

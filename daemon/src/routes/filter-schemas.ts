@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { BUILTIN_FIELDS, FILTER_LIMITS, METADATA_LIMITS } from '../filters/parse.js';
+import { FILTER_SUMMARY } from '../filters/describe.js';
 import type { App } from './router.js';
 
 const L = METADATA_LIMITS;
@@ -68,4 +69,4 @@ export const FilterField = z
   // Any JSON passes here (z.unknown() would be documented as nullable); parseFilter checks it.
   .custom<unknown>(() => true)
   .optional()
-  .openapi({ type: 'object', allOf: [{ $ref: '#/components/schemas/Filter' }], example: EXAMPLE } as never);
+  .openapi({ type: 'object', description: FILTER_SUMMARY, allOf: [{ $ref: '#/components/schemas/Filter' }], example: EXAMPLE } as never);

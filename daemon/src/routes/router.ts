@@ -1,9 +1,10 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { AppError, ERROR_CODES, ERROR_STATUS, errorBody, fieldsFromIssues, type ErrorCode } from '../errors.js';
+import { AppError, ERROR_CODES, ERROR_STATUS, errorBody, fieldsFromIssues, validationError, type ErrorCode } from '../errors.js';
 import { StorageUnavailableError } from '../storage/types.js';
 import type { AppEnv } from '../types.js';
+import { unsupportedMediaType } from './media-type.js';
 
 // What every route file needs and nothing more: the router type, the error mapping and the OpenAPI
 // helpers. app.ts wires the routes; no route imports app.ts.
@@ -14,10 +15,7 @@ export function newRouter(): App {
   return new OpenAPIHono<AppEnv>({
     strict: false,
     defaultHook: (result) => {
-      if (!result.success) {
-        const fields = fieldsFromIssues(result.error.issues as never);
-        throw new AppError('VALIDATION_FAILED', 'One or more fields failed validation.', fields);
-      }
+      if (!result.success) throw validationError(fieldsFromIssues(result.error.issues as never));
     },
   });
 }
@@ -41,11 +39,7 @@ export function toAppError(err: unknown): AppError {
     if (err.status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large.');
     if (err.status === 401) return new AppError('AUTHENTICATION_REQUIRED', 'Authentication required.');
     if (err.status === 404) return new AppError('NOT_FOUND', 'Not found.');
-    if (err.status === 415) {
-      return new AppError('VALIDATION_FAILED', 'Unsupported Content-Type: send the body as JSON with "Content-Type: application/json".', {
-        _body: ['Expected Content-Type: application/json.'],
-      });
-    }
+    if (err.status === 415) return unsupportedMediaType();
     // Any other client-side HTTP error from the framework is still the client's mistake, never a 500.
     if (err.status >= 400 && err.status < 500) return new AppError('VALIDATION_FAILED', err.message || 'Bad request.');
   }
@@ -233,9 +227,4 @@ export function jsonArrayStream<R>(
       await rest.return?.(undefined);
     },
   });
-}
-
-/** `application/json` or a `+json` type, parameters aside: the media type hono's JSON validator accepts; `application/jsonx` is not. */
-export function isJsonMediaType(contentType: string | undefined): boolean {
-  return /^application\/([\w.-]+\+)?json$/i.test((contentType ?? '').split(';')[0]!.trim());
 }

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from './router.js';
-import { search } from '../search/service.js';
-import type { AppDeps } from '../types.js';
+import { search, type SearchRequest } from '../search/service.js';
+import type { AppDeps, SearchNote } from '../types.js';
 import { errorResponses, jsonBody, jsonResponse } from './router.js';
 import { DocumentMetadata, FilterField, registerFilterSchemas } from './filter-schemas.js';
 import { parseFilter } from '../filters/parse.js';
@@ -79,7 +79,7 @@ export const SearchRequestSchema = z
       .optional()
       .openapi({
         description:
-          'Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); default per embedding model, so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and whether it was measured or assumed.',
+          'Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); by default the floor is computed per query, from what the query scores against a sample of the searched collections’ own chunks (any embedding model), so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and where it came from.',
         example: 0.3,
       }),
     score_threshold: z
@@ -277,27 +277,33 @@ const searchRoute = createRoute({
   },
 });
 
+export type SearchBody = z.output<typeof SearchRequestSchema>;
+
+/** A checked search body as the search use case takes it, with the request's defaults: REST and MCP alike. */
+export function searchRequest(b: SearchBody, note: SearchNote | undefined): SearchRequest {
+  return {
+    query: b.query,
+    collection: b.collection ?? b.collection_id,
+    collections: b.collections,
+    filter: b.filter === undefined ? undefined : parseFilter(b.filter),
+    limit: b.limit ?? 5,
+    mode: b.mode ?? 'hybrid',
+    tags: b.tags,
+    maxChunksPerDocument: b.max_chunks_per_document,
+    explain: b.explain,
+    fusion: b.fusion,
+    semanticRatio: b.semantic_ratio,
+    minScore: b.min_score,
+    note,
+    scoreThreshold: b.score_threshold,
+    typoTolerance: b.typo_tolerance,
+  };
+}
+
 export function registerSearchRoutes(app: App, deps: AppDeps): void {
   registerFilterSchemas(app);
   app.openapi(searchRoute, async (c) => {
-    const b = c.req.valid('json');
-    const r = await search(deps, c.get('caller'), {
-      query: b.query,
-      collection: b.collection ?? b.collection_id,
-      collections: b.collections,
-      filter: b.filter === undefined ? undefined : parseFilter(b.filter),
-      limit: b.limit ?? 5,
-      mode: b.mode ?? 'hybrid',
-      tags: b.tags,
-      maxChunksPerDocument: b.max_chunks_per_document,
-      explain: b.explain,
-      fusion: b.fusion,
-      semanticRatio: b.semantic_ratio,
-      minScore: b.min_score,
-      note: c.get('searchNote'),
-      scoreThreshold: b.score_threshold,
-      typoTolerance: b.typo_tolerance,
-    });
+    const r = await search(deps, c.get('caller'), searchRequest(c.req.valid('json'), c.get('searchNote')));
     return c.json(r, 200);
   });
 }

@@ -73,7 +73,7 @@ test('model defaults: every row is marked measured or assumed with a note; only 
       assert.ok(['measured', 'assumed'].includes(e.basis), model);
       assert.ok(e.note.length > 20, model);
     }
-    // A fixed floor only where measured (issue 32); every other model relies on the background floor.
+    // A fixed floor only where measured (bench:quality); every other model relies on the background floor.
     assert.equal(typeof d.floor.value, d.floor.basis === 'measured' ? 'number' : 'object', model);
   }
   assert.equal(modelDefaults('use-lite-512').floor.basis, 'measured');

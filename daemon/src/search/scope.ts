@@ -1,4 +1,4 @@
-import { visibleCollectionIds } from '../db/access.js';
+import { visibleCollectionIds } from '../auth/access.js';
 import { getVisibleCollectionId } from '../collections/service.js';
 import type { Tx } from '../db/client.js';
 import { isUuid } from '../ids.js';

@@ -1,3 +1,5 @@
+import type { Bm25Params } from '../indexing/bm25-params.js';
+
 /**
  * The per-posting half of the text channel's budgeted MaxScore, done in the daemon: PostgreSQL
  * picks the blocks (rare lexemes' whole lists, common lexemes' top blocks and which of those are
@@ -24,11 +26,6 @@ export interface BlockRow {
   /** the postings read: `array_send(int8[])` images, concatenated; each posting (chunk no << 32) | (tf << 22) | doc_len */
   p: Buffer | null;
   avgdl: number;
-}
-
-export interface Bm25Params {
-  k1: number;
-  b: number;
 }
 
 /** The SQL function bm25_term(), operation for operation (same float8 results). */

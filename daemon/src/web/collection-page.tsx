@@ -17,25 +17,38 @@ import { count, dateTime } from './format.js';
 import { ErrorSummary, errorsFromFields, TextArea, TextField, type FormErrors } from './forms.js';
 import { Badge, Csrf, Layout, Notice, PageHead } from './layout.js';
 import { statusCounts, visibleTags, NO_COUNTS, type StatusCounts } from './queries.js';
+import { MetadataField, oneMetadataField } from './metadata-field.js';
+import { parseMetadataText } from './metadata-text.js';
 import { UploadForm } from './upload-form.js';
 
 const PAGE_SIZE = 25;
-const TEXT_IDS = { title: 'text-title', content: 'text-content', tags: 'text-tags', source_type: 'text-content' };
-const URL_IDS = { url: 'url-url', title: 'url-title', tags: 'url-tags', source_type: 'url-url' };
+const TEXT_IDS = {
+  title: 'text-title',
+  content: 'text-content',
+  tags: 'text-tags',
+  metadata: 'text-metadata',
+  source_type: 'text-content',
+};
+const URL_IDS = { url: 'url-url', title: 'url-title', tags: 'url-tags', metadata: 'url-metadata', source_type: 'url-url' };
 const LABELS: Record<string, string> = {
   'text-title': 'Title',
   'text-content': 'Text',
   'text-tags': 'Tags',
+  'text-metadata': 'Metadata',
   'url-url': 'URL',
   'url-title': 'Title',
   'url-tags': 'Tags',
+  'url-metadata': 'Metadata',
 };
 
 export interface AddForms {
-  text: { title: string; content: string; tags: string };
-  url: { url: string; title: string; tags: string };
+  text: { title: string; content: string; tags: string; metadata: string };
+  url: { url: string; title: string; tags: string; metadata: string };
 }
-const emptyForms = (): AddForms => ({ text: { title: '', content: '', tags: '' }, url: { url: '', title: '', tags: '' } });
+const emptyForms = (): AddForms => ({
+  text: { title: '', content: '', tags: '', metadata: '' },
+  url: { url: '', title: '', tags: '', metadata: '' },
+});
 
 const DONE: Record<string, string> = {
   created: 'Collection created. Add documents below.',
@@ -48,6 +61,8 @@ const DONE: Record<string, string> = {
 interface Props {
   session: Session;
   c: CollectionRow;
+  /** The collection's text search language (TEXT_SEARCH_CONFIG for collections older than the setting). */
+  language: string;
   counts: StatusCounts;
   docs: DocumentRow[];
   next: string | null;
@@ -88,6 +103,7 @@ const AddDocuments: FC<{ p: Props }> = ({ p }) => {
           />
           <TextArea id="text-content" name="content" label="Text" value={forms.text.content} errors={errors} rows={5} required />
           <TextField id="text-tags" name="tags" label="Tags" value={forms.text.tags} errors={errors} hint="Comma-separated, optional." />
+          <MetadataField id="text-metadata" value={forms.text.metadata} errors={errors} />
           <button type="submit" class="btn primary">
             Add text
           </button>
@@ -109,6 +125,7 @@ const AddDocuments: FC<{ p: Props }> = ({ p }) => {
           />
           <TextField id="url-title" name="title" label="Title" value={forms.url.title} errors={errors} maxlength={500} hint="Optional." />
           <TextField id="url-tags" name="tags" label="Tags" value={forms.url.tags} errors={errors} hint="Comma-separated, optional." />
+          <MetadataField id="url-metadata" value={forms.url.metadata} errors={errors} />
           <button type="submit" class="btn primary">
             Add web page
           </button>
@@ -169,6 +186,10 @@ const CollectionPage: FC<Props> = (p) => {
           </dd>
           <dt>Chunks</dt>
           <dd>{count(c.total_chunks)}</dd>
+          <dt>Language</dt>
+          <dd>
+            {p.language} <span class="muted">({p.language === 'simple' ? 'no stemming' : 'stemming and stop words for text search'})</span>
+          </dd>
           <dt>Created</dt>
           <dd>{dateTime(c.created_at)}</dd>
           <dt>Visibility</dt>
@@ -222,6 +243,7 @@ export function registerCollectionPage(web: Hono<WebEnv>, deps: AppDeps): void {
       <CollectionPage
         session={c.get('session')!}
         c={col}
+        language={col.language ?? deps.config.TEXT_SEARCH_CONFIG}
         counts={counts.get(col.id) ?? NO_COUNTS}
         docs={docs.page}
         next={docs.next}
@@ -244,21 +266,24 @@ export function registerCollectionPage(web: Hono<WebEnv>, deps: AppDeps): void {
       const forms = emptyForms();
       const title = field(form, 'title');
       const tags = field(form, 'tags');
+      const metadata = field(form, 'metadata');
       const input: DocumentInput = { source_type: kind, title: title || undefined, tags };
       if (kind === 'text') {
         input.content = field(form, 'content');
-        forms.text = { title, content: input.content, tags };
+        forms.text = { title, content: input.content, tags, metadata };
       } else {
         input.url = field(form, 'url');
-        forms.url = { url: input.url, title, tags };
+        forms.url = { url: input.url, title, tags, metadata };
       }
       try {
+        input.metadata = parseMetadataText(metadata);
         const d = await createDocument(deps, c.get('webCaller'), c.req.param('id'), input);
         return c.redirect(`/app/documents/${d.id}?done=added`, 303);
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;
         if (err.code === 'COLLECTION_NOT_FOUND') throw err;
-        return show(c, forms, errorsFromFields(err.message, err.fields, kind === 'text' ? TEXT_IDS : URL_IDS), err.status);
+        const ids = kind === 'text' ? TEXT_IDS : URL_IDS;
+        return show(c, forms, errorsFromFields(err.message, oneMetadataField(err.fields), ids), err.status);
       }
     });
   }

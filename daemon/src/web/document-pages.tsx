@@ -9,10 +9,13 @@ import { deleteDocument, reprocessDocument } from '../documents/lifecycle.js';
 import { documentDetail, downloadUrl } from '../documents/read.js';
 import { getVisibleDocument } from '../documents/access.js';
 import type { AppDeps } from '../types.js';
-import { page, type WebEnv } from './context.js';
+import { page, type WebContext, type WebEnv } from './context.js';
 import { Tags } from './documents-table.js';
 import { bytes, count, dateTime } from './format.js';
 import { Csrf, Layout, Notice, PageHead, StatusBadge } from './layout.js';
+import { EDIT_LABELS, EditDetails, editState, saveDetails, type EditState } from './document-edit.js';
+import { ErrorSummary, type FormErrors } from './forms.js';
+import { MetadataList } from './metadata-field.js';
 import { UploadForm } from './upload-form.js';
 
 const CHUNKS_PER_PAGE = 50;
@@ -23,20 +26,26 @@ const DONE: Record<string, string> = {
   added: 'Document added. Processing has started; this page updates when it is done.',
   replaced: 'File replaced. The old chunks left search; the new file is being processed.',
   reprocessed: 'Processing again from scratch. The old chunks left search until it is done.',
+  edited: 'Details saved. Search sees them at once; the document was not processed again.',
 };
 
-const DocumentPage: FC<{ session: Session; d: DocumentRow; detail: Detail; chunkPage: number; done?: string }> = ({
-  session,
-  d,
-  detail,
-  chunkPage,
-  done,
-}) => {
+interface PageProps {
+  session: Session;
+  d: DocumentRow;
+  detail: Detail;
+  chunkPage: number;
+  done?: string;
+  /** The edit form as sent, when it was refused. */
+  edit?: { s: EditState; errors: FormErrors };
+}
+
+const DocumentPage: FC<PageProps> = ({ session, d, detail, chunkPage, done, edit }) => {
   const owned = d.owner_id === session.user.id;
   const chunks = detail.chunks.slice(chunkPage * CHUNKS_PER_PAGE, (chunkPage + 1) * CHUNKS_PER_PAGE);
   const pages = Math.ceil(detail.chunks.length / CHUNKS_PER_PAGE);
   return (
     <Layout title={d.title || 'Document'} session={session} active="overview">
+      <ErrorSummary errors={edit?.errors ?? {}} labels={EDIT_LABELS} />
       <PageHead
         title={d.title || '(untitled)'}
         lead={
@@ -107,6 +116,10 @@ const DocumentPage: FC<{ session: Session; d: DocumentRow; detail: Detail; chunk
               ) : null}
               <dt>Tags</dt>
               <dd>{d.tags.length ? <Tags tags={d.tags} href={(t) => `/app/?tag=${encodeURIComponent(t)}#documents`} /> : '—'}</dd>
+              <dt>Metadata</dt>
+              <dd>
+                <MetadataList meta={d.metadata} />
+              </dd>
               <dt>Added</dt>
               <dd>{dateTime(d.created_at)}</dd>
               <dt>Id</dt>
@@ -124,6 +137,11 @@ const DocumentPage: FC<{ session: Session; d: DocumentRow; detail: Detail; chunk
           ) : null}
         </div>
       </div>
+      {owned ? (
+        <section class="section">
+          <EditDetails d={d} csrf={session.csrfToken} s={edit?.s ?? editState(d)} errors={edit?.errors ?? {}} />
+        </section>
+      ) : null}
       <section class="section" aria-labelledby="chunks-title" id="chunks">
         <div class="section-head">
           <h2 id="chunks-title">Chunks</h2>
@@ -189,12 +207,24 @@ export function registerDocumentPages(web: Hono<WebEnv>, deps: AppDeps): void {
     });
   });
 
-  web.get('/documents/:id', async (c) => {
+  const show = async (c: WebContext, edit?: PageProps['edit'], status = 200) => {
     const caller = c.get('webCaller');
-    const id = c.req.param('id');
+    const id = c.req.param('id') ?? '';
     const [d, detail] = await Promise.all([getVisibleDocument(deps.sql, caller, id), documentDetail(deps, caller, id)]);
     const chunkPage = Math.max(0, (Number.parseInt(c.req.query('chunks') ?? '1', 10) || 1) - 1);
-    return page(c, <DocumentPage session={c.get('session')!} d={d} detail={detail} chunkPage={chunkPage} done={c.req.query('done')} />);
+    return page(
+      c,
+      <DocumentPage session={c.get('session')!} d={d} detail={detail} chunkPage={chunkPage} done={c.req.query('done')} edit={edit} />,
+      status,
+    );
+  };
+
+  web.get('/documents/:id', (c) => show(c));
+
+  web.post('/documents/:id/edit', async (c) => {
+    const r = await saveDetails(deps, c.get('webCaller'), c.req.param('id'), c.get('form'));
+    if (r.ok) return c.redirect(`/app/documents/${c.req.param('id')}?done=edited`, 303);
+    return show(c, { s: r.s, errors: r.errors }, r.status);
   });
 
   // A session download: counted against the rate limit like an API download, then the same signed link.

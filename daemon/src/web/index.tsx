@@ -11,13 +11,14 @@ import { registerCollectionForms } from './collection-forms.js';
 import { registerCollectionPage } from './collection-page.js';
 import { registerDocumentPages } from './document-pages.js';
 import { field, page, presessionTokenValid, safeEqual, type FormFields, type WebContext, type WebEnv } from './context.js';
-import { registerKeyPages } from './keys-pages.js';
+import { registerKeyPages } from './keys/pages.js';
 import { Bare, Layout } from './layout.js';
 import { registerOverviewPages } from './overview-page.js';
 import { registerSearchPage } from './search-page.js';
 import { registerStaticRoutes } from './static.js';
 import { registerUploadRoutes, STREAMED_UPLOAD } from './uploads.js';
 import { registerUsagePage } from './usage-page.js';
+import { mediaTypeEssence } from '../net/media-type.js';
 
 // Form bodies are small; a text document may be as long as the API's multipart field limit.
 const FORM_LIMIT = 64 * 1024;
@@ -122,9 +123,9 @@ export function createWebApp(deps: AppDeps): Hono<WebEnv> {
   });
   web.post('*', async (c, next) => {
     const streamed = STREAMED_UPLOAD.test(c.req.path);
-    const ct = c.req.header('content-type') ?? '';
+    const ct = mediaTypeEssence(c.req.header('content-type'));
     const form: FormFields =
-      !streamed && (ct.startsWith('application/x-www-form-urlencoded') || ct.startsWith('multipart/form-data'))
+      !streamed && (ct === 'application/x-www-form-urlencoded' || ct === 'multipart/form-data')
         ? ((await c.req.parseBody({ all: true })) as FormFields)
         : {};
     c.set('form', form);

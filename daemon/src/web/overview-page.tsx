@@ -87,7 +87,7 @@ const Overview: FC<OverviewProps> = (p) => {
       </PageHead>
       {p.done && DONE[p.done] ? <Notice tone="info">{DONE[p.done]}</Notice> : null}
       <SearchForm
-        s={{ q: '', collection: f.collection ?? '', mode: 'hybrid', tags: '' }}
+        s={{ q: '', collections: f.collection ? [f.collection] : [], mode: 'hybrid', tags: '' }}
         collections={p.collections}
         tagOptions={[]}
         errors={{}}

@@ -1,6 +1,6 @@
 // Read-only figures the pages show beside what the use cases return. Every query is scoped with
 // the same visibility condition the API uses (visibleToCaller), never a check of its own.
-import { visibleToCaller } from '../db/access.js';
+import { visibleToCaller } from '../auth/access.js';
 import type { DocumentStatus } from '../documents/queries.js';
 import type { AppDeps, Caller } from '../types.js';
 

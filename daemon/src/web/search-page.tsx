@@ -1,5 +1,4 @@
 import type { Hono } from 'hono';
-import { correctionLine, noRelevantResults } from '../search/zero-answer.js';
 import type { FC } from 'hono/jsx';
 import type { Session } from '../auth/sessions.js';
 import { queryVisibleCollections, type CollectionRow } from '../collections/queries.js';
@@ -7,14 +6,20 @@ import { AppError, fieldsFromIssues } from '../errors.js';
 import { SearchRequestSchema } from '../routes/search.js';
 import type { SearchMode } from '../search/service.js';
 import type { AppDeps } from '../types.js';
+import { metadataKeys, type MetadataKey } from '../documents/metadata-keys.js';
+import type { FilterNode } from '../filters/parse.js';
 import { page, type WebEnv } from './context.js';
-import { qs, Tags } from './documents-table.js';
 import { ErrorSummary, errorsFromFields, hasErrors, type FormErrors } from './forms.js';
 import { DateFields, dateFilter } from './search-dates.js';
 import { highlightPassages, type Segment } from './highlight.js';
 import { FieldError, Layout, Notice, PageHead } from './layout.js';
 import { meteredSearch, type SearchOutcome } from './metering.js';
 import { visibleTags } from './queries.js';
+import { CollectionPicker, MAX_CONDITIONS, MetaConditions, metaFilter, readConditions } from './search-filters.js';
+import { Results, type SearchState } from './search-results.js';
+import { parseTags } from '../documents/tags.js';
+
+export type { SearchState } from './search-results.js';
 
 const MODES: { id: SearchMode; label: string; hint: string }[] = [
   { id: 'hybrid', label: 'Hybrid', hint: 'words and meaning' },
@@ -26,19 +31,10 @@ const FIELD_IDS = {
   query: 'q',
   collection: 'search-collection',
   collection_id: 'search-collection',
+  collections: 'search-collection',
   mode: 'mode-hybrid',
   tags: 'search-tags',
 };
-
-export interface SearchState {
-  q: string;
-  collection: string;
-  mode: SearchMode;
-  tags: string;
-  /** Added from / until (YYYY-MM-DD, inclusive): a created_at filter. */
-  from?: string;
-  to?: string;
-}
 
 export const SearchForm: FC<{
   s: SearchState;
@@ -46,7 +42,9 @@ export const SearchForm: FC<{
   tagOptions: string[];
   errors: FormErrors;
   compact?: boolean;
-}> = ({ s, collections, tagOptions, errors, compact }) => (
+  /** Metadata keys in the searched scope, for the conditions (the full form only). */
+  metaKeys?: MetadataKey[];
+}> = ({ s, collections, tagOptions, errors, compact, metaKeys = [] }) => (
   // biome-ignore lint/a11y/useSemanticElements: <search> is not yet styled or announced everywhere; the role is equivalent
   <form class="card search-form" method="get" action="/app/search" role="search" aria-label="Search documents" novalidate>
     <div class="form-row">
@@ -65,23 +63,7 @@ export const SearchForm: FC<{
         />
         <FieldError id="q-error" message={errors.q} />
       </div>
-      <div class="field">
-        <label for="search-collection">In collection</label>
-        <select
-          id="search-collection"
-          name="collection"
-          aria-invalid={errors['search-collection'] ? 'true' : undefined}
-          aria-describedby={errors['search-collection'] ? 'search-collection-error' : undefined}
-        >
-          <option value="">All collections</option>
-          {collections.map((c) => (
-            <option value={c.slug} selected={c.slug === s.collection}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-        <FieldError id="search-collection-error" message={errors['search-collection']} />
-      </div>
+      <CollectionPicker collections={collections} selected={s.collections} error={errors['search-collection']} />
       {compact ? null : <DateFields from={s.from ?? ''} to={s.to ?? ''} errors={errors} />}
       {compact ? null : (
         <div class="field">
@@ -113,6 +95,7 @@ export const SearchForm: FC<{
         Search
       </button>
     </div>
+    {compact ? null : <MetaConditions conditions={s.conditions ?? []} keys={metaKeys} errors={errors} />}
     {compact ? null : (
       <fieldset class="modes">
         <legend>Mode</legend>
@@ -131,81 +114,48 @@ export const SearchForm: FC<{
   </form>
 );
 
-const Passage: FC<{ segments: Segment[] }> = ({ segments }) => (
-  <p class="snippet">{segments.map((s) => (s.mark ? <mark>{s.text}</mark> : s.text))}</p>
-);
-
-const Results: FC<{ r: SearchOutcome; passages: Map<string, Segment[]>; s: SearchState }> = ({ r, passages, s }) => (
-  <section class="card section" aria-labelledby="results-title" aria-live="polite">
-    <div class="section-head">
-      <h2 id="results-title">Results for “{r.query}”</h2>
-      <span class="muted">
-        {r.count} ranked {r.count === 1 ? 'result' : 'results'} · {r.mode}
-        {r.fallback ? ' (text only: embeddings unavailable)' : ''}
-      </span>
-    </div>
-    {r.correction ? <p class="correction">{correctionLine(r)}</p> : null}
-    {r.count === 0 ? (
-      <p class="empty">Nothing matched. {noRelevantResults(r, { collection: s.collection, tags: s.tags ? [s.tags] : [] })}</p>
-    ) : null}
-    <ol class="results" aria-labelledby="results-title">
-      {r.results.map((x, i) => (
-        <li class="result">
-          <span class="rank">#{i + 1}</span>
-          <span class="result-head">
-            <a href={`/app/documents/${x.document_id}`} class="doc-title">
-              {x.title}
-            </a>{' '}
-            <span class="muted">
-              · {x.collection_name}
-              {x.page !== null ? ` · page ${x.page}` : ''}
-            </span>
-          </span>
-          <span class="score" title="Relevance score (higher is better)">
-            score {x.score.toFixed(4)}
-          </span>
-          <Passage segments={passages.get(x.chunk_id) ?? [{ text: x.content, mark: false }]} />
-          {x.tags.length ? (
-            <div class="result-tags">
-              <Tags tags={x.tags} href={(t) => `/app/search${qs({ q: s.q, collection: s.collection, mode: s.mode, tags: t })}`} />
-            </div>
-          ) : null}
-        </li>
-      ))}
-    </ol>
-  </section>
-);
+const LABELS: Record<string, string> = {
+  q: 'Search',
+  'search-collection': 'Collection',
+  'search-tags': 'Tags',
+  'search-from': 'Added from',
+  'search-to': 'Added until',
+  ...Object.fromEntries(
+    Array.from({ length: MAX_CONDITIONS }, (_, i) => [
+      [`meta-key-${i}`, `Metadata key ${i + 1}`],
+      [`meta-value-${i}`, `Metadata value ${i + 1}`],
+    ]).flat(),
+  ),
+};
 
 const SearchPage: FC<{
   session: Session;
   s: SearchState;
   collections: CollectionRow[];
   tagOptions: string[];
+  metaKeys: MetadataKey[];
   errors: FormErrors;
   r?: SearchOutcome;
   passages: Map<string, Segment[]>;
   notice?: string;
 }> = (p) => (
   <Layout title={p.s.q ? `Search: ${p.s.q}` : 'Search'} session={p.session} active="search">
-    <ErrorSummary
-      errors={p.errors}
-      labels={{
-        q: 'Search',
-        'search-collection': 'Collection',
-        'search-tags': 'Tags',
-        'search-from': 'Added from',
-        'search-to': 'Added until',
-      }}
-    />
+    <ErrorSummary errors={p.errors} labels={LABELS} />
     <PageHead
       title="Search"
       lead="Searches here count toward your plan's quota and rate limit, like API searches, and appear in the usage log."
     />
     {p.notice ? <Notice tone="info">{p.notice}</Notice> : null}
-    <SearchForm s={p.s} collections={p.collections} tagOptions={p.tagOptions} errors={p.errors} />
+    <SearchForm s={p.s} collections={p.collections} tagOptions={p.tagOptions} errors={p.errors} metaKeys={p.metaKeys} />
     {p.r ? <Results r={p.r} passages={p.passages} s={p.s} /> : null}
   </Layout>
 );
+
+/** Both filters of the form (dates, metadata), all of which must hold. */
+const allOf = (...nodes: (FilterNode | undefined)[]): FilterNode | undefined => {
+  const set = nodes.filter((n): n is FilterNode => n !== undefined);
+  return set.length > 1 ? { and: set } : set[0];
+};
 
 export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
   web.get('/search', async (c) => {
@@ -213,13 +163,18 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
     const modeQ = c.req.query('mode');
     const s: SearchState = {
       q: c.req.query('q') ?? '',
-      collection: c.req.query('collection') ?? '',
+      collections: [...new Set((c.req.queries('collection') ?? []).map((x) => x.trim()).filter(Boolean))],
       mode: MODES.some((m) => m.id === modeQ) ? (modeQ as SearchMode) : 'hybrid',
       tags: c.req.query('tags') ?? '',
       from: c.req.query('from') ?? '',
       to: c.req.query('to') ?? '',
+      conditions: readConditions((name) => c.req.queries(name)),
     };
-    const [collections, tagOptions] = await Promise.all([queryVisibleCollections(deps.sql, caller), visibleTags(deps, caller)]);
+    const [collections, tagOptions, metaKeys] = await Promise.all([
+      queryVisibleCollections(deps.sql, caller),
+      visibleTags(deps, caller),
+      metadataKeys(deps, caller, { collections: s.collections }),
+    ]);
     let errors: FormErrors = {};
     let r: SearchOutcome | undefined;
     let passages = new Map<string, Segment[]>();
@@ -227,20 +182,18 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
     let status = 200;
     const submitted = c.req.query('q') !== undefined;
     if (submitted) {
-      const tags = s.tags
-        .split(',')
-        .map((t) => t.trim())
-        .filter(Boolean);
+      const tags = parseTags(s.tags);
       const parsed = SearchRequestSchema.safeParse({
         query: s.q,
-        collection: s.collection || undefined,
+        collections: s.collections.length ? s.collections : undefined,
         mode: s.mode,
         tags: tags.length ? tags : undefined,
         limit: RESULT_LIMIT,
       });
       const dates = dateFilter(s.from ?? '', s.to ?? '');
-      if (hasErrors(dates.errors)) {
-        errors = dates.errors;
+      const meta = metaFilter(s.conditions ?? [], metaKeys);
+      if (hasErrors(dates.errors) || hasErrors(meta.errors)) {
+        errors = { ...dates.errors, ...meta.errors };
         status = 400;
       } else if (!parsed.success) {
         errors = errorsFromFields('The search could not run.', fieldsFromIssues(parsed.error.issues as never), FIELD_IDS);
@@ -252,11 +205,11 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
         try {
           r = await meteredSearch(deps, caller, {
             query: parsed.data.query,
-            collection: parsed.data.collection,
+            collections: parsed.data.collections,
             limit: RESULT_LIMIT,
             mode: parsed.data.mode ?? 'hybrid',
             tags: parsed.data.tags,
-            filter: dates.filter,
+            filter: allOf(dates.filter, meta.filter),
           });
           passages = await highlightPassages(deps, r.query, r.results);
         } catch (err) {
@@ -276,6 +229,7 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
         s={s}
         collections={collections}
         tagOptions={tagOptions}
+        metaKeys={metaKeys}
         errors={hasErrors(errors) ? errors : {}}
         r={r}
         passages={passages}

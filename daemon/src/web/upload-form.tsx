@@ -1,4 +1,5 @@
 import type { FC } from 'hono/jsx';
+import { MetadataField } from './metadata-field.js';
 
 /**
  * A file upload that works without the page script (a plain multipart form; its CSRF token rides
@@ -56,6 +57,7 @@ export const UploadForm: FC<{ action: string; csrf: string; multiple: boolean; t
         </span>
       </div>
     ) : null}
+    {multiple ? <MetadataField id={`${idPrefix}-metadata`} value="" errors={{}} /> : null}
     <button type="submit" class="btn primary">
       {multiple ? 'Upload' : 'Upload replacement'}
     </button>

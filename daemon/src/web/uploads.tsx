@@ -7,7 +7,7 @@ import type { FC } from 'hono/jsx';
 import { toAppError } from '../routes/router.js';
 import type { Session } from '../auth/sessions.js';
 import type { DocumentRow } from '../documents/queries.js';
-import { errorBody } from '../errors.js';
+import { AppError, errorBody } from '../errors.js';
 import { limitCaller } from '../limits/caller-limit.js';
 import { rawBody } from '../routes/documents.js';
 import { uploadJson } from '../documents/json.js';
@@ -16,6 +16,8 @@ import { uploadDocuments, type UploadOutcome } from '../documents/upload.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { page, type WebContext, type WebEnv } from './context.js';
 import { Layout, Notice, PageHead, StatusBadge } from './layout.js';
+import { oneMetadataField } from './metadata-field.js';
+import { parseMetadataText } from './metadata-text.js';
 
 /** Paths whose POST body streams into an upload: the body limit and form parsing of other forms skip them. */
 export const STREAMED_UPLOAD = /^\/app\/(collections\/[^/]+\/documents|documents\/[^/]+\/replace)\/?$/;
@@ -61,6 +63,17 @@ function outcomeJson(r: UploadOutcome) {
   return { uploaded: r.uploaded.map(uploadJson), skipped: r.skipped, total_uploaded: r.uploaded.length, total_skipped: r.skipped.length };
 }
 
+/** The form's metadata field holds lines (metadata-text.ts): the API's JSON before the upload checks it. */
+function metadataFromText(fields: Record<string, string>): Record<string, string> {
+  if (fields.metadata === undefined) return fields;
+  try {
+    return { ...fields, metadata: JSON.stringify(parseMetadataText(fields.metadata)) };
+  } catch (err) {
+    if (err instanceof AppError) throw new AppError(err.code, err.message, oneMetadataField(err.fields));
+    throw err;
+  }
+}
+
 const wantsJson = (c: WebContext) => (c.req.header('accept') ?? '').includes('application/json');
 
 /** Runs an upload; for the page script, refusals become the API's error envelope with its status. */
@@ -83,7 +96,7 @@ export function registerUploadRoutes(web: Hono<WebEnv>, deps: AppDeps): void {
 
   web.post('/collections/:id/documents', (c) =>
     streamed(c, deps, async () => {
-      const r = await uploadDocuments(deps, c.get('webCaller'), c.req.param('id'), body(c));
+      const r = await uploadDocuments(deps, c.get('webCaller'), c.req.param('id'), body(c), { fields: metadataFromText });
       if (wantsJson(c)) return c.json(outcomeJson(r), 201);
       const uploaded = r.kind === 'single' ? [r.document] : r.uploaded;
       const skipped = r.kind === 'single' ? [] : r.skipped;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { requireFullAccess } from '../db/access.js';
+import { requireFullAccess } from '../auth/access.js';
 import type { Tx } from '../db/client.js';
 import { AppError, validationError } from '../errors.js';
 import { isPrivateAddress, UnsafeUrlError, validatePublicUrl } from '../net/ssrf.js';

@@ -1,4 +1,4 @@
-import { requireFullAccess } from '../db/access.js';
+import { requireFullAccess } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { decodeDateIdCursor, encodeDateIdCursor } from '../keyset-cursor.js';

@@ -13,6 +13,8 @@ import type { Sql, Tx } from '../db/client.js';
  *   `reschedule_jobs` skip locked jobs (they are for jobs no worker runs);
  * - giving an attempt back (worker/recovery.ts): the job may already be running again, locked,
  *   which `reschedule_jobs` would skip;
+ * - finding the jobs a worker of this process holds locked (worker/recovery.ts): a lock whose
+ *   worker is alive but not running the job (its reply or release was lost with its connection);
  * - the job table's name, whose indexes indexing/drained-indexes.ts rebuilds once the queue drained.
  *
  * PRIVATE_COLUMNS lists every private column used here, and assertGraphileInternals (run at start-up
@@ -100,4 +102,12 @@ export async function releaseLockedJobs(sql: Sql, workerId: string, jobIds: stri
 export async function giveBackAttempts(sql: Sql, jobIds: string[]): Promise<void> {
   if (!jobIds.length) return;
   await sql`update graphile_worker._private_jobs set attempts = greatest(attempts - 1, 0) where id = any(${jobIds}::bigint[])`;
+}
+
+/** Jobs locked by any of `workerIds` since more than `seconds` ago (by the database's clock). */
+export async function jobsLockedBy(sql: Sql, workerIds: string[], seconds: number): Promise<{ id: string; workerId: string }[]> {
+  if (!workerIds.length) return [];
+  return sql<{ id: string; workerId: string }[]>`
+    select id::text as id, locked_by as "workerId" from graphile_worker._private_jobs
+     where locked_by = any(${workerIds}::text[]) and locked_at < now() - make_interval(secs => ${seconds})`;
 }

@@ -2,8 +2,9 @@ import os from 'node:os';
 import type { WorkerEvents } from 'graphile-worker';
 import type { Sql } from '../db/client.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
+import { isStopping } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { giveBackAttempts } from './graphile-internals.js';
+import { giveBackAttempts, jobsLockedBy, releaseLockedJobs } from './graphile-internals.js';
 
 export interface RecoveryOptions {
   heartbeatMs: number;
@@ -13,6 +14,8 @@ export interface RecoveryOptions {
 
 /** A job is given back at most this many attempts (a job that itself keeps killing connections must still run out). */
 const MAX_GIVE_BACKS = 20;
+/** A lock older than this, held by a worker of this process idle for as long, is a candidate orphan. */
+const ORPHAN_GRACE_MS = 2000;
 
 /**
  * Heartbeats for this process's live workers, plus a sweep that force-unlocks jobs held by workers
@@ -22,9 +25,16 @@ const MAX_GIVE_BACKS = 20;
  * A worker of this process that stops (it died, or its runner was replaced) is dropped from the
  * heartbeats at once, and its jobs are released on the next tick: nothing waits for staleness.
  *
- * An attempt that failed only because the database was unreachable tells nothing about the job, so
- * it is given back: a document processed across a few database restarts is not marked failed for
- * running out of attempts, nor delayed by a backoff that grew meanwhile.
+ * An attempt that failed only because the database was unreachable, or because this process is
+ * stopping, tells nothing about the job, so it is given back: a document processed across a few
+ * database restarts or deploys is not marked failed for running out of attempts, nor delayed by a
+ * backoff that grew meanwhile.
+ *
+ * A job can also stay locked by a worker of this process that is alive but not running it: the
+ * reply of the statement that locked it (graphile-worker's fetch, a batch claim) or the release of
+ * a batch claim was lost with its connection in a database restart. graphile-worker would leave
+ * that lock for hours. A lock older than ORPHAN_GRACE_MS held by a worker idle for as long, seen
+ * at two ticks in a row with the worker idle all along, is released and its attempt given back.
  *
  * After an outage every process's heartbeats are equally old. A process that saw the outage only
  * judges others' heartbeats once it has itself reached the database again for a whole stale period,
@@ -38,6 +48,10 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
   const giveBack = new Set<string>();
   const givenBack = new Map<string, number>();
   const activeJob = new Map<string, string>();
+  /** When each live worker of this process last finished a job or started (absent while it runs one). */
+  const idleSince = new Map<string, number>();
+  /** Jobs seen locked by an idle worker of this process at the latest tick. */
+  let suspects = new Map<string, { workerId: string; seenAt: number }>();
   /** Since when this process has reached the database without a failed tick (start-up counts as long ago). */
   let reachableSince: number | undefined = 0;
   const log = logger.child({ component: 'recovery' });
@@ -49,23 +63,29 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
   };
   events.on('worker:create', ({ worker }) => {
     live.add(worker.workerId);
+    idleSince.set(worker.workerId, Date.now());
     void register(worker.workerId).catch((err) => log[isDatabaseUnavailable(err) ? 'debug' : 'warn']({ err }, 'heartbeat register failed'));
   });
   events.on('worker:stop', ({ worker, error }) => {
     live.delete(worker.workerId);
+    idleSince.delete(worker.workerId);
     gone.add(worker.workerId);
     // It died holding a job whose outcome it could not record because the database went away.
     const job = activeJob.get(worker.workerId);
     activeJob.delete(worker.workerId);
     if (job && isDatabaseUnavailable(error)) giveBackAttempt(job);
   });
-  events.on('job:start', ({ worker, job }) => activeJob.set(worker.workerId, job.id));
+  events.on('job:start', ({ worker, job }) => {
+    activeJob.set(worker.workerId, job.id);
+    idleSince.delete(worker.workerId);
+  });
   events.on('job:complete', ({ worker, job, error }) => {
     activeJob.delete(worker.workerId);
+    if (live.has(worker.workerId)) idleSince.set(worker.workerId, Date.now());
     if (!error) givenBack.delete(job.id);
   });
   events.on('job:error', ({ job, error }) => {
-    if (isDatabaseUnavailable(error)) giveBackAttempt(job.id);
+    if (isDatabaseUnavailable(error) || isStopping(error)) giveBackAttempt(job.id);
   });
   function giveBackAttempt(jobId: string): void {
     const n = givenBack.get(jobId) ?? 0;
@@ -116,10 +136,33 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
     // Workers silent for that long that held no job: nothing to release, but their rows must go.
     await sql`delete from worker_heartbeats where last_seen < now() - make_interval(secs => ${staleSec})`;
   };
+  const releaseOrphans = async () => {
+    const now = Date.now();
+    const idle = [...idleSince].filter(([, since]) => now - since >= ORPHAN_GRACE_MS).map(([id]) => id);
+    const locked = await jobsLockedBy(sql, idle, ORPHAN_GRACE_MS / 1000);
+    const next = new Map<string, { workerId: string; seenAt: number }>();
+    const orphans = new Map<string, string[]>();
+    for (const j of locked) {
+      const seen = suspects.get(j.id);
+      // Idle since before the previous tick saw this lock: no job of this process has run on it since.
+      if (seen?.workerId === j.workerId && (idleSince.get(j.workerId) ?? now) <= seen.seenAt)
+        orphans.set(j.workerId, [...(orphans.get(j.workerId) ?? []), j.id]);
+      else next.set(j.id, { workerId: j.workerId, seenAt: now });
+    }
+    suspects = next;
+    for (const [workerId, ids] of orphans) {
+      await releaseLockedJobs(sql, workerId, ids);
+      log.warn(
+        { workerId, jobs: ids },
+        'released jobs locked by a live worker that is not running them (a reply lost with its connection)',
+      );
+    }
+  };
   const tick = () =>
     void beat()
       .then(releaseOwn)
       .then(sweep)
+      .then(releaseOrphans)
       .catch((err) => {
         reachableSince = undefined;
         // An outage is logged once by the availability tracker, not every heartbeat.
@@ -132,6 +175,8 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
   return {
     async stop() {
       clearInterval(timer);
+      // The attempts of jobs cut short by the stop itself go back now, not at a next tick.
+      await releaseOwn().catch((err: unknown) => log.debug({ err }, 'could not give back attempts at stop'));
       const ids = [...live, ...gone];
       if (ids.length) await sql`delete from worker_heartbeats where worker_id in ${sql(ids)}`.catch(() => {});
     },

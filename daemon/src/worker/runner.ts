@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import postgres from 'postgres';
-import { Logger as WorkerLogger, run, runMigrations, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { Logger as WorkerLogger, run, runMigrations, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { StoppingError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 function workerLogger(logger: Logger): WorkerLogger {
@@ -53,4 +54,26 @@ export async function startWorker(opts: {
     pollInterval: opts.pollInterval ?? 1000,
     logger: workerLogger(opts.logger),
   });
+}
+
+/**
+ * The tasks, each refusing to start once `stopping()`: a job graphile-worker fetched in the moment
+ * the process began to stop is handed back (StoppingError: its attempt is given back) instead of run.
+ */
+export function tasksUntilStopped(tasks: TaskList, stopping: () => boolean): TaskList {
+  return Object.fromEntries(
+    Object.entries(tasks).flatMap(([identifier, task]) =>
+      task
+        ? [
+            [
+              identifier,
+              ((payload, helpers) => {
+                if (stopping()) throw new StoppingError('the worker is stopping: the job runs on the next worker');
+                return task(payload, helpers);
+              }) satisfies Task,
+            ],
+          ]
+        : [],
+    ),
+  );
 }

@@ -411,7 +411,7 @@ export interface paths {
         put?: never;
         /**
          * Upload documents
-         * @description Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying.
+         * @description Single (`file`) → 201 upload shape; batch (`files`, at most 100) → 201 with uploaded/skipped. Text (`source_type=text` + `content`) and URL (`source_type=url` + `url`) documents need no file, and may also be sent as JSON. Needs write permission: a full-access key on an owned collection, or a scoped key with a `write` grant. A lost database reply is resolved before answering; only when the outcome cannot be learned is the answer 503 SERVICE_UNAVAILABLE (Retry-After): list the collection before retrying. The path takes the collection’s uuid: a visible collection’s slug there answers 404 COLLECTION_NOT_FOUND whose message names the uuid to use. The answer echoes the stored `metadata`.
          */
         post: operations["uploadDocuments"];
         delete?: never;
@@ -1076,6 +1076,7 @@ export interface components {
             /** @description Page of the chunk’s first character (PDFs); null otherwise. */
             page: number | null;
         };
+        /** @description The upload shape (upload, replace, reprocess). `metadata` is the metadata stored with the document (`{}` when none was sent), an addition to the specification’s fields. */
         UploadedDocument: {
             /** Format: uuid */
             uuid: string;
@@ -1094,6 +1095,7 @@ export interface components {
             original_filename: string;
             file_size: number;
             tags: string[];
+            metadata: components["schemas"]["DocumentMetadata"];
             collection_name: string;
             /**
              * Format: date-time
@@ -1332,6 +1334,7 @@ export interface components {
              */
             collections?: string[];
             /**
+             * @description Only chunks of documents passing this filter. JSON: {"and": [f, …]}, {"or": [f, …]}, {"not": f}, or {"<field>": {"<op>": value}} (several keys are and-ed; a bare value means eq). Fields: tags, source_type, collection (slug), document (uuid), created_at (ISO 8601), original_filename, or any metadata key (as shown in results’ `metadata`). Ops: eq, ne, in, nin (lists), gt, gte, lt, lte, exists (true/false), prefix (original_filename). Example: {"and": [{"year": {"gte": 2024}}, {"dept": "legal"}]}; inside one document: {"document": "<uuid>"}.
              * @example {
              *       "and": [
              *         {
@@ -1377,7 +1380,7 @@ export interface components {
             /** @description Weight of the vector channel in weighted fusion (0 = text only, 1 = vector only). Default per model, chosen on BEIR SciFact: 0.1 for the built-in model, 0.5 for nomic-embed-text. */
             semantic_ratio?: number;
             /**
-             * @description Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); default per embedding model, so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and whether it was measured or assumed.
+             * @description Relevance floor: the minimum cosine similarity to the query of a chunk that only the vector channel found. `hybrid`: such chunks below it are dropped (text matches are always kept); by default the floor is computed per query, from what the query scores against a sample of the searched collections’ own chunks (any embedding model), so a query with no lexical match and nothing semantically close returns no results. `vector`: every result below it is dropped (default: none). No effect in `text` mode. `explain` shows the floor in force and where it came from.
              * @example 0.3
              */
             min_score?: number;
@@ -4478,6 +4481,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The tag, matched whole and case-insensitively. */
                 tag: string;
             };
             cookie?: never;
@@ -5407,6 +5411,15 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
+                     *       "metadata": {
+                     *         "year": 2024,
+                     *         "dept": "legal",
+                     *         "confidential": false,
+                     *         "parties": [
+                     *           "acme",
+                     *           "globex"
+                     *         ]
+                     *       },
                      *       "collection_name": "Research papers",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
@@ -5622,6 +5635,15 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
+                     *       "metadata": {
+                     *         "year": 2024,
+                     *         "dept": "legal",
+                     *         "confidential": false,
+                     *         "parties": [
+                     *           "acme",
+                     *           "globex"
+                     *         ]
+                     *       },
                      *       "collection_name": "Research papers",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }
@@ -5822,6 +5844,15 @@ export interface operations {
                      *         "ml",
                      *         "2026"
                      *       ],
+                     *       "metadata": {
+                     *         "year": 2024,
+                     *         "dept": "legal",
+                     *         "confidential": false,
+                     *         "parties": [
+                     *           "acme",
+                     *           "globex"
+                     *         ]
+                     *       },
                      *       "collection_name": "Research papers",
                      *       "created_at": "2026-01-01T12:00:00.000Z"
                      *     }

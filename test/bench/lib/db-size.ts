@@ -42,7 +42,7 @@ export function printBytesPerChunk(title: string, columns: { label: string; chun
   const cols = columns.map((c) => ({ ...c, per: perChunk(c.bytes, c.chunks) }));
   const rows: Cell[][] = [
     ['database total (pg_database_size)', '', ...cols.map((c) => c.per.total)],
-    ['database total, MB', '', ...cols.map((c) => Math.round(c.bytes.total / 2 ** 20))],
+    ['database total, MiB', '', ...cols.map((c) => Math.round(c.bytes.total / 2 ** 20))],
     ...[...rels].map(([rel, kind]): Cell[] => [rel, kind, ...cols.map((c) => c.per.relations[rel])]),
   ];
   printTable(title, ['relation', 'kind', ...columns.map((c) => c.label)], rows);

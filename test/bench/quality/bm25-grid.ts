@@ -21,7 +21,7 @@ export interface GridPoint {
   reindexMs: number;
 }
 
-/** Issue 18's grid: {0.9, 1.2, 1.5} × {0.4, 0.75}, plus b 1.0 at the middle k1 and a low k1. */
+/** The grid of docs/performance.md, "BM25 parameters on SciFact": {0.9, 1.2, 1.5} × {0.4, 0.75}, plus b 1.0 at the middle k1 and a low k1. */
 export const DEFAULT_GRID = '0.9:0.4,0.9:0.75,1.2:0.4,1.2:0.75,1.5:0.4,1.5:0.75,0.6:0.4,1.2:1.0';
 
 export function parseGrid(spec: string): { k1: number; b: number }[] {

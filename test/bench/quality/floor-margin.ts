@@ -1,4 +1,4 @@
-// The background floor (issue 32): how far each query's best vector hit stands above what the same
+// The background floor (search/relevance-floor.ts): how far each query's best vector hit stands above what the same
 // query scores against a sample of the scope's chunks, in spreads beyond √(2 ln N), where the best
 // of N unrelated chunks is expected. The margin is chosen where nonsense stops and real questions go on.
 import { backgroundStats } from '../../../daemon/src/search/background.js';

@@ -1,4 +1,4 @@
-// The hybrid relevance floor (issue 14): how many results queries with nothing to find get in each
+// The hybrid relevance floor (search/relevance-floor.ts): how many results queries with nothing to find get in each
 // mode, and what the floor costs real queries. The floor is chosen from where two unlabelled
 // similarity distributions separate (top vector similarity of real SciFact claims outside the test
 // split, against generated nonsense); the 300 labelled test queries only confirm nDCG@10 is unchanged.
@@ -133,7 +133,7 @@ export async function runFloorStudy(o: {
     { label: 'text', mode: 'text' as const },
     { label: 'vector', mode: 'vector' as const },
     { label: 'hybrid (default floor)', mode: 'hybrid' as const },
-    { label: 'hybrid, min_score 0 (no floor: before issue 14)', mode: 'hybrid' as const, minScore: 0 },
+    { label: 'hybrid, min_score 0 (no floor at all)', mode: 'hybrid' as const, minScore: 0 },
     ...(o.defaultFloor === null
       ? []
       : [{ label: `vector, min_score ${o.defaultFloor}`, mode: 'vector' as const, minScore: o.defaultFloor }]),

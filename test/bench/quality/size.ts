@@ -31,7 +31,7 @@ export async function measureSize(sql: postgres.Sql, chunks: number) {
 export function sizeTarget(size: Awaited<ReturnType<typeof measureSize>>): Target {
   const b = size.after_fold_and_vacuum.total;
   return {
-    name: 'database bytes per chunk ≤ 10 KB',
+    name: 'database bytes per chunk ≤ 10 KiB',
     pass: b <= 10_240,
     detail: `${b} B (${size.after_ingestion.total} B before the fold)`,
   };

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     log(
       `  CPU ms per chunk: load phase loader ${ms(c1.self - c0.self)} + cluster ${ms(c1.pg - c0.pg)}; finish phase loader ${ms(c2.self - c1.self)} + cluster ${ms(c2.pg - c1.pg)}; in all ${ms(c2.self - c0.self + c2.pg - c0.pg)}`,
     );
-    log(`  database ${Math.round(bytes.total / 2 ** 20)} MB, ${perChunk(bytes, loaded.chunks).total} B/chunk`);
+    log(`  database ${Math.round(bytes.total / 2 ** 20)} MiB, ${perChunk(bytes, loaded.chunks).total} B/chunk`);
   } finally {
     await sql.end();
     if (args.keep) log(`  kept: ${await db.keep()}`);

@@ -1,5 +1,5 @@
-// Targets of `npm run bench:search`: issue 12's (database size, build, latency at 100k and 1M
-// chunks) and those of issue 5 that still apply.
+// Targets of `npm run bench:search` (database size, build, latency at 100k and 1M chunks), as
+// docs/performance.md's "Current figures" lists them.
 import { find, ratio, target, type Target } from './report.js';
 import type { Row } from './phase.js';
 
@@ -26,7 +26,7 @@ export function fullTargets(p: PhaseSummary, openRate: number): Target[] {
     target('text-channel SQL p50, big collection (70%)', find(r, 'big', 'sql', 'text-channel', 1)?.p50, '<=', 20, 'ms', 'informative'),
     target('hybrid HTTP throughput at c=16', h16?.throughput, '>=', 150, '/s'),
     target('hybrid HTTP p99 at c=16', h16?.p99, '<=', 150, 'ms'),
-    target('hybrid HTTP p50 at c=16', h16?.p50, '<=', 30, 'ms', 'issue 5; closed loop: p50 ≈ 16 / throughput'),
+    target('hybrid HTTP p50 at c=16', h16?.p50, '<=', 30, 'ms', 'closed loop: p50 ≈ 16 / throughput'),
     target(
       `hybrid HTTP p99, open loop offered ${openRate}/s`,
       open?.p99,
@@ -60,7 +60,7 @@ export function fullTargets(p: PhaseSummary, openRate: number): Target[] {
 export function millionTargets(p: PhaseSummary, buildCpuS?: number): Target[] {
   const r = p.rows;
   return [
-    target('1M: database size', Math.round((p.databaseMb / 1024) * 10) / 10, '<=', 12, 'GB'),
+    target('1M: database size', Math.round((p.databaseMb / 1024) * 10) / 10, '<=', 12, 'GiB'),
     target(
       '1M: build from empty (load, folds, vacuum, HNSW)',
       Math.round((p.buildFromEmptyS / 60) * 10) / 10,
@@ -69,7 +69,7 @@ export function millionTargets(p: PhaseSummary, buildCpuS?: number): Target[] {
       'min',
       buildCpuS === undefined ? undefined : `CPU of the loader and its PostgreSQL backends: ${Math.round(buildCpuS / 60)} min`,
     ),
-    target('1M: database bytes per chunk', p.bytesPerChunk, '<=', 12_885, 'B', 'informative: 12 GB / 1M'),
+    target('1M: database bytes per chunk', p.bytesPerChunk, '<=', 12_885, 'B', 'informative: 12 GiB / 1M'),
     target('1M: text-channel SQL p50, all collections', find(r, 'all', 'sql', 'text-channel', 1)?.p50, '<=', 30, 'ms'),
     target('1M: hybrid HTTP p50 at c=1, all collections', find(r, 'all', 'http', 'hybrid', 1)?.p50, '<=', 40, 'ms'),
     target('1M: HNSW recall@10 at ef_search 100', p.recall.rows.find((x) => x.efSearch === 100)?.recall10, '>=', 0.95, '', 'informative'),

@@ -19,6 +19,8 @@ interface Options {
   query: ListDocumentsQuery;
   limit: number;
   all: boolean;
+  /** Warnings about the --where expression (printed to stderr). */
+  notes: string[];
 }
 
 export default defineCommand<Options>({
@@ -49,13 +51,15 @@ export default defineCommand<Options>({
     if (tag) query.tag = tag;
     if (status) query.status = status;
     if (cursor) query.cursor = cursor;
-    const filter = filterFlags(stringFlag(flags.where), stringFlag(flags.filter));
+    const notes: string[] = [];
+    const filter = filterFlags(stringFlag(flags.where), stringFlag(flags.filter), notes);
     if (filter) query.filter = filter;
     const limit = intFlag(flags.limit, '--limit')!;
     query.limit = Math.min(500, limit);
-    return { query, limit, all: !!flags.all };
+    return { query, limit, all: !!flags.all, notes };
   },
-  async run(ctx, { query, limit, all }) {
+  async run(ctx, { query, limit, all, notes }) {
+    for (const n of notes) ctx.out.warn(n);
     const client = await ctx.client();
     let rows: DocumentListItem[];
     let nextCursor: string | null = null;

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../command.js';
 import { formatBytes, formatDate, truncate } from '../../output.js';
+import { metadataLines } from './update.js';
 
 export default defineCommand<{ uuid: string; content: boolean; chunks: boolean }>({
   name: 'show <uuid>',
@@ -22,6 +23,7 @@ export default defineCommand<{ uuid: string; content: boolean; chunks: boolean }
         ['File', `${d.original_filename} (${formatBytes(d.file_size)})`],
         ['Collection', `${d.collection_name} (${d.collection_slug})`],
         ['Tags', d.tags.join(', ')],
+        ...metadataLines(d.metadata),
         ['Chunks', d.chunks_count],
         ['Created', formatDate(d.created_at)],
       ]);

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DocumentMetadata, SettledResult } from '@docsift/sdk';
-import { collect, defineCommand, intFlag, stringFlag } from '../../command.js';
+import { defineCommand, intFlag, repeat, stringFlag } from '../../command.js';
 import { metaFlags } from '../../where.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -61,7 +61,7 @@ Metadata (--meta, --path-key) is sent with files that are uploaded or replaced; 
       .option('--delete', 'delete documents whose file is gone (and duplicates of one path)')
       .option('-n, --dry-run', 'show what would change; change nothing')
       .option('-t, --tags <tags>', 'comma-separated tags for uploaded and replaced files')
-      .option('--meta <key=value>', 'metadata for uploaded and replaced files (repeatable; 2024 is a number)', collect)
+      .option('--meta <key=value>', 'metadata for uploaded and replaced files (repeatable; 2024 is a number)', repeat)
       .option('--path-key <key>', 'also put each file’s relative path in this metadata key (one request per new file)')
       .option('--concurrency <n>', 'requests in flight', '4')
       .option('--batch-size <n>', 'new files per upload request, 1–100', '20')

@@ -1,11 +1,12 @@
-import type { SettledResult, UploadManyResult } from '@docsift/sdk';
-import { defineCommand, intFlag, stringFlag } from '../../command.js';
+import type { DocumentMetadata, SettledResult, UploadManyResult } from '@docsift/sdk';
+import { defineCommand, intFlag, repeat, stringFlag } from '../../command.js';
 import { CliError, UsageError } from '../../errors.js';
 import { expandInputs } from '../../files.js';
 import { formatBytes } from '../../output.js';
 import { resolveCollection } from '../../resolve.js';
 import { hashFile } from '../../sync.js';
 import { createProgress } from '../../ui/progress.js';
+import { metaFlags } from '../../where.js';
 import { printWaitSummary, waitJson } from './wait.js';
 
 interface Options {
@@ -13,6 +14,8 @@ interface Options {
   collection: string | undefined;
   tags: string | undefined;
   title: string | undefined;
+  /** --meta key=value: the metadata of every file. */
+  metadata: DocumentMetadata | undefined;
   concurrency: number;
   batchSize: number;
   wait: boolean;
@@ -36,6 +39,7 @@ Examples:
   docsift docs upload ./papers --collection research --tags 2024,papers --wait
   docsift docs upload 'reports/**/*.pdf' -c finance --json > upload.json
   docsift docs upload notes.md -c research --title "Meeting notes"
+  docsift docs upload contracts/*.pdf -c legal --meta dept=legal --meta year=2024   # filter: --where 'year >= 2024'
   docsift docs upload ./inbox -c research --skip-existing   # only files whose content is not there yet
 To mirror a folder (replace changed files, delete gone ones), use \`docsift docs sync\`.`,
   options: (cmd) =>
@@ -43,6 +47,7 @@ To mirror a folder (replace changed files, delete gone ones), use \`docsift docs
       .option('-c, --collection <collection>', 'target collection (uuid, slug or name)')
       .option('-t, --tags <tags>', 'comma-separated tags for every file')
       .option('--title <title>', 'document title (single file only; default: the file name)')
+      .option('--meta <key=value>', "metadata for every file (repeatable): 2024 is a number, true a boolean, '2024' text", repeat)
       .option('--concurrency <n>', 'requests in flight', '4')
       .option('--batch-size <n>', 'files per request, 1–100', '20')
       .option('-w, --wait', 'wait until every uploaded document is indexed or failed')
@@ -59,6 +64,7 @@ To mirror a folder (replace changed files, delete gone ones), use \`docsift docs
       collection: stringFlag(flags.collection),
       tags: stringFlag(flags.tags),
       title,
+      metadata: metaFlags(flags.meta as string[] | undefined),
       concurrency: intFlag(flags.concurrency, '--concurrency', { max: 32 })!,
       batchSize: intFlag(flags.batchSize, '--batch-size', { max: 100 })!,
       wait: !!flags.wait,
@@ -100,7 +106,11 @@ To mirror a folder (replace changed files, delete gone ones), use \`docsift docs
         // Everything is there already (--skip-existing).
       } else if (opts.title !== undefined) {
         // A title applies to one document, so this is a plain single upload.
-        const doc = await client.documents.upload(collection.uuid, files[0]!, { title: opts.title, tags: opts.tags });
+        const doc = await client.documents.upload(collection.uuid, files[0]!, {
+          title: opts.title,
+          tags: opts.tags,
+          metadata: opts.metadata,
+        });
         result = {
           results: [{ index: 0, filename: doc.original_filename, size: doc.file_size, status: 'uploaded', document: doc }],
           uploaded: [doc],
@@ -110,6 +120,7 @@ To mirror a folder (replace changed files, delete gone ones), use \`docsift docs
       } else {
         result = await client.documents.uploadMany(collection.uuid, files, {
           tags: opts.tags,
+          metadata: opts.metadata,
           concurrency: opts.concurrency,
           batchSize: opts.batchSize,
           onProgress: (p) => progress.update(p),

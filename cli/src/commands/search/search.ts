@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { renderSnippet, snippet } from '../../ui/highlight.js';
 import { filterFlags } from '../../where.js';
 
-export default defineCommand<{ request: SearchRequest; full: boolean }>({
+export default defineCommand<{ request: SearchRequest; full: boolean; notes: string[] }>({
   name: 'search <query...>',
   summary: 'Hybrid (text + vector) search over every collection this key can see',
   help: `Query syntax: "quoted phrases" (every result contains them) and -excluded words (no result
@@ -51,7 +51,8 @@ Examples:
     const collection = stringFlag(flags.collection);
     if (collection) request.collection = collection;
     if (Array.isArray(flags.tag) && flags.tag.length) request.tags = flags.tag as string[];
-    const filter = filterFlags(stringFlag(flags.where), stringFlag(flags.filter));
+    const notes: string[] = [];
+    const filter = filterFlags(stringFlag(flags.where), stringFlag(flags.filter), notes);
     if (filter) request.filter = filter;
     const collections = stringFlag(flags.collections)
       ?.split(',')
@@ -67,9 +68,10 @@ Examples:
       request.score_threshold = min;
     }
     if (flags.typoTolerance === false) request.typo_tolerance = false;
-    return { request, full: !!flags.full };
+    return { request, full: !!flags.full, notes };
   },
-  async run(ctx, { request, full }) {
+  async run(ctx, { request, full, notes }) {
+    for (const n of notes) ctx.out.warn(n);
     const r = await (await ctx.client()).search(request);
     ctx.out.result(r, () => {
       const o = ctx.out;

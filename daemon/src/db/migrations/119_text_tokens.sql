@@ -1,6 +1,7 @@
--- Tokenization and BM25 chosen on two datasets (issue 32; `npm run bench:quality -- --dataset
--- scifact|nfcorpus`, text nDCG@10 SciFact / NFCorpus: 0.691 / 0.324 before, 0.694 / 0.331 with all
--- three changes, LanceDB's BM25 0.687 / 0.330):
+-- Tokenization and BM25 chosen on two datasets (docs/performance.md, "Tokenization and BM25 on two
+-- datasets"; `npm run bench:quality -- --dataset scifact|nfcorpus`, text nDCG@10 SciFact /
+-- NFCorpus: 0.691 / 0.324 before, 0.694 / 0.331 with all three changes, LanceDB's BM25 0.687 /
+-- 0.330):
 -- 1. `docsift_<config>` for every built-in text search configuration: a copy without the
 --    hyphenated-compound token (asciihword, hword, numhword). "TNF-alpha" indexes as tnf and alpha,
 --    not also as the compound, which a query only matches when written the same way.

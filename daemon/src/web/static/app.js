@@ -237,6 +237,8 @@
       const data = new FormData();
       const tags = form.querySelector('input[name="tags"]');
       if (tags?.value.trim()) data.append('tags', tags.value);
+      const metadata = form.querySelector('textarea[name="metadata"]');
+      if (metadata?.value.trim()) data.append('metadata', metadata.value);
       // One file is a single upload (its refusal is the request's error); several are a batch,
       // where the API skips what it cannot take and says why.
       const field = multiple && files.length > 1 ? 'files' : 'file';
@@ -284,6 +286,40 @@
       zone.classList.remove('over');
       const files = [...e.dataTransfer.files];
       start(multiple ? files : files.slice(0, 1));
+    });
+  }
+
+  // Collection picker: the summary names what is ticked; a click elsewhere or Escape closes it.
+  for (const picker of document.querySelectorAll('[data-picker]')) {
+    const summary = picker.querySelector('[data-picker-summary]');
+    const boxes = [...picker.querySelectorAll('input[type="checkbox"]')];
+    picker.addEventListener('change', () => {
+      const on = boxes.filter((b) => b.checked);
+      summary.textContent = !on.length
+        ? summary.getAttribute('data-all')
+        : on.length === 1
+          ? on[0].getAttribute('data-name')
+          : `${on.length} collections`;
+    });
+    document.addEventListener('click', (e) => {
+      if (picker.open && !picker.contains(e.target)) picker.open = false;
+    });
+    picker.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || !picker.open) return;
+      picker.open = false;
+      picker.querySelector('summary').focus();
+    });
+  }
+
+  // Metadata conditions: a value field suggests the values seen for the key typed beside it.
+  const valueLists = new Map([...document.querySelectorAll('datalist[data-meta-key]')].map((d) => [d.getAttribute('data-meta-key'), d.id]));
+  for (const row of document.querySelectorAll('[data-meta-row]')) {
+    const key = row.querySelector('input[name="mk"]');
+    const value = row.querySelector('input[name="mv"]');
+    key.addEventListener('input', () => {
+      const list = valueLists.get(key.value.trim());
+      if (list) value.setAttribute('list', list);
+      else value.removeAttribute('list');
     });
   }
 

@@ -1,8 +1,8 @@
 // Who may see and change what: the access rules every feature applies (REST, MCP and the web UI
-// alike), kept here below the features so none of them spells a rule out on its own.
+// alike), kept in auth/ below every feature that applies them, so none spells a rule out on its own.
 import { AppError } from '../errors.js';
 import type { Caller } from '../types.js';
-import type { Tx } from './client.js';
+import type { Tx } from '../db/client.js';
 
 /** Guard for actions scoped keys may never perform. */
 export function requireFullAccess(caller: Caller, action: string): void {

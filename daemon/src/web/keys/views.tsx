@@ -1,13 +1,13 @@
 // The API key pages: the list with the create form, the one-time secret and the confirmations
-// (the form parts are in keys-form.tsx, the routes in keys-pages.tsx).
+// (the form parts are in form.tsx, the routes in pages.tsx).
 import type { FC } from 'hono/jsx';
-import type { Session } from '../auth/sessions.js';
-import type { CollectionRow } from '../collections/queries.js';
-import type { keyJson } from '../auth/key-management.js';
-import { ErrorSummary } from './forms.js';
-import { Csrf, Layout, Notice, PageHead, Badge } from './layout.js';
-import { dateTime, relative } from './format.js';
-import { CreateKeyForm, keyFormErrors, type KeyFormState } from './keys-form.js';
+import type { Session } from '../../auth/sessions.js';
+import type { CollectionRow } from '../../collections/queries.js';
+import type { keyJson } from '../../auth/key-management.js';
+import { ErrorSummary } from '../forms.js';
+import { Csrf, Layout, Notice, PageHead, Badge } from '../layout.js';
+import { dateTime, relative } from '../format.js';
+import { CreateKeyForm, keyFormErrors, type KeyFormState } from './form.js';
 
 export type KeyView = ReturnType<typeof keyJson>;
 

@@ -1,17 +1,17 @@
 import type { Hono } from 'hono';
 import type { FC } from 'hono/jsx';
-import { EXPIRY_CHOICES, type ExpiryChoice } from '../auth/keys.js';
-import type { Session } from '../auth/sessions.js';
-import { queryVisibleCollections, type CollectionRow } from '../collections/queries.js';
-import { AppError } from '../errors.js';
-import { createKey, deleteGrant, listKeys, revokeKey, rotateKey, updateKey, upsertGrant } from '../auth/key-management.js';
-import type { AppDeps, Caller } from '../types.js';
-import { field, page, type FormFields, type WebContext, type WebEnv } from './context.js';
-import { dateTime, EXPIRY_LABELS } from './format.js';
-import { ErrorSummary } from './forms.js';
-import { Csrf, FieldError, Layout, PageHead } from './layout.js';
-import { emptyKeyForm, ExpirySelect, GrantPicker, type GrantChoice, type KeyFormState } from './keys-form.js';
-import { ConfirmPage, Grants, keyStatus, KeysPage, SecretPage, type KeyView } from './keys-views.js';
+import { EXPIRY_CHOICES, type ExpiryChoice } from '../../auth/keys.js';
+import type { Session } from '../../auth/sessions.js';
+import { queryVisibleCollections, type CollectionRow } from '../../collections/queries.js';
+import { AppError } from '../../errors.js';
+import { createKey, deleteGrant, listKeys, revokeKey, rotateKey, updateKey, upsertGrant } from '../../auth/key-management.js';
+import type { AppDeps, Caller } from '../../types.js';
+import { field, page, type FormFields, type WebContext, type WebEnv } from '../context.js';
+import { dateTime, EXPIRY_LABELS } from '../format.js';
+import { ErrorSummary } from '../forms.js';
+import { Csrf, FieldError, Layout, PageHead } from '../layout.js';
+import { emptyKeyForm, ExpirySelect, GrantPicker, type GrantChoice, type KeyFormState } from './form.js';
+import { ConfirmPage, Grants, keyStatus, KeysPage, SecretPage, type KeyView } from './views.js';
 
 const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[]; now: Date; error?: string; nameError?: string }> = ({
   session,

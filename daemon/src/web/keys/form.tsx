@@ -1,11 +1,11 @@
 // The key forms' parts: the create form and its state, and the expiry and grant pickers the
-// manage page (keys-pages.tsx) reuses.
+// manage page (pages.tsx) reuses.
 import type { FC } from 'hono/jsx';
-import { EXPIRY_CHOICES } from '../auth/keys.js';
-import type { CollectionRow } from '../collections/queries.js';
-import type { FormErrors } from './forms.js';
-import { Csrf, FieldError } from './layout.js';
-import { EXPIRY_LABELS } from './format.js';
+import { EXPIRY_CHOICES } from '../../auth/keys.js';
+import type { CollectionRow } from '../../collections/queries.js';
+import type { FormErrors } from '../forms.js';
+import { Csrf, FieldError } from '../layout.js';
+import { EXPIRY_LABELS } from '../format.js';
 
 export type GrantChoice = 'none' | 'read' | 'write';
 
