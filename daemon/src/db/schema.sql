@@ -129,10 +129,9 @@ CREATE FUNCTION public.fold_text_blocks() RETURNS void
      group by t.coll, t.lexeme
   ),
   -- mode: 'w' rewrites the list whole, 'm' merges its small blocks with the fresh postings (full
-  -- tails stay), 'a' appends the fresh postings as new blocks. fresh: the list had no block before.
+  -- tails stay), 'a' appends the fresh postings as new blocks.
   lists as materialized (
-    select t.coll, t.lexeme, m.mode, case when m.mode = 'm' then s.floor else 0 end as floor, coalesce(d.nos, '{}') as dead,
-           s.old = 0 and coalesce(t.held, 0) > 0 as fresh
+    select t.coll, t.lexeme, m.mode, case when m.mode = 'm' then s.floor else 0 end as floor, coalesce(d.nos, '{}') as dead
       from touched t
       left join dead d using (coll, lexeme)
      cross join lateral (
@@ -183,16 +182,6 @@ CREATE FUNCTION public.fold_text_blocks() RETURNS void
     insert into text_blocks (coll, lexeme, kind, max_impact, df, postings)
     select c.coll, c.lexeme, x.kind, x.max_impact, x.df, x.postings from cut c cross join lateral text_cut(c.arr, c.h) x
      order by c.lexeme, c.coll -- index order: inserts walk the indexes' leaves in sequence
-  ),
-  -- A list rewritten whole with no live posting left is gone: its lexeme may have left the vocabulary.
-  gone as (
-    insert into text_vocabulary_gone (lexeme)
-    select distinct l.lexeme from lists l left join cut c using (coll, lexeme) where l.mode = 'w' and c.arr is null
-  ),
-  vocabulary as (
-    insert into text_vocabulary (lexeme)
-    select distinct lexeme from lists where fresh order by 1
-    on conflict do nothing
   )
   -- Dead postings not among the rewritten rows (in blocks left in place) stay tombstoned.
   insert into text_blocks (coll, lexeme, kind, max_impact, df, postings)
@@ -217,11 +206,6 @@ begin
   on conflict (collection_id) do update set n_chunks = t.n_chunks + excluded.n_chunks, total_len = t.total_len + excluded.total_len;
   delete from collection_text_stats where n_chunks = 0;
   perform fold_text_blocks();
-  with g as (delete from text_vocabulary_gone returning lexeme)
-  delete from text_vocabulary v
-   where v.lexeme in (select lexeme from g)
-     and not exists (select 1 from text_blocks b where b.lexeme = v.lexeme and b.df > 0)
-     and not exists (select 1 from text_fresh f where f.lexeme = v.lexeme and f.df > 0);
 end $$;
 
 -- Name: rebuild_text_index(); Type: FUNCTION; Schema: public; Owner: -
@@ -235,7 +219,7 @@ declare
   c record;
 begin
   perform pg_advisory_xact_lock(hashtext('fold_text_stats'));
-  truncate text_blocks, text_fresh, text_vocabulary, text_vocabulary_gone;
+  truncate text_blocks, text_fresh;
   delete from collection_text_stats_delta;
   delete from collection_text_stats;
   for c in select cl.id, cl.no from collections cl where exists (select 1 from chunks k where k.collection_id = cl.id) loop
@@ -258,7 +242,6 @@ begin
     select c.no, l.lexeme, b.kind, b.max_impact, b.df, b.postings
       from lists l cross join lateral text_cut(l.arr, least(128, cardinality(l.arr))) b;
   end loop;
-  insert into text_vocabulary (lexeme) select distinct lexeme from text_blocks where df > 0 order by 1;
 end $$;
 
 -- Name: text_cut(bigint[], integer); Type: FUNCTION; Schema: public; Owner: -
@@ -324,10 +307,6 @@ begin
   if cardinality(emptied) > 0 then
     -- A concurrent fold could rewrite these lists unseen by this delete: wait for it.
     perform pg_advisory_xact_lock(hashtext('fold_text_stats'));
-    insert into text_vocabulary_gone (lexeme)
-    select lexeme from text_blocks where coll = any(emptied) and df > 0
-    union
-    select lexeme from text_fresh where coll = any(emptied) and df > 0;
     delete from text_blocks where coll = any(emptied);
     delete from text_fresh where coll = any(emptied);
   end if;
@@ -369,18 +348,6 @@ CREATE FUNCTION public.text_search_input(p_config text, p_text text) RETURNS tex
     AS $$
   select case when p_config like 'docsift\_%' then translate(p_text, '/', ' ') else p_text end
 $$;
-
--- Name: text_vocabulary_similar(text[], real); Type: FUNCTION; Schema: public; Owner: -
-
-CREATE FUNCTION public.text_vocabulary_similar(terms text[], threshold real) RETURNS TABLE(term text, lexeme text)
-    LANGUAGE plpgsql
-    SET "pg_trgm.similarity_threshold" TO '0.3'
-    AS $$
-begin
-  perform set_config('pg_trgm.similarity_threshold', threshold::text, true);
-  return query
-    select t.term, v.lexeme from unnest(terms) as t(term) join text_vocabulary v on v.lexeme % t.term;
-end $$;
 
 -- Name: docsift_arabic; Type: TEXT SEARCH CONFIGURATION; Schema: public; Owner: -
 
@@ -2302,18 +2269,6 @@ UNION ALL
     text_fresh.postings
    FROM public.text_fresh;
 
--- Name: text_vocabulary; Type: TABLE; Schema: public; Owner: -
-
-CREATE TABLE public.text_vocabulary (
-    lexeme text NOT NULL COLLATE pg_catalog."C"
-);
-
--- Name: text_vocabulary_gone; Type: TABLE; Schema: public; Owner: -
-
-CREATE TABLE public.text_vocabulary_gone (
-    lexeme text NOT NULL COLLATE pg_catalog."C"
-);
-
 -- Name: usage_daily; Type: TABLE; Schema: public; Owner: -
 
 CREATE TABLE public.usage_daily (
@@ -2511,11 +2466,6 @@ ALTER TABLE ONLY public.sign_in_failures
 ALTER TABLE ONLY public.subscriptions
     ADD CONSTRAINT subscriptions_pkey PRIMARY KEY (user_id, collection_id);
 
--- Name: text_vocabulary text_vocabulary_pkey; Type: CONSTRAINT; Schema: public; Owner: -
-
-ALTER TABLE ONLY public.text_vocabulary
-    ADD CONSTRAINT text_vocabulary_pkey PRIMARY KEY (lexeme);
-
 -- Name: usage_daily usage_daily_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.usage_daily
@@ -2679,10 +2629,6 @@ CREATE INDEX text_blocks_list_idx ON public.text_blocks USING btree (lexeme, col
 -- Name: text_fresh_list_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX text_fresh_list_idx ON public.text_fresh USING btree (lexeme, coll, max_impact DESC) INCLUDE (df);
-
--- Name: text_vocabulary_trgm_idx; Type: INDEX; Schema: public; Owner: -
-
-CREATE INDEX text_vocabulary_trgm_idx ON public.text_vocabulary USING gin (lexeme public.gin_trgm_ops);
 
 -- Name: usage_daily_org_idx; Type: INDEX; Schema: public; Owner: -
 

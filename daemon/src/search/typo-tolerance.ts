@@ -9,8 +9,8 @@ import { operatorFilter, plainWords } from './query-filter.js';
  * - 1 edit: some word one edit from the query word has that lexeme. Every such word is spelled out
  *   (about 50 per letter) and stemmed with the collection's configuration in one to_tsvector, so
  *   "mortalioy" finds mortal through "mortality", whatever the typo did to the suffix;
- * - 2 edits: a lexeme of the vocabulary (text_vocabulary, by trigram similarity) within 2 edits of
- *   the word's lexeme, or within 1 of the lexeme of a word one edit away.
+ * - 2 edits: a lexeme of the collections' lists that begins with the word's lexeme's first 3 letters,
+ *   within 2 edits of that lexeme, or within 1 of the lexeme of a word one edit away.
  * The nearest wins, then the one more chunks hold, then the first in byte order; it ranks as a query
  * word of weight CORRECTION_WEIGHT (below an exact match of the same word), and the answer shows it.
  *
@@ -36,11 +36,8 @@ export const TWO_EDIT_LETTERS = 9;
  */
 export const MAX_LETTERS = 40;
 export const MAX_WORDS = 8;
-/**
- * Trigram similarity (pg_trgm) at which the vocabulary is searched for 2-edit candidates: it bounds
- * the work, and what a word and a lexeme 2 edits apart can score (text-index.md, "Vocabulary").
- */
-export const TRIGRAM_THRESHOLD = 0.2;
+/** Letters a 2-edit candidate shares with the word's lexeme at its start: its lists are read by that range. */
+export const PREFIX = 3;
 
 /**
  * Scripts written without spaces between words: Thai, Lao, Myanmar, Hangul Jamo, Khmer, CJK (Han,
@@ -183,30 +180,38 @@ async function oneEditCandidates(tx: Tx, unknown: readonly Unknown[]): Promise<C
 }
 
 /**
- * Lexemes two edits away, in the searched collections: the vocabulary's lexemes near the word or its
- * lexeme by trigrams, within 2 edits of its lexeme or 1 of the lexeme of a word one edit away
- * (fuzzystrmatch's Levenshtein distance, bounded).
+ * Lexemes two edits away, in the searched collections: those of their lists (both tables, by the
+ * (lexeme, coll) indexes' range) that begin with the word's first PREFIX letters, within 2 edits of
+ * its lexeme or 1 of the lexeme of a word one edit away (fuzzystrmatch's bounded Levenshtein). The
+ * lists are the vocabulary: nothing else is stored, and an edit among the first letters is missed.
  */
 async function twoEditCandidates(tx: Tx, far: readonly Unknown[]): Promise<Candidate[]> {
-  const words = far.map((u) => ({ ...u, variants: oneEditAway(u.word).join(' ') }));
+  const words = far.map((u) => {
+    const prefix = [...u.lexeme].slice(0, PREFIX).join('');
+    return { ...u, variants: oneEditAway(u.word).join(' '), lo: prefix, hi: `${prefix}\u{10ffff}` };
+  });
   return tx<Candidate[]>`
     with u as materialized (
-      select * from jsonb_to_recordset(${tx.json(words as never)}::jsonb) as u(cfg text, nos int[], word text, lexeme text, variants text)
+      select * from jsonb_to_recordset(${tx.json(words as never)}::jsonb) as u(cfg text, nos int[], word text, lexeme text, variants text, lo text, hi text)
     ),
     v as materialized (
       select distinct u.word, x.lexeme from u cross join lateral unnest(docsift_tsvector(u.cfg, u.variants)) x
     ),
     s as materialized (
-      select * from text_vocabulary_similar(
-        (select array_agg(distinct t) from u cross join lateral unnest(array[u.lexeme, lower(u.word)]) t), ${TRIGRAM_THRESHOLD}::real)
+      select distinct u.word, u.nos, u.lexeme as "from", c.lexeme as "to"
+        from u cross join lateral (
+          select b.lexeme from text_blocks b where b.lexeme >= u.lo and b.lexeme < u.hi and b.coll = any(u.nos) and b.df > 0
+          union
+          select f.lexeme from text_fresh f where f.lexeme >= u.lo and f.lexeme < u.hi and f.coll = any(u.nos) and f.df > 0
+        ) c
+       where abs(char_length(c.lexeme) - char_length(u.lexeme)) <= 2
+         and (levenshtein_less_equal(u.lexeme, c.lexeme, 2) <= 2
+              or exists (select 1 from v where v.word = u.word and abs(char_length(v.lexeme) - char_length(c.lexeme)) <= 1
+                                             and levenshtein_less_equal(v.lexeme, c.lexeme, 1) <= 1))
     )
-    select u.word, u.nos, u.lexeme as "from", s.lexeme as "to", 2 as edits, d.df::float8 as df
-      from u join s on s.term in (u.lexeme, lower(u.word))
-     cross join lateral (select coalesce(sum(l.df), 0) as df from text_lists l where l.lexeme = s.lexeme and l.coll = any(u.nos)) d
-     where d.df > 0
-       and (levenshtein_less_equal(u.lexeme, s.lexeme, 2) <= 2
-            or exists (select 1 from v where v.word = u.word and abs(char_length(v.lexeme) - char_length(s.lexeme)) <= 1
-                                           and levenshtein_less_equal(v.lexeme, s.lexeme, 1) <= 1))`;
+    select s.word, s.nos, s."from", s."to", 2 as edits, d.df::float8 as df
+      from s cross join lateral (select coalesce(sum(l.df), 0) as df from text_lists l where l.lexeme = s."to" and l.coll = any(s.nos)) d
+     where d.df > 0`;
 }
 
 /** Lexemes the query excludes (-word), in any of the configurations: never a correction. */
