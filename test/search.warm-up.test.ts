@@ -34,6 +34,7 @@ describe('search warm-up: the API listens once the embedder and the pool are war
     assert.ok(line, 'one warm-up line');
     assert.equal(line.connections, d.config.DB_POOL_MAX);
     assert.equal(typeof line.embedderMs, 'number');
+    assert.equal(typeof line.statementsMs, 'number', 'the search statements ran');
     const [row] = await d.deps.sql<{ n: number }[]>`
       select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
     assert.ok(row!.n >= d.config.DB_POOL_MAX - 1, `the pool's connections are open: ${row!.n}`);

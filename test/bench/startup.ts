@@ -126,7 +126,11 @@ function summary(name: string, rounds: Round[]) {
   const med = (xs: number[]) => percentiles(xs).p50;
   return {
     name,
-    rounds: rounds.map((r) => ({ listening_ms: round(r.listeningMs), ready_ms: round(r.readyMs), searches_ms: r.searches.map(round) })),
+    rounds: rounds.map((r) => ({
+      listening_ms: round(r.listeningMs),
+      ready_ms: round(r.readyMs),
+      searches_ms: r.searches.map((x) => round(x)),
+    })),
     listening_ms: round(med(rounds.map((r) => r.listeningMs))),
     ready_ms: round(med(rounds.map((r) => r.readyMs))),
     first_ms: round(med(first)),

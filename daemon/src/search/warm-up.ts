@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../types.js';
+import { searchCollections } from './service.js';
 
 /** Longest the start waits for the embedding provider's first answer; past it the API listens anyway. */
 const EMBEDDER_WAIT_MS = 60_000;
@@ -9,6 +11,8 @@ export interface WarmUp {
   /** Every pool connection opened and its search extensions loaded. */
   connectionsMs: number;
   connections: number;
+  /** The search statements prepared on every connection, or null when they failed. */
+  statementsMs: number | null;
 }
 
 /**
@@ -16,15 +20,38 @@ export interface WarmUp {
  * tenth does (`npm run bench:startup`): the query embedder answers once (the built-in model loads:
  * seconds on 2 cores, the first search's whole excess without this) while each of the read pool's
  * DB_POOL_MAX connections opens and loads what a search statement needs on a fresh backend
- * (pgvector, the text search configuration). A provider that does not answer is only logged:
- * hybrid search answers from text until it does.
+ * (pgvector, the text search configuration); then every search statement is prepared on each of
+ * them. A provider that does not answer is only logged: hybrid search answers from text until it does.
  */
 export async function warmSearch(deps: AppDeps): Promise<WarmUp> {
   const t0 = performance.now();
   const [embedderMs, connections] = await Promise.all([warmEmbedder(deps, t0), warmConnections(deps)]);
-  const warm = { embedderMs, connectionsMs: Math.round(performance.now() - t0), connections };
+  const connectionsMs = Math.round(performance.now() - t0);
+  const statementsMs = await warmStatements(deps);
+  const warm = { embedderMs, connectionsMs, connections, statementsMs };
   deps.logger.info(warm, 'search warmed up');
   return warm;
+}
+
+/**
+ * A hybrid search over a collection that does not exist, on every connection at once (each search
+ * runs two statements at once): every statement a search sends is prepared on each connection, and
+ * the code that builds and fuses them has run. It reads no one's data.
+ */
+async function warmStatements(deps: AppDeps): Promise<number | null> {
+  const t0 = performance.now();
+  const nowhere = [randomUUID()];
+  try {
+    await Promise.all(
+      Array.from({ length: Math.ceil(deps.config.DB_POOL_MAX / 2) }, () =>
+        searchCollections(deps, { query: 'warm up the search statements', mode: 'hybrid', limit: 10 }, nowhere),
+      ),
+    );
+    return Math.round(performance.now() - t0);
+  } catch (err) {
+    deps.logger.warn({ err }, 'the search statements failed the warm-up: serving; the first searches prepare them');
+    return null;
+  }
 }
 
 async function warmEmbedder(deps: AppDeps, t0: number): Promise<number | null> {
