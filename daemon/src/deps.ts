@@ -45,7 +45,7 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     usageLog: new UsageLogWriter(sql, logger, { flushMs: config.USAGE_FLUSH_MS, flushRows: config.USAGE_FLUSH_ROWS }),
     queryCache: new QueryEmbeddingCache(QUERY_CACHE_ENTRIES),
     webhookFailures: new WebhookFailureLog(logger),
-    backgrounds: new ScopeBackgrounds(),
+    backgrounds: new ScopeBackgrounds(config.STATEMENT_TIMEOUT_MS),
     admission: new OrgAdmission({
       perOrg: config.SEARCH_CONCURRENCY_PER_ORG ?? defaultSearchConcurrency(config.DB_POOL_MAX),
       queue: config.SEARCH_QUEUE_PER_ORG,

@@ -113,7 +113,7 @@ export async function importDocument(
   if (!body) return failed(`its original (${line.file ?? 'no file entry'}) is missing from the archive`);
   const key = `docs/${collectionId}/${id}`;
   const stored = await storeFile(deps, key, body, line.media_type);
-  if (!stored) return failed('File exceeds the 50 MB limit.');
+  if (!stored) return failed('File exceeds the 50 MiB limit.');
   const refuse = async (reason: string) => {
     await deps.blobs.delete(key).catch(() => {});
     return failed(reason);

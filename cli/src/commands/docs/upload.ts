@@ -29,7 +29,7 @@ export default defineCommand<Options>({
   name: 'upload <paths...>',
   summary: 'Upload files, directories (recursively) or glob patterns into a collection',
   help: `Files are sent in batches (--batch-size, at most 100 per request) with --concurrency requests in flight.
-Files the service refuses (unsupported type, over 50 MB, content not matching the extension) are
+Files the service refuses (unsupported type, over 50 MiB, content not matching the extension) are
 skipped and listed with the reason; dot-files and node_modules are not picked up from directories.
 The exit code is 1 when any file failed to upload (or, with --wait, failed to index); 0 otherwise
 (add --strict to also fail on skipped files). Progress is live on a terminal and one line every
