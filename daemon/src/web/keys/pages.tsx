@@ -8,8 +8,8 @@ import { createKey, deleteGrant, listKeys, revokeKey, rotateKey, updateKey, upse
 import type { AppDeps, Caller } from '../../types.js';
 import { field, page, type FormFields, type WebContext, type WebEnv } from '../context.js';
 import { dateTime, EXPIRY_LABELS } from '../format.js';
-import { ErrorSummary } from '../forms.js';
-import { Csrf, FieldError, Layout, PageHead } from '../layout.js';
+import { ErrorSummary, TextField } from '../forms.js';
+import { Csrf, Layout, PageHead } from '../layout.js';
 import { emptyKeyForm, ExpirySelect, GrantPicker, type GrantChoice, type KeyFormState } from './form.js';
 import { ConfirmPage, Grants, keyStatus, KeysPage, SecretPage, type KeyView } from './views.js';
 
@@ -61,20 +61,15 @@ const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[
             <dd>{k.last_used_at ? dateTime(k.last_used_at) : 'never'}</dd>
           </dl>
           <div class="section">
-            <div class="field">
-              <label for="manage-name">Name</label>
-              <input
-                id="manage-name"
-                name="name"
-                type="text"
-                maxlength={100}
-                required
-                value={k.name}
-                aria-invalid={nameError ? 'true' : undefined}
-                aria-describedby="manage-name-error"
-              />
-              <FieldError id="manage-name-error" message={nameError} />
-            </div>
+            <TextField
+              id="manage-name"
+              name="name"
+              label="Name"
+              maxlength={100}
+              required
+              value={k.name}
+              errors={nameError ? { 'manage-name': nameError } : {}}
+            />
             <ExpirySelect id="manage-expiry" value={k.expires_in} label="Renew expiry (counted from today)" />
             <label class="choice">
               <input type="checkbox" name="renew" value="1" checked={st.label === 'expired' || st.label === 'expires soon'} />
