@@ -130,6 +130,22 @@ function parseKeyForm(form: FormFields): KeyFormState {
   return state;
 }
 
+/** The key the form describes: read grants come with its creation (one transaction), write grants are raised right after. */
+async function createFromForm(deps: AppDeps, caller: Caller, form: KeyFormState) {
+  const grants = Object.entries(form.grants).filter(([, g]) => g !== 'none');
+  const created = await createKey(deps, caller, {
+    name: form.name,
+    is_full_access: form.access === 'full',
+    collections: form.access === 'scoped' ? grants.map(([slug]) => slug) : [],
+    expires_in: form.expires_in as ExpiryChoice,
+  });
+  if (form.access === 'scoped') {
+    for (const [slug, g] of grants)
+      if (g === 'write') await upsertGrant(deps, caller, created.uuid, { collection: slug, permission: 'write' });
+  }
+  return created;
+}
+
 export function registerKeyPages(web: Hono<WebEnv>, deps: AppDeps): void {
   const collectionsOf = (caller: Caller) => queryVisibleCollections(deps.sql, caller);
   const findKey = async (caller: Caller, id: string): Promise<KeyView> => {
@@ -160,19 +176,8 @@ export function registerKeyPages(web: Hono<WebEnv>, deps: AppDeps): void {
     const caller = c.get('webCaller');
     const form = parseKeyForm(c.get('form'));
     if (Object.keys(form.errors).length) return listPage(c, form, 400);
-    const grants = Object.entries(form.grants).filter(([, g]) => g !== 'none');
     try {
-      // Read grants come with creation (one transaction); write grants are raised right after.
-      const created = await createKey(deps, caller, {
-        name: form.name,
-        is_full_access: form.access === 'full',
-        collections: form.access === 'scoped' ? grants.map(([slug]) => slug) : [],
-        expires_in: form.expires_in as ExpiryChoice,
-      });
-      if (form.access === 'scoped') {
-        for (const [slug, g] of grants)
-          if (g === 'write') await upsertGrant(deps, caller, created.uuid, { collection: slug, permission: 'write' });
-      }
+      const created = await createFromForm(deps, caller, form);
       const k = (await findKey(caller, created.uuid)) as KeyView;
       return page(c, <SecretPage session={c.get('session')!} k={{ ...k, key: created.key }} rotated={false} />, 201);
     } catch (err) {
