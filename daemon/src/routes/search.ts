@@ -6,6 +6,8 @@ import { errorResponses, jsonBody, jsonResponse } from './router.js';
 import { FilterField, registerFilterSchemas } from './filter-schemas.js';
 import { DocumentMetadata } from '../metadata.js';
 import { parseFilter } from '../filters/parse.js';
+import { checkFacetFields } from '../search/facets.js';
+import { FacetsField, FacetsSchema, HighlightsSchema } from './facet-schemas.js';
 
 export const SearchRequestSchema = z
   .strictObject({
@@ -93,6 +95,7 @@ export const SearchRequestSchema = z
           'Drops results whose `score` (as returned, in any mode) is below this: a threshold in the units results show. In hybrid mode the score is relative to the best match of the query, so 0.5 keeps results at least half as good as the best.',
         example: 0.5,
       }),
+    facets: FacetsField,
   })
   .openapi('SearchRequest');
 
@@ -100,6 +103,7 @@ const ChannelExplain = z.object({ rank: z.number().int(), score: z.number() }).n
 export const SearchResultSchema = z
   .object({
     content: z.string().openapi({ description: 'Chunk text.' }),
+    highlights: HighlightsSchema,
     title: z.string().openapi({ description: 'Document title.' }),
     document_id: z.string().openapi({ format: 'uuid' }),
     collection_name: z.string(),
@@ -168,6 +172,10 @@ export const SearchResponseSchema = z
     }),
     fusion: z.object({ method: z.enum(['rrf', 'weighted', 'none']), semantic_ratio: z.number().nullable() }),
     explain: SearchExplain.optional(),
+    facets: FacetsSchema.optional().openapi({
+      description:
+        'With `facets` in the request: per field, value counts over the distinct documents of the ranked candidates (the best 100 chunks of each channel passing the collections, tags, filter, phrases, exclusions, relevance floor and score_threshold), before `limit` and `max_chunks_per_document`.',
+    }),
   })
   .openapi('SearchResponse');
 
@@ -204,6 +212,7 @@ export function searchRequest(b: SearchBody, note: SearchNote | undefined): Sear
     minScore: b.min_score,
     note,
     scoreThreshold: b.score_threshold,
+    facets: b.facets === undefined ? undefined : checkFacetFields(b.facets),
   };
 }
 

@@ -16,6 +16,8 @@ import { hydrate, type Hit } from './hydrate.js';
 import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
 import { searchScope } from './scope.js';
+import { annotate, type Annotations } from './annotate.js';
+import type { Span } from './highlights.js';
 
 export type SearchMode = 'hybrid' | 'text' | 'vector';
 
@@ -39,6 +41,8 @@ export interface SearchRequest {
   note?: SearchNote;
   /** Drops results whose displayed `score` is below this (any mode): a threshold in the units results show. */
   scoreThreshold?: number;
+  /** Facet fields (checked, facets.ts): value counts over the ranked candidates' documents. */
+  facets?: string[];
 }
 
 type Source = 'request' | 'model_default' | 'none';
@@ -98,14 +102,15 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     min_score: { ...floor, dropped },
     bm25: { k1: deps.config.BM25_K1, b: deps.config.BM25_B },
   });
-  const answer = (results: Hit[], fallback: 'text_only' | null, dropped: number) => ({
+  const answer = (results: Hit[], fallback: 'text_only' | null, dropped: number, notes: Annotations = { spans: new Map() }) => ({
     query: req.query,
     count: results.length,
-    results: results.map((r) => resultJson(r, req.explain)),
+    results: results.map((r) => resultJson(r, req.explain, notes.spans.get(r.chunkId) ?? [])),
     mode: req.mode,
     fallback,
     fusion: { method: req.mode === 'hybrid' ? method : ('none' as const), semantic_ratio: req.mode === 'hybrid' ? ratio : null },
     ...(req.explain ? { explain: explain(dropped) } : {}),
+    ...(req.facets ? { facets: notes.facets ?? Object.fromEntries(req.facets.map((f) => [f, []])) } : {}),
   });
   if (!collectionIds.length) return { ...answer([], null, 0), fusion: { method, semantic_ratio: ratio } };
 
@@ -141,7 +146,15 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   const { kept: operated } = await requireOperators(run, operatorOpts, req.query, all);
   const fused = atThreshold(operated, req.scoreThreshold);
   const rows = await run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit), cond));
-  return answer(capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit), fallback, gated.dropped);
+  const page = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
+  const notes = await annotate(run, cond, {
+    query: req.query,
+    textConfig: deps.config.TEXT_SEARCH_CONFIG,
+    page,
+    ranked: fused,
+    facets: req.facets,
+  });
+  return answer(page, fallback, gated.dropped, notes);
 }
 
 /**
@@ -198,9 +211,10 @@ async function channelCandidates(deps: AppDeps, req: SearchRequest, cond: Condit
   }
 }
 
-function resultJson(r: Hit, explain: boolean | undefined) {
+function resultJson(r: Hit, explain: boolean | undefined, highlights: Span[]) {
   return {
     content: r.content,
+    highlights,
     title: r.title,
     document_id: r.documentId,
     collection_name: r.collectionName,
