@@ -39,8 +39,8 @@ export async function annotate(run: <T>(fn: (sql: Tx) => Promise<T>) => Promise<
               c.passes,
             ),
             x.facets!,
-            c.timeoutMs,
-          ),
+            { timeoutMs: c.timeoutMs },
+          ).then((f) => f.facets),
         )
       : undefined,
   ]);

@@ -60,15 +60,23 @@ export function facetFieldsFromText(text: string): string[] {
 
 /**
  * Counts over the documents `docs` selects (a statement selecting one uuid column `id`, of live
- * documents the caller may see: the caller's conditions are the selection's own). Each document
- * counts once per value; an array value counts each of its strings; a missing key counts nothing.
+ * documents the caller may see: the caller's conditions are the selection's own), the first `cap`
+ * of them. Each document counts once per value; an array value counts each of its strings; a
+ * missing key counts nothing. `documents`: how many `docs` selected, up to cap + 1 (more than cap:
+ * the counts stopped there).
  */
-export async function countFacets(tx: Tx, docs: Fragment, fields: readonly string[], timeoutMs: number): Promise<Facets> {
-  const out: Facets = Object.fromEntries(fields.map((f) => [f, []]));
-  if (!fields.length) return out;
+export async function countFacets(
+  tx: Tx,
+  docs: Fragment,
+  fields: readonly string[],
+  opts: { timeoutMs: number; cap?: number },
+): Promise<{ facets: Facets; documents: number }> {
+  const facets: Facets = Object.fromEntries(fields.map((f) => [f, []]));
+  const cap = opts.cap ?? 1e9;
   const rows = await withinTimeout(
-    tx<{ field: string; value: FacetValue; count: number }[]>`
-    with docs as materialized (${docs}),
+    tx<{ field: string | null; value: FacetValue; count: number }[]>`
+    with seen as materialized (select id from (${docs}) x limit ${cap + 1}),
+    docs as (select id from seen limit ${cap}),
     f as (select field, case when field like 'metadata.%' then substr(field, 10) end as key from unnest(${fields as string[]}::text[]) as field),
     vals as (
       select distinct d.id, f.field, v.value
@@ -90,11 +98,18 @@ export async function countFacets(tx: Tx, docs: Fragment, fields: readonly strin
              row_number() over (partition by field order by count(*) desc, value #>> '{}') as rank
         from vals group by field, value
     )
-    select field, value, count from counted where rank <= ${FACET_MAX_VALUES} order by field, rank`,
-    timeoutMs,
+    select field, value, count, rank from counted where rank <= ${FACET_MAX_VALUES}
+    union all
+    select null, null, (select count(*) from seen)::int, 0
+    order by field nulls first, rank`,
+    opts.timeoutMs,
   );
-  for (const r of rows) out[r.field]!.push({ value: r.value, count: r.count });
-  return out;
+  let documents = 0;
+  for (const r of rows) {
+    if (r.field === null) documents = r.count;
+    else facets[r.field]!.push({ value: r.value, count: r.count });
+  }
+  return { facets, documents };
 }
 
 /**
