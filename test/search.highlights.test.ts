@@ -99,6 +99,11 @@ describe('search result highlights', () => {
     assert.deepEqual(none.get(chunk), []);
   });
 
+  it('marks the word a typo was corrected to, through REST', async () => {
+    const r = await resultFor('ledgres', 'plain', { typo_tolerance: true });
+    assert.deepEqual(marked(r), ['ledgers']);
+  });
+
   it('gives every result the field, empty when nothing matches, and never another tenant’s text', async () => {
     const all = await search('running', { mode: 'hybrid', limit: 50 });
     assert.ok(all.every((x) => Array.isArray(x.highlights)));

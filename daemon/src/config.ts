@@ -128,6 +128,12 @@ export const configSchema = z.object({
    */
   BM25_K1: z.coerce.number().min(0).max(10).default(1.2),
   BM25_B: z.coerce.number().min(0).max(1).default(0.75),
+  /**
+   * Typo tolerance in the text channel: a query word the searched collections do not hold is read as
+   * one they do within 1 edit (5–8 letters) or 2 (9 or more). A request's `typo_tolerance` overrides
+   * it (daemon/src/search/typo-tolerance.ts).
+   */
+  TYPO_TOLERANCE: envBoolDefaultTrue,
 
   /** Largest request body on /api/v1 and /mcp other than a multipart upload; larger ones get 413 PAYLOAD_TOO_LARGE while streaming. */
   MAX_JSON_BODY_BYTES: z.coerce

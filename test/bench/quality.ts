@@ -6,6 +6,7 @@
 //                         [--bm25-grid] [--bm25 0.9:0.4,1.2:0.75] [--dataset xquad-r-zh] [--language simple]
 //   QUALITY_DB_URL=… QUALITY_KEY=… npm run bench:quality     (reuse a database kept with --keep)
 //   npm run bench:quality -- --size-only   (bytes per chunk and text nDCG@10 only, with an instant 512-d embedder)
+//   npm run bench:quality -- --typos       (also the test queries with one seeded misspelling each)
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -31,9 +32,13 @@ import { DEFAULT_GRID, parseGrid, printGrid, runBm25Grid, type GridPoint } from 
 import { runFloorStudy } from './quality/floor.js';
 import { createCollection, uploadCorpus, waitForIndexing } from './quality/ingest.js';
 import { dedupeDocs, scoreRun } from './quality/metrics.js';
-import { runHttp, runInProcess, type OurConfig } from './quality/ours.js';
+import { runHttp, runInProcess, type OurConfig, type RunOutput } from './quality/ours.js';
+import { loadOffTopic, noResultShare, printOffTopic, runOffTopic } from './quality/off-topic.js';
+import { runEvidenceStudy } from './quality/evidence.js';
+import { runTypoWeights } from './quality/typo-study.js';
+import { runTypoStudy } from './quality/typos.js';
 import type { Peer, PeerChunk } from './quality/peers/types.js';
-import { evaluateTargets, printResults, printSweep, printTargets, type ResultRow } from './quality/report.js';
+import { evaluateTargets, printResults, printSweep, printTargets, relevanceTargets, type ResultRow } from './quality/report.js';
 import { createUserKey, keepDatabase, startInProcess, startServe, type DaemonEnvOptions, type InProcess } from './quality/setup.js';
 import { measureSize, sizeTarget } from './quality/size.js';
 import { startFakeOllama } from '../helpers/fake-ollama-server.js';
@@ -61,6 +66,11 @@ const { values: args } = parseArgs({
     dataset: { type: 'string', default: 'scifact' },
     'stand-in': { type: 'string' },
     language: { type: 'string' },
+    typos: { type: 'boolean', default: false },
+    'evidence-study': { type: 'boolean', default: false },
+    'typo-study': { type: 'boolean', default: false },
+    modes: { type: 'string', default: 'text,vector,hybrid' },
+    'no-off-topic': { type: 'boolean', default: false },
   },
 });
 if (!Object.hasOwn(DATASETS, args.dataset)) throw new Error(`--dataset must be one of ${Object.keys(DATASETS).join(', ')}`);
@@ -81,7 +91,8 @@ if (standIn) {
 // hour. Vectors come from the Ollama stand-in at the built-in model's 512 dimensions (same bytes per
 // vector and per HNSW entry); only the text channel, which does not depend on them, is scored.
 const sizeOnly = args['size-only'];
-if (sizeOnly) Object.assign(args, { provider: 'ollama', 'no-peers': true, 'no-sweep': true, 'no-floor': true });
+if (sizeOnly)
+  Object.assign(args, { provider: 'ollama', 'no-peers': true, 'no-sweep': true, 'no-floor': true, 'no-off-topic': true, typos: false });
 const bm25Points = args.bm25 || args['bm25-grid'] ? parseGrid(args.bm25 ?? DEFAULT_GRID) : [];
 const provider = args.provider === 'ollama' || args.provider === 'openai' ? args.provider : 'builtin';
 if (args.provider !== provider) throw new Error(`--provider must be builtin, ollama or openai, not ${args.provider}`);
@@ -173,8 +184,9 @@ async function main(): Promise<number> {
       { label: 'text (BM25)', mode: 'text' },
       { label: 'vector (HNSW cosine)', mode: 'vector' },
       { label: `hybrid (default: ${defaultLabel})`, mode: 'hybrid' },
-    ].filter((c) => !sizeOnly || c.mode === 'text') as OurConfig[];
+    ].filter((c) => (!sizeOnly || c.mode === 'text') && args.modes.split(',').includes(c.mode)) as OurConfig[];
     const inprocNdcg: Record<string, number> = {};
+    const httpRuns: Record<string, RunOutput> = {};
     let fallbacks = 0;
     for (const cfg of mainConfigs) {
       const http = await runHttp(api, collection.slug, queries, cfg, searchConcurrency);
@@ -182,6 +194,7 @@ async function main(): Promise<number> {
       const s50 = scoreRun(http.runs, queries, 50);
       const s100 = scoreRun(deep.runs, queries, 100);
       fallbacks += http.fallbacks + deep.fallbacks;
+      httpRuns[cfg.mode] = http;
       inprocNdcg[cfg.mode] = s100.ndcg10;
       rows.push({
         system: 'docsift',
@@ -199,6 +212,11 @@ async function main(): Promise<number> {
       );
     }
     if (fallbacks) log(`WARNING: ${fallbacks} hybrid responses fell back to text only (embedding provider unavailable)`);
+    const noResult = noResultShare(httpRuns, queries);
+    for (const r of noResult) log(`  ${r.mode}: ${r.no_result} of ${r.queries} test queries get no result`);
+    const offTopic = args['no-off-topic']
+      ? []
+      : [await runOffTopic(api, collection.slug, 'hybrid'), await runOffTopic(api, collection.slug, 'text')];
 
     const floor = args['no-floor']
       ? null
@@ -280,6 +298,34 @@ async function main(): Promise<number> {
         }
       }
     }
+    const typoWeights = args['typo-study']
+      ? await runTypoWeights({ deps: inproc.daemon.deps, collectionId: collection.uuid, queries, log })
+      : null;
+    const evidence = args['evidence-study']
+      ? await runEvidenceStudy({
+          deps: inproc.daemon.deps,
+          caller: inproc.caller,
+          collection: collection.slug,
+          test: queries,
+          other: loadOtherQueries(datasetDir),
+          offTopic: loadOffTopic(),
+          datasetTitle: dataset.title,
+          log,
+        })
+      : null;
+    const typos = args.typos
+      ? await runTypoStudy({
+          api,
+          collection: collection.slug,
+          clean: queries,
+          cleanNdcg: (system, mode) => rows.find((r) => r.system === system && r.mode === mode && r.primary)?.ndcg10,
+          peers,
+          runPeer,
+          embed: (texts) => inproc!.daemon.deps.embedder.embed(texts),
+          concurrency: searchConcurrency,
+          log,
+        })
+      : null;
     let grid: GridPoint[] = [];
     if (bm25Points.length)
       grid = await runBm25Grid({
@@ -298,13 +344,18 @@ async function main(): Promise<number> {
     );
     printResults(rows, queries.length, docs.length, { name: args.dataset as DatasetName, title: dataset.title });
     if (sweep.length) printSweep(sweep, defaultLabel);
+    if (offTopic.length) printOffTopic(offTopic);
     if (grid.length)
       printGrid(
         grid,
         { k1: inproc.daemon.deps.config.BM25_K1, b: inproc.daemon.deps.config.BM25_B },
         rows.filter((r) => r.mode === 'text' && r.system !== 'docsift'),
       );
-    const targets = [...evaluateTargets(rows, args.dataset as DatasetName), sizeTarget(size)];
+    const targets = [
+      ...evaluateTargets(rows, args.dataset as DatasetName),
+      ...relevanceTargets({ noResult, offTopic, typos }),
+      sizeTarget(size),
+    ];
     printTargets(targets);
     if (docs.length < fullCorpus.length) log(`  (subset of ${docs.length} documents: the targets are meant for the full corpus)`);
 
@@ -346,6 +397,11 @@ async function main(): Promise<number> {
       fusion_sweep: sweep,
       bm25_grid: grid,
       relevance_floor: floor,
+      no_result: noResult,
+      off_topic: offTopic,
+      typos,
+      evidence_study: evidence,
+      typo_weights: typoWeights,
       peers: peerInfo,
       targets,
       // The name only: the URL carries the test cluster's password.
@@ -353,6 +409,9 @@ async function main(): Promise<number> {
     });
     log(`\nresults: ${file}`);
     return args.strict && targets.some((t) => !t.pass) ? 1 : 0;
+  } catch (err) {
+    if (serve) process.stderr.write(`daemon log tail:\n${await serve.logTail(60).catch(() => '')}\n`);
+    throw err;
   } finally {
     for (const p of peers) await p.close().catch(() => {});
     await inproc?.close().catch(() => {});

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ERROR_CODES } from '../errors.js';
 import { search } from '../search/service.js';
 import { SCORE_MEANING } from '../search/score-scale.js';
-import { noRelevantResults } from '../search/zero-answer.js';
+import { correctionLine, noRelevantResults } from '../search/zero-answer.js';
 import { listCollections } from '../collections/service.js';
 import { documentDetail } from '../documents/read.js';
 import { searchByTag, TAG_RESULTS_MAX } from '../documents/tags.js';
@@ -73,7 +73,7 @@ const searchDocuments = defineTool({
   name: 'search_documents',
   title: 'Search documents',
   description:
-    'Hybrid (BM25 full-text + semantic vector) search over the documents this API key can read. Returns the best-matching text chunks with document title, collection, tags, metadata and a relevance score in [0,1]. Use this first to answer questions from the knowledge base; quote phrases with "…" (every result contains them) and exclude words with -word (no result contains them). The ' +
+    'Hybrid (BM25 full-text + semantic vector) search over the documents this API key can read. Returns the best-matching text chunks with document title, collection, tags, metadata and a relevance score in [0,1]. Use this first to answer questions from the knowledge base; quote phrases with "…" (every result contains them) and exclude words with -word (no result contains them). A misspelled word is read as the nearest word the documents hold, and the answer says so ("Showing results for …"). An empty answer gives its reason (for example no_documents_pass_filter: the filter, not the query, left nothing) and warnings about the filter. The ' +
     SCORE_MEANING +
     ' Do not answer from memory when it finds nothing.',
   // POST /search/'s body; `collection_id` is its alias of `collection` for older clients, which a tool has none of.
@@ -87,7 +87,12 @@ const searchDocuments = defineTool({
         `${i + 1}. [${x.score.toFixed(3)}] ${x.title} — ${x.collection_name} (document ${x.document_id}, chunk ${x.chunk_index}${x.page ? `, page ${x.page}` : ''})\n   ${markedSnippet(x.content, x.highlights).replace(/\n+/g, ' ')}`,
     );
     return {
-      text: r.count ? `${r.count} result(s) for "${r.query}":\n${lines.join('\n')}` : noRelevantResults(r, { collection: args.collection }),
+      text: [
+        correctionLine(r),
+        r.count ? `${r.count} result(s) for "${r.query}":\n${lines.join('\n')}` : noRelevantResults(r, { collection: args.collection }),
+      ]
+        .filter(Boolean)
+        .join('\n'),
       data: r as unknown as Record<string, unknown>,
     };
   },

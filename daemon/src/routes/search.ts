@@ -95,11 +95,24 @@ export const SearchRequestSchema = z
           'Drops results whose `score` (as returned, in any mode) is below this: a threshold in the units results show. In hybrid mode the score is relative to the best match of the query, so 0.5 keeps results at least half as good as the best.',
         example: 0.5,
       }),
+    typo_tolerance: z.boolean().optional().openapi({
+      description:
+        'Reads a query word that no searched document holds as the nearest word they do: 1 edit away for words of 5–8 letters, 2 for 9 or more, ranked below exact matches; `correction` shows what was read. Words in "quotes" and -excluded words are never corrected. Default: on (setting TYPO_TOLERANCE). No effect in `vector` mode.',
+    }),
     facets: FacetsField,
   })
   .openapi('SearchRequest');
 
 const ChannelExplain = z.object({ rank: z.number().int(), score: z.number() }).nullable();
+const TextExplain = z
+  .object({
+    rank: z.number().int(),
+    score: z.number(),
+    coverage: z.number().nullable().openapi({
+      description: 'Share of the query’s idf weight (its words, rarer ones weighing more) that the chunk holds; 1: the whole query.',
+    }),
+  })
+  .nullable();
 export const SearchResultSchema = z
   .object({
     content: z.string().openapi({ description: 'Chunk text.' }),
@@ -117,7 +130,7 @@ export const SearchResultSchema = z
     chunk_id: z.string().openapi({ format: 'uuid' }),
     chunk_index: z.number().int(),
     page: z.number().int().nullable().openapi({ description: 'PDF page of the chunk, for citations.' }),
-    explain: z.object({ text: ChannelExplain, vector: ChannelExplain }).optional(),
+    explain: z.object({ text: TextExplain, vector: ChannelExplain }).optional(),
   })
   .openapi('SearchResult');
 
@@ -158,6 +171,39 @@ const SearchExplain = z
     bm25: z
       .object({ k1: z.number(), b: z.number() })
       .openapi({ description: 'BM25 parameters of the text scores (settings BM25_K1 and BM25_B; Lucene IDF).' }),
+    evidence: z
+      .object({
+        on: z.boolean().openapi({ description: 'Whether the query is about the searched documents; when not, a hybrid answer is empty.' }),
+        basis: z.enum(['coverage', 'nearness', 'no_structure', 'small_scope', 'no_vector', 'off_topic']).openapi({
+          description:
+            '`coverage`: a chunk holds enough of the query’s words; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.',
+        }),
+        coverage: z.number().openapi({ description: 'The best text match’s share of the query’s idf weight.' }),
+        nearness: z.number().nullable().openapi({
+          description:
+            'The nearest chunk’s similarity in spreads from the median similarity of pairs of the scope’s chunks; null when not judged.',
+        }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          'Hybrid mode: whether the query is on topic (search/evidence.ts); null in text and vector mode, where every match counts.',
+      }),
+    typo_tolerance: z
+      .object({
+        enabled: z.boolean(),
+        source: z.enum(['request', 'setting']).openapi({ description: '`request`: typo_tolerance; `setting`: TYPO_TOLERANCE.' }),
+        corrections: z.array(
+          z.object({
+            word: z.string().openapi({ description: 'The query word as written.' }),
+            lexeme: z.string().openapi({ description: 'Its normalised form, which no searched document holds.' }),
+            correction: z.string().openapi({ description: 'The normalised form (lexeme) it was read as.' }),
+            edits: z.number().int().openapi({ description: 'Edits between them (1 or 2).' }),
+            chunks: z.number().int().openapi({ description: 'Searched chunks holding the correction.' }),
+          }),
+        ),
+      })
+      .openapi({ description: 'Typo tolerance in force and what it read.' }),
   })
   .openapi('SearchExplain', { description: 'With `explain: true`: the defaults in force and where they come from.' });
 
@@ -171,6 +217,53 @@ export const SearchResponseSchema = z
       description: '`text_only` when hybrid search ran without the vector channel because the embedding provider was unavailable.',
     }),
     fusion: z.object({ method: z.enum(['rrf', 'weighted', 'none']), semantic_ratio: z.number().nullable() }),
+    correction: z
+      .object({
+        query: z.string().openapi({
+          description: 'The query as read, each corrected word replaced: "showing results for …".',
+          example: 'diabetes treatment',
+        }),
+        words: z.array(
+          z.object({
+            word: z.string().openapi({ example: 'diabetis' }),
+            correction: z
+              .string()
+              .openapi({ description: 'How the searched documents write the word it was read as.', example: 'diabetes' }),
+            edits: z.number().int().openapi({ example: 1 }),
+          }),
+        ),
+      })
+      .nullable()
+      .openapi({ description: 'The spelling corrections typo tolerance made (null: none).' }),
+    reason: z
+      .object({
+        code: z.enum(['no_documents', 'no_documents_pass_filter', 'below_score_threshold', 'no_match']).openapi({
+          description:
+            '`no_documents`: the searched collections hold no indexed document; `no_documents_pass_filter`: none passes `filter` and `tags`, so the query was not the cause (see `warnings`); `below_score_threshold`: every result scored below `score_threshold`; `no_match`: documents were searched and none matched.',
+        }),
+        message: z.string().openapi({
+          example:
+            'No document in the searched collections passes the filter, so nothing was searched: the query’s wording is not the cause.',
+        }),
+      })
+      .nullable()
+      .openapi({ description: 'Why the answer is empty; null when there are results.' }),
+    warnings: z
+      .array(
+        z.object({
+          code: z.enum(['string_compared_with_number', 'number_compared_with_string', 'unknown_field', 'value_not_found']),
+          field: z.string().openapi({ description: 'The metadata key as the filter wrote it.', example: 'year' }),
+          message: z.string().openapi({
+            example:
+              '"year" holds only numbers in the searched documents, and "2024" is a string, which never matches a number: write it without quotes.',
+          }),
+          did_you_mean: z
+            .array(z.string())
+            .optional()
+            .openapi({ description: 'Keys or values of the searched documents that differ only in case.' }),
+        }),
+      )
+      .openapi({ description: 'Filter clauses that cannot match as written, read when a filtered search found nothing.' }),
     explain: SearchExplain.optional(),
     facets: FacetsSchema.optional().openapi({
       description:
@@ -212,6 +305,7 @@ export function searchRequest(b: SearchBody, note: SearchNote | undefined): Sear
     minScore: b.min_score,
     note,
     scoreThreshold: b.score_threshold,
+    typoTolerance: b.typo_tolerance,
     facets: b.facets === undefined ? undefined : checkFacetFields(b.facets),
   };
 }

@@ -3,6 +3,10 @@ export interface Candidate {
   chunkId: string;
   score: number;
   rank: number;
+  /** Text channel: the idf weight of the query words the chunk holds (evidence.ts). */
+  matched?: number;
+  /** Text channel: its share of the query's idf weight. */
+  coverage?: number;
 }
 
 export interface Fused {
@@ -20,12 +24,16 @@ export const RRF_K = 60;
  * double). One row instead of 100: postgres.js spent about 1.2 µs of the daemon's CPU per row it
  * parsed, and the backend sends one DataRow message instead of 100.
  */
-export function candidateList(ids: string | null, scores: string | null): Candidate[] {
+export function candidateList(ids: string | null, scores: string | null, matched?: string | null): Candidate[] {
   if (!ids || scores === null) return [];
   const id = ids.split(',');
   const score = scores.split(',');
+  const held = matched?.split(',');
   const out: Candidate[] = new Array(id.length);
-  for (let i = 0; i < id.length; i++) out[i] = { chunkId: id[i]!, score: Number(score[i]), rank: i + 1 };
+  for (let i = 0; i < id.length; i++)
+    out[i] = held
+      ? { chunkId: id[i]!, score: Number(score[i]), rank: i + 1, matched: Number(held[i]) }
+      : { chunkId: id[i]!, score: Number(score[i]), rank: i + 1 };
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { operatorFilter } from './operators.js';
+import { operatorFilter, plainWords } from './operators.js';
 
 test('plain queries have no filter', () => {
   assert.equal(operatorFilter('stem cells in mice'), '');
@@ -17,4 +17,9 @@ test('phrases and negations become the filter', () => {
 test('operators without words are dropped', () => {
   assert.equal(operatorFilter('- "" foo'), '');
   assert.equal(operatorFilter('"  " -'), '');
+});
+
+test('the plain words are what is left without the operators', () => {
+  assert.equal(plainWords('"gene expression" in -mice stem cells').replace(/\s+/g, ' ').trim(), 'in stem cells');
+  assert.equal(plainWords('covid-19 IL-6 -"mouse model"').trim(), 'covid-19 IL-6');
 });

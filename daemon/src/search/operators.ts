@@ -13,6 +13,11 @@ import { segmentQuery } from '../text/segment.js';
 // inside a word (covid-19, IL-6) is not an operator: it must follow start or whitespace.
 const operatorPattern = /(?<=^|\s)-?"[^"]*(?:"|$)|(?<=^|\s)-[^\s"]+/g;
 
+/** The query without its operator parts: the plain words, which rank (and which typo tolerance may correct). */
+export function plainWords(query: string): string {
+  return query.replace(operatorPattern, ' ');
+}
+
 /** The operator part of a query ('' when it has none); BM25 ranks all of its words (OR). */
 export function operatorFilter(query: string): string {
   const parts = query.match(operatorPattern) ?? [];

@@ -16,6 +16,10 @@ import { hydrate, type Hit } from './hydrate.js';
 import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
 import { searchScope } from './scope.js';
+import { explainEmpty } from './empty-reason.js';
+import { judgeTopic, type Topic } from './evidence.js';
+import { correctionTerms, findCorrections, type Correction } from './typo-tolerance.js';
+import { shownCorrection, surfaceForms } from './typo-display.js';
 import { annotate, type Annotations } from './annotate.js';
 import type { Span } from './highlights.js';
 
@@ -41,6 +45,10 @@ export interface SearchRequest {
   note?: SearchNote;
   /** Drops results whose displayed `score` is below this (any mode): a threshold in the units results show. */
   scoreThreshold?: number;
+  /** Reads query words the searched collections do not hold as near ones they do (default: the TYPO_TOLERANCE setting). */
+  typoTolerance?: boolean;
+  /** Hybrid: answer as if the query were on topic (evidence.ts); not part of the API: bench:quality's study reads the judgement from `explain`. */
+  judgeOnly?: boolean;
   /** Facet fields (checked, facets.ts): value counts over the ranked candidates' documents. */
   facets?: string[];
 }
@@ -102,23 +110,52 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     min_score: { ...floor, dropped },
     bm25: { k1: deps.config.BM25_K1, b: deps.config.BM25_B },
   });
-  const answer = (results: Hit[], fallback: 'text_only' | null, dropped: number, notes: Annotations = { spans: new Map() }) => ({
+  const typo = {
+    enabled: req.mode !== 'vector' && (req.typoTolerance ?? deps.config.TYPO_TOLERANCE),
+    source: req.typoTolerance === undefined ? 'setting' : 'request',
+  } as const;
+  const run = <T>(fn: (sql: Tx) => Promise<T>) => deps.reads.run(fn);
+  const scope = { collectionIds, tags: req.tags, where: req.filter };
+  // The one compilation of the request's tags and filter: every statement below embeds these.
+  const cond = compileConditions(deps.sql, scope, deps.config.STATEMENT_TIMEOUT_MS);
+  const answer = async (results: Hit[], o: Outcome, notes: Annotations = { spans: new Map() }) => ({
     query: req.query,
     count: results.length,
     results: results.map((r) => resultJson(r, req.explain, notes.spans.get(r.chunkId) ?? [])),
     mode: req.mode,
-    fallback,
+    fallback: o.fallback,
     fusion: { method: req.mode === 'hybrid' ? method : ('none' as const), semantic_ratio: req.mode === 'hybrid' ? ratio : null },
-    ...(req.explain ? { explain: explain(dropped) } : {}),
+    correction: o.corrections.length ? shownCorrection(req.query, o.corrections, o.surface) : null,
+    ...(results.length
+      ? { reason: null, warnings: [] }
+      : await run((sql) =>
+          explainEmpty(sql, cond, scope, { mode: req.mode, dropped: o.thresholdDropped ? { threshold: req.scoreThreshold! } : null }),
+        )),
+    ...(req.explain
+      ? {
+          explain: {
+            ...explain(o.dropped),
+            evidence: o.topic,
+            typo_tolerance: {
+              enabled: typo.enabled,
+              source: typo.source,
+              corrections: o.corrections.map((c) => ({ word: c.word, lexeme: c.from, correction: c.to, edits: c.edits, chunks: c.df })),
+            },
+          },
+        }
+      : {}),
     ...(req.facets ? { facets: notes.facets ?? Object.fromEntries(req.facets.map((f) => [f, []])) } : {}),
   });
-  if (!collectionIds.length) return { ...answer([], null, 0), fusion: { method, semantic_ratio: ratio } };
+  const none: Outcome = { fallback: null, dropped: 0, corrections: [], surface: new Map(), topic: null, thresholdDropped: false };
+  if (!collectionIds.length) return { ...(await answer([], none)), fusion: { method, semantic_ratio: ratio } };
 
-  // The one compilation of the request's tags and filter: every statement below embeds these.
-  const cond = compileConditions(deps.sql, { collectionIds, tags: req.tags, where: req.filter }, deps.config.STATEMENT_TIMEOUT_MS);
+  // Found while the query is embedded; a failure is the text channel's (channelCandidates).
+  const correcting: Promise<Correction[]> = typo.enabled
+    ? run((sql) => findCorrections(sql, deps.config.TEXT_SEARCH_CONFIG, req.query, collectionIds))
+    : Promise.resolve([]);
+  correcting.catch(() => {});
   const { queryVector, fallback } = await embedQuery(deps, req);
-  const { text, vector } = await channelCandidates(deps, req, cond, queryVector);
-  const run = <T>(fn: (sql: Tx) => Promise<T>) => deps.reads.run(fn);
+  const { text, vector, corrections, surface } = await channelCandidates(deps, req, cond, queryVector, correcting);
   const gated = await gateVector(floor, text, vector, {
     backgrounds: deps.backgrounds,
     run,
@@ -132,7 +169,7 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   // for text matches (gated too, the built-in model lost 0.005 nDCG@10 on NFCorpus: 0.325). Either
   // way, vector-only chunks below the floor are dropped.
   const fuseWith = req.mode === 'hybrid' && method === 'rrf' ? gated.evidence : vector;
-  const all = keepRelevant(
+  const relevant = keepRelevant(
     req.mode === 'text' || (req.mode === 'hybrid' && !queryVector)
       ? single(text, 'text')
       : req.mode === 'vector'
@@ -142,10 +179,24 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
           : weighted(text, fuseWith, ratio),
     floor.value,
   ).kept;
+  // Hybrid: nothing counts, whichever channel matched, when the query is not about the searched documents.
+  const topic: Topic | null =
+    req.mode === 'hybrid'
+      ? judgeTopic(text, vector, queryVector ? await deps.backgrounds.get(run, collectionIds, queryVector.length) : null)
+      : null;
+  const all = topic && !topic.on && !req.judgeOnly ? [] : relevant;
   const operatorOpts = { textConfig: deps.config.TEXT_SEARCH_CONFIG, timeoutMs: cond.timeoutMs };
   const { kept: operated } = await requireOperators(run, operatorOpts, req.query, all);
   const fused = atThreshold(operated, req.scoreThreshold);
   const rows = await run((sql) => hydrate(sql, fused.slice(0, req.maxChunksPerDocument ? fused.length : req.limit), cond));
+  const outcome = {
+    fallback,
+    dropped: gated.dropped,
+    corrections,
+    surface,
+    topic,
+    thresholdDropped: operated.length > 0 && req.scoreThreshold !== undefined,
+  };
   const page = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
   const notes = await annotate(run, cond, {
     query: req.query,
@@ -153,8 +204,22 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
     page,
     ranked: fused,
     facets: req.facets,
+    extraLexemes: corrections.map((c) => c.to),
   });
-  return answer(page, fallback, gated.dropped, notes);
+  return answer(page, outcome, notes);
+}
+
+/** What an answer says besides its results. */
+interface Outcome {
+  fallback: 'text_only' | null;
+  /** Vector-only chunks the relevance floor dropped. */
+  dropped: number;
+  corrections: Correction[];
+  /** How each correction's lexeme is written in the searched text (typo-display.ts). */
+  surface: Map<string, string>;
+  topic: Topic | null;
+  /** Results were found and score_threshold dropped every one. */
+  thresholdDropped: boolean;
 }
 
 /**
@@ -189,17 +254,25 @@ async function embedQuery(deps: AppDeps, req: SearchRequest): Promise<{ queryVec
   }
 }
 
-/** Both channels' candidates, in parallel (each chooses its own filtered variant). */
-async function channelCandidates(deps: AppDeps, req: SearchRequest, cond: Conditions, queryVector: number[] | undefined) {
+/** Both channels' candidates, in parallel (each chooses its own filtered variant), with the query's typo corrections. */
+async function channelCandidates(
+  deps: AppDeps,
+  req: SearchRequest,
+  cond: Conditions,
+  queryVector: number[] | undefined,
+  correcting: Promise<Correction[]>,
+) {
   const n = req.maxChunksPerDocument ? CANDIDATES : Math.max(req.limit, CANDIDATES);
   try {
-    const [text, vector] = await deps.reads.run((sql) =>
+    const corrections = await correcting;
+    const [text, vector, surface] = await deps.reads.run((sql) =>
       Promise.all([
-        req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, cond, n),
+        req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, cond, n, correctionTerms(corrections)),
         queryVector ? vectorCandidates(sql, queryVector, cond, n) : [],
+        surfaceForms(sql, deps.config.TEXT_SEARCH_CONFIG, corrections),
       ]),
     );
-    return { text, vector };
+    return { text, vector, corrections, surface };
   } catch (err) {
     // A statement past its time (StatementTimeoutError) answers for itself; the database being
     // unreachable is an outage the API answers with 503 (and logs once); anything else is a search fault.
@@ -228,7 +301,7 @@ function resultJson(r: Hit, explain: boolean | undefined, highlights: Span[]) {
     ...(explain
       ? {
           explain: {
-            text: r.text ? { rank: r.text.rank, score: r.text.score } : null,
+            text: r.text ? { rank: r.text.rank, score: r.text.score, coverage: r.text.coverage ?? null } : null,
             vector: r.vector ? { rank: r.vector.rank, score: r.vector.score } : null,
           },
         }

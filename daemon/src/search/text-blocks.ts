@@ -3,6 +3,7 @@ import { withinTimeout } from '../db/statement-timeout.js';
 import { type Conditions, idsCte, indexChunks } from './conditions.js';
 import type { BlockRow } from './text-maxscore.js';
 import { segmentQuery } from '../text/segment.js';
+import type { ExtraTerm } from './typo-tolerance.js';
 
 /**
  * Budgeted-MaxScore tuning (measured on SciFact and a 100k-chunk corpus, see
@@ -29,7 +30,13 @@ const MAX_BLOCKS = 8;
  * - global ((lexeme, impact)), when several collections together hold at least GLOBAL_SHARE of all
  *   chunks: one descent per lexeme, skipping other tenants' blocks.
  */
-export function readBlocks(tx: Tx, textConfig: string, query: string, c: Conditions): Promise<BlockRow[]> {
+export function readBlocks(
+  tx: Tx,
+  textConfig: string,
+  query: string,
+  c: Conditions,
+  extra: readonly ExtraTerm[] = [],
+): Promise<BlockRow[]> {
   return withinTimeout(
     tx<BlockRow[]>`
     with ${idsCte(tx, c)}
@@ -39,17 +46,25 @@ export function readBlocks(tx: Tx, textConfig: string, query: string, c: Conditi
         from collections where id = any((select a from ids)::uuid[]) group by 1
     ),
     -- The query parsed once per configuration; each lexeme is looked up only in the lists of the
-    -- collections whose configuration produced it (nos).
+    -- collections whose configuration produced it (nos). Extra terms (typo corrections) come with
+    -- their own collections and a weight below 1 on their idf.
     q as materialized (
-      select x.lexeme, array_agg(n) as nos
-        from lg
-       cross join lateral (
-         select distinct replace(m[2], '''''', '''') as lexeme
-           from regexp_matches(querytree(docsift_tsquery(lg.cfg, ${query}, ${segmentQuery(query)})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
-          where m[1] = ''
-       ) x
-       cross join unnest(lg.nos) as n
-       group by x.lexeme
+      select y.lexeme, array_agg(distinct y.n) as nos, max(y.w) as w
+        from (
+          select x.lexeme, n, 1::float8 as w
+            from lg
+           cross join lateral (
+             select distinct replace(m[2], '''''', '''') as lexeme
+               from regexp_matches(querytree(docsift_tsquery(lg.cfg, ${query}, ${segmentQuery(query)})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
+              where m[1] = ''
+           ) x
+           cross join unnest(lg.nos) as n
+          union all
+          select e.lexeme, n, e.weight
+            from jsonb_to_recordset(${tx.json(extra as never)}::jsonb) as e(lexeme text, nos int[], weight float8)
+           cross join unnest(e.nos) as n
+        ) y
+       group by y.lexeme
     ),
     cn as (
       select collection_id, sum(n)::float8 as n, sum(len)::float8 as len
@@ -67,7 +82,7 @@ export function readBlocks(tx: Tx, textConfig: string, query: string, c: Conditi
         from cs
     ),
     t as (
-      select q.lexeme, q.nos, d.df, ln(1 + (cs.n - d.df + 0.5) / (d.df + 0.5)) as idf
+      select q.lexeme, q.nos, d.df, q.w * ln(1 + (cs.n - d.df + 0.5) / (d.df + 0.5)) as idf
         from q cross join cs
        cross join lateral (
          select coalesce(sum(df), 0)::float8 as df from (
@@ -128,6 +143,11 @@ export function readBlocks(tx: Tx, textConfig: string, query: string, c: Conditi
     -- row per list instead of one per block, and are summed per chunk in the daemon (text-maxscore.ts).
     select 0 as kind, tt.lexeme, tt.idf, 0 as grp, 0::float8 as max_impact, null::bytea as p, cs.avgdl
       from tt cross join cs
+    union all
+    -- Query lexemes the searched collections do not hold, with the idf of a lexeme no chunk holds.
+    select 3, q.lexeme, ln(1 + (cs.n + 0.5) / 0.5), 0, 0::float8, null::bytea, cs.avgdl
+      from q cross join cs
+     where q.w = 1 and not exists (select 1 from t where t.lexeme = q.lexeme)
     union all
     select 1, tt.lexeme, tt.idf, e.grp, 0, e.p, cs.avgdl
       from tt cross join cs

@@ -6,6 +6,8 @@ import { candidateList, type Candidate } from './fusion.js';
 import { type Operators, operatorsCte, passesOperators, queryOperators } from './operators.js';
 import { BM25, readBlocks } from './text-blocks.js';
 import { type BlockRow, topCandidates } from './text-maxscore.js';
+import type { ExtraTerm } from './typo-tolerance.js';
+import { textCoverage } from './evidence.js';
 
 /**
  * What the text channel takes from the configuration. k1 and b are settings (BM25_K1, BM25_B) and
@@ -34,15 +36,34 @@ export function textSettings(config: Pick<Config, 'TEXT_SEARCH_CONFIG' | 'BM25_K
  *
  * Its one choice of variant is here: the pruned path always, and under a filter that left it
  * short, the exhaustive one over the passing chunks when they are few enough (exhaustiveCandidates).
+ *
+ * `extra` terms (typo corrections, typo-tolerance.ts) rank beside the query's own lexemes at their
+ * weight. Each candidate carries its coverage: its share of the query's idf weight (evidence.ts),
+ * counting the query's lexemes the collections hold and those they do not (at a no-chunk idf)
+ * unless a correction stands in for it.
  */
-export async function textCandidates(tx: Tx, settings: TextSettings, query: string, c: Conditions, n: number): Promise<Candidate[]> {
-  const blocks = await readBlocks(tx, settings.textConfig, query, c);
+export async function textCandidates(
+  tx: Tx,
+  settings: TextSettings,
+  query: string,
+  c: Conditions,
+  n: number,
+  extra: readonly ExtraTerm[] = [],
+): Promise<Candidate[]> {
+  const blocks = await readBlocks(tx, settings.textConfig, query, c, extra);
+  const replaced = new Set(extra.map((e) => e.replaces));
+  const weight = blocks.reduce((s, r) => s + (r.kind === 0 || (r.kind === 3 && !replaced.has(r.lexeme)) ? r.idf : 0), 0);
+  const covering = (list: Candidate[]) => {
+    for (const x of list) textCoverage(x, weight);
+    return list;
+  };
   const operators = queryOperators(query);
-  const pruned = await prunedCandidates(tx, blocks, { settings, c, n, operators });
+  const pruned = covering(await prunedCandidates(tx, blocks, { settings, c, n, operators }));
   const terms = blocks.filter((r) => r.kind === 0);
   if (!c.passes || !terms.length || pruned.length >= n) return pruned;
   const scoring = { lexemes: terms.map((r) => r.lexeme), idfs: terms.map((r) => r.idf), avgdl: terms[0]!.avgdl };
-  return (await exhaustiveCandidates(tx, scoring, { settings, c, n, operators })) ?? pruned;
+  const exact = await exhaustiveCandidates(tx, scoring, { settings, c, n, operators });
+  return exact ? covering(exact) : pruned;
 }
 
 /** What both scoring statements take besides their terms. */
@@ -63,12 +84,17 @@ interface QueryTerms {
 
 /**
  * A chunk `c`'s BM25 score, exact: its tsvector's query lexemes (CTE `p`: lexemes, idfs, avgdl)
- * through bm25_term() at length `dl`. Both scoring statements score alike.
+ * through bm25_term() at length `dl`; and the idf weight of those lexemes (`matched`, for the
+ * query's coverage). A lateral subquery `s` (score, matched): both scoring statements score alike.
  */
 function chunkScore(tx: Tx, dl: Fragment, s: TextSettings): Fragment {
-  return tx`(select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), ${dl}, p.avgdl, ${s.k1}, ${s.b})), 0)
-                  from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x)::float8`;
+  return tx`(select coalesce(sum(bm25_term(p.idfs[array_position(p.lexemes, x.lexeme)], coalesce(cardinality(x.positions), 1), ${dl}, p.avgdl, ${s.k1}, ${s.b})), 0)::float8 as score,
+                    coalesce(sum(p.idfs[array_position(p.lexemes, x.lexeme)]), 0)::float8 as matched
+                  from unnest(ts_filter(setweight(c.tsv, 'A', p.lexemes), '{a}')) x) s`;
 }
+
+/** The three lists a scoring statement returns: chunk ids, scores and matched weights, in score order. */
+type ScoredRow = { ids: string | null; scores: string | null; matched: string | null };
 
 /**
  * The pruned path: the best M chunks by upper bound (text-maxscore.ts: summing postings costs a few
@@ -80,26 +106,28 @@ async function prunedCandidates(tx: Tx, blocks: BlockRow[], x: ScoringContext): 
   const { nos, dls, lexemes, idfs } = topCandidates(blocks, BM25.m, x.settings);
   if (!nos.length) return [];
   const [row] = await withinTimeout(
-    tx<{ ids: string | null; scores: string | null }[]>`
+    tx<ScoredRow[]>`
     with ${scopeCtes(tx, x.c)}
     ${x.operators ? operatorsCte(tx, x.settings.textConfig, x.operators) : tx``}
     p as materialized (select ${lexemes}::text[] as lexemes, ${idfs}::float8[] as idfs, ${blocks[0]!.avgdl}::float8 as avgdl)
     select string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
-           string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
+           string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores,
+           string_agg(s.matched::text, ',' order by s.score desc, s.chunk_id) as matched
       from (
-        select c.id as chunk_id, ${chunkScore(tx, tx`top.dl`, x.settings)} as score
+        select c.id as chunk_id, s.score, s.matched
           from unnest(string_to_array(${nos.join(',')}, ',')::int[], string_to_array(${dls.join(',')}, ',')::int[]) as top(no, dl)
           join chunks c on c.no = top.no and c.collection_id = any((select a from ids)::uuid[])
          cross join p
+         cross join lateral ${chunkScore(tx, tx`top.dl`, x.settings)}
          where true
           ${x.operators ? passesOperators(tx) : tx``}
           ${chunkConditions(tx, x.c)}
-         order by score desc, c.id
+         order by s.score desc, c.id
          limit ${x.n}
       ) s`,
     x.c.timeoutMs,
   );
-  return candidateList(row?.ids ?? null, row?.scores ?? null);
+  return candidateList(row?.ids ?? null, row?.scores ?? null, row?.matched ?? null);
 }
 
 /**
@@ -121,7 +149,7 @@ export const EXACT_MAX_CHUNKS = 500;
  */
 async function exhaustiveCandidates(tx: Tx, terms: QueryTerms, x: ScoringContext): Promise<Candidate[] | undefined> {
   const [row] = await withinTimeout(
-    tx<{ exact: boolean; ids: string | null; scores: string | null }[]>`
+    tx<(ScoredRow & { exact: boolean })[]>`
     with ${scopeCtes(tx, x.c)} ${fewPassingCtes(tx, BM25.m, EXACT_MAX_CHUNKS)}
     ${x.operators ? operatorsCte(tx, x.settings.textConfig, x.operators) : tx``}
     p as materialized (
@@ -130,20 +158,22 @@ async function exhaustiveCandidates(tx: Tx, terms: QueryTerms, x: ScoringContext
     )
     select (select yes from few) as exact,
            string_agg(s.chunk_id::text, ',' order by s.score desc, s.chunk_id) as ids,
-           string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores
+           string_agg(s.score::text, ',' order by s.score desc, s.chunk_id) as scores,
+           string_agg(s.matched::text, ',' order by s.score desc, s.chunk_id) as matched
       from (
-        select c.id as chunk_id, ${chunkScore(tx, tx`l.dl`, x.settings)} as score
+        select c.id as chunk_id, s.score, s.matched
           from md join chunks c on c.document_id = md.id
          cross join p
          cross join lateral (select least((select coalesce(sum(coalesce(cardinality(x.positions), 1)), 0) from unnest(c.tsv) x), 4194303)::int as dl) l
+         cross join lateral ${chunkScore(tx, tx`l.dl`, x.settings)}
          where (select yes from few) and c.tsv @@ p.tq
           ${x.operators ? passesOperators(tx) : tx``}
           ${x.c.tagged}
-         order by score desc, c.id
+         order by s.score desc, c.id
          limit ${x.n}
       ) s`,
     x.c.timeoutMs,
   );
   if (!row?.exact) return undefined;
-  return candidateList(row.ids, row.scores);
+  return candidateList(row.ids, row.scores, row.matched);
 }

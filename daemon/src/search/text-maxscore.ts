@@ -13,7 +13,8 @@ import type { Bm25Params } from '../indexing/bm25-params.js';
 
 /**
  * One row of the block query: a lexeme's idf (kind 0), a rare lexeme's complete lists in one
- * group (1), or a common lexeme's top blocks in one group (2).
+ * group (1), a common lexeme's top blocks in one group (2), or a query lexeme no searched list
+ * holds, with a no-chunk idf (3: for the coverage only, text-channel.ts).
  */
 export interface BlockRow {
   kind: number;

@@ -1,7 +1,7 @@
 // The search page's results: ranked chunks with their marked passage, tags and metadata (each a
 // link that narrows the search to it), beside the slot where facet counts go.
 import type { Child, FC } from 'hono/jsx';
-import { noRelevantResults } from '../search/zero-answer.js';
+import { correctionLine, noRelevantResults } from '../search/zero-answer.js';
 import { Tags } from './documents-table.js';
 import type { Segment } from './highlight.js';
 import type { SearchOutcome } from './metering.js';
@@ -67,6 +67,7 @@ export const Results: FC<{ r: SearchOutcome; passages: Map<string, Segment[]>; s
           {r.fallback ? ' (text only: embeddings unavailable)' : ''}
         </span>
       </div>
+      {r.correction ? <p class="correction">{correctionLine(r)}</p> : null}
       {r.count === 0 ? (
         <p class="empty">Nothing matched. {noRelevantResults(r, { collection: s.collections.join(','), tags: s.tags ? [s.tags] : [] })}</p>
       ) : null}

@@ -1315,6 +1315,49 @@ export interface components {
                 method: "rrf" | "weighted" | "none";
                 semantic_ratio: number | null;
             };
+            /** @description The spelling corrections typo tolerance made (null: none). */
+            correction: {
+                /**
+                 * @description The query as read, each corrected word replaced: "showing results for …".
+                 * @example diabetes treatment
+                 */
+                query: string;
+                words: {
+                    /** @example diabetis */
+                    word: string;
+                    /**
+                     * @description How the searched documents write the word it was read as.
+                     * @example diabetes
+                     */
+                    correction: string;
+                    /** @example 1 */
+                    edits: number;
+                }[];
+            } | null;
+            /** @description Why the answer is empty; null when there are results. */
+            reason: {
+                /**
+                 * @description `no_documents`: the searched collections hold no indexed document; `no_documents_pass_filter`: none passes `filter` and `tags`, so the query was not the cause (see `warnings`); `below_score_threshold`: every result scored below `score_threshold`; `no_match`: documents were searched and none matched.
+                 * @enum {string}
+                 */
+                code: "no_documents" | "no_documents_pass_filter" | "below_score_threshold" | "no_match";
+                /** @example No document in the searched collections passes the filter, so nothing was searched: the query’s wording is not the cause. */
+                message: string;
+            } | null;
+            /** @description Filter clauses that cannot match as written, read when a filtered search found nothing. */
+            warnings: {
+                /** @enum {string} */
+                code: "string_compared_with_number" | "number_compared_with_string" | "unknown_field" | "value_not_found";
+                /**
+                 * @description The metadata key as the filter wrote it.
+                 * @example year
+                 */
+                field: string;
+                /** @example "year" holds only numbers in the searched documents, and "2024" is a string, which never matches a number: write it without quotes. */
+                message: string;
+                /** @description Keys or values of the searched documents that differ only in case. */
+                did_you_mean?: string[];
+            }[];
             explain?: components["schemas"]["SearchExplain"];
             facets?: components["schemas"]["Facets"] & unknown;
         };
@@ -1341,6 +1384,8 @@ export interface components {
                 text: {
                     rank: number;
                     score: number;
+                    /** @description Share of the query’s idf weight (its words, rarer ones weighing more) that the chunk holds; 1: the whole query. */
+                    coverage: number | null;
                 } | null;
                 vector: {
                     rank: number;
@@ -1412,6 +1457,41 @@ export interface components {
             bm25: {
                 k1: number;
                 b: number;
+            };
+            /** @description Hybrid mode: whether the query is on topic (search/evidence.ts); null in text and vector mode, where every match counts. */
+            evidence: {
+                /** @description Whether the query is about the searched documents; when not, a hybrid answer is empty. */
+                on: boolean;
+                /**
+                 * @description `coverage`: a chunk holds enough of the query’s words; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.
+                 * @enum {string}
+                 */
+                basis: "coverage" | "nearness" | "no_structure" | "small_scope" | "no_vector" | "off_topic";
+                /** @description The best text match’s share of the query’s idf weight. */
+                coverage: number;
+                /** @description The nearest chunk’s similarity in spreads from the median similarity of pairs of the scope’s chunks; null when not judged. */
+                nearness: number | null;
+            } | null;
+            /** @description Typo tolerance in force and what it read. */
+            typo_tolerance: {
+                enabled: boolean;
+                /**
+                 * @description `request`: typo_tolerance; `setting`: TYPO_TOLERANCE.
+                 * @enum {string}
+                 */
+                source: "request" | "setting";
+                corrections: {
+                    /** @description The query word as written. */
+                    word: string;
+                    /** @description Its normalised form, which no searched document holds. */
+                    lexeme: string;
+                    /** @description The normalised form (lexeme) it was read as. */
+                    correction: string;
+                    /** @description Edits between them (1 or 2). */
+                    edits: number;
+                    /** @description Searched chunks holding the correction. */
+                    chunks: number;
+                }[];
             };
         };
         SearchRequest: {
@@ -1488,6 +1568,8 @@ export interface components {
              * @example 0.5
              */
             score_threshold?: number;
+            /** @description Reads a query word that no searched document holds as the nearest word they do: 1 edit away for words of 5–8 letters, 2 for 9 or more, ranked below exact matches; `correction` shows what was read. Words in "quotes" and -excluded words are never corrected. Default: on (setting TYPO_TOLERANCE). No effect in `vector` mode. */
+            typo_tolerance?: boolean;
             /**
              * @description Fields to count values of: "tags", "collection" or "metadata.<key>" (Keys are 1–64 letters, digits, "_", "-" or ".", starting with a letter or "_".); at most 10 fields. 400 VALIDATION_FAILED names a bad field (`facets[1]`) or the cap (`facets`).
              * @example [
@@ -6670,6 +6752,7 @@ export interface operations {
                  *       "semantic_ratio": 1,
                  *       "min_score": 0.3,
                  *       "score_threshold": 0.5,
+                 *       "typo_tolerance": true,
                  *       "facets": [
                  *         "tags",
                  *         "metadata.dept"
@@ -6729,7 +6812,8 @@ export interface operations {
                      *           "explain": {
                      *             "text": {
                      *               "rank": 1,
-                     *               "score": 0.8342
+                     *               "score": 0.8342,
+                     *               "coverage": 1
                      *             },
                      *             "vector": {
                      *               "rank": 1,
@@ -6744,6 +6828,30 @@ export interface operations {
                      *         "method": "rrf",
                      *         "semantic_ratio": 1
                      *       },
+                     *       "correction": {
+                     *         "query": "diabetes treatment",
+                     *         "words": [
+                     *           {
+                     *             "word": "diabetis",
+                     *             "correction": "diabetes",
+                     *             "edits": 1
+                     *           }
+                     *         ]
+                     *       },
+                     *       "reason": {
+                     *         "code": "no_documents",
+                     *         "message": "No document in the searched collections passes the filter, so nothing was searched: the query’s wording is not the cause."
+                     *       },
+                     *       "warnings": [
+                     *         {
+                     *           "code": "string_compared_with_number",
+                     *           "field": "year",
+                     *           "message": "\"year\" holds only numbers in the searched documents, and \"2024\" is a string, which never matches a number: write it without quotes.",
+                     *           "did_you_mean": [
+                     *             "did you mean text"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "explain": {
                      *         "embedding_model": "builtin-use-lite-512",
                      *         "defaults_row": "defaults row text",
@@ -6769,6 +6877,25 @@ export interface operations {
                      *         "bm25": {
                      *           "k1": 1,
                      *           "b": 1
+                     *         },
+                     *         "evidence": {
+                     *           "on": true,
+                     *           "basis": "coverage",
+                     *           "coverage": 1,
+                     *           "nearness": 1
+                     *         },
+                     *         "typo_tolerance": {
+                     *           "enabled": true,
+                     *           "source": "request",
+                     *           "corrections": [
+                     *             {
+                     *               "word": "word text",
+                     *               "lexeme": "lexeme text",
+                     *               "correction": "correction text",
+                     *               "edits": 1,
+                     *               "chunks": 12
+                     *             }
+                     *           ]
                      *         }
                      *       },
                      *       "facets": {

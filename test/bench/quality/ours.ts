@@ -30,8 +30,10 @@ export interface RunOutput {
 interface ApiResult {
   tags: string[];
 }
-interface ApiResponse {
+export interface ApiResponse {
   results: ApiResult[];
+  /** The spelling correction the answer reports, when it made one. */
+  correction?: unknown;
   fallback: string | null;
   fusion: { method: string; semantic_ratio: number | null };
 }
@@ -52,7 +54,14 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
  * One configuration over all queries through HTTP. `max_chunks_per_document: 1` makes the API do the
  * best-chunk-per-document mapping itself, so the 50 results are 50 distinct documents.
  */
-export async function runHttp(api: ApiCall, collection: string, queries: TestQuery[], cfg: OurConfig, concurrency = 2): Promise<RunOutput> {
+export async function runHttp(
+  api: ApiCall,
+  collection: string,
+  queries: TestQuery[],
+  cfg: OurConfig,
+  concurrency = 2,
+  onBody?: (body: ApiResponse) => void,
+): Promise<RunOutput> {
   const out: RunOutput = { runs: new Map(), latenciesMs: [], fallbacks: 0 };
   await pool(queries, concurrency, async (q) => {
     const json: Record<string, unknown> = { query: q.text, collection, limit: API_LIMIT, mode: cfg.mode, max_chunks_per_document: 1 };
@@ -65,6 +74,7 @@ export async function runHttp(api: ApiCall, collection: string, queries: TestQue
     out.latenciesMs.push(r.ms);
     if (r.body.fallback) out.fallbacks++;
     out.fusion ??= r.body.fusion;
+    onBody?.(r.body);
     out.runs.set(q.id, dedupeDocs(r.body.results.map((x) => beirIdFromTags(x.tags))));
   });
   return out;

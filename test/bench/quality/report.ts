@@ -142,3 +142,54 @@ export function printTargets(targets: Target[]): void {
   process.stdout.write('\nTargets\n');
   for (const t of targets) process.stdout.write(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.detail}\n`);
 }
+
+/**
+ * Issue 39's targets: real test queries left with no result ≤ 1 % (text and hybrid), off-topic
+ * queries with a hybrid result ≤ 5 %, and with `--typos` misspelled queries with no result ≤ 1 %,
+ * text nDCG@10 on them ≥ 97 % of clean and ≥ Orama with `tolerance: 1`.
+ */
+export function relevanceTargets(o: {
+  noResult: { mode: string; queries: number; no_result: number }[];
+  offTopic: { mode: string; queries: number; with_results: number }[];
+  typos: { queries: number; rows: { system: string; label: string; clean: number | null; typos: number; noResult: number }[] } | null;
+}): Target[] {
+  const pct = (n: number, of: number) => `${n}/${of} (${((100 * n) / Math.max(1, of)).toFixed(1)} %)`;
+  const targets: Target[] = [];
+  for (const r of o.noResult.filter((x) => x.mode !== 'vector'))
+    targets.push({
+      name: `test queries with no ${r.mode} result ≤ 1 %`,
+      pass: r.no_result <= 0.01 * r.queries,
+      detail: pct(r.no_result, r.queries),
+    });
+  const hybrid = o.offTopic.find((r) => r.mode === 'hybrid');
+  if (hybrid)
+    targets.push({
+      name: 'off-topic queries with a hybrid result ≤ 5 %',
+      pass: hybrid.with_results <= 0.05 * hybrid.queries,
+      detail: pct(hybrid.with_results, hybrid.queries),
+    });
+  if (o.typos) {
+    const t = o.typos;
+    for (const r of t.rows.filter((x) => x.system === 'docsift'))
+      targets.push({
+        name: `misspelled queries with no ${r.label} result ≤ 1 %`,
+        pass: r.noResult <= 0.01 * t.queries,
+        detail: pct(r.noResult, t.queries),
+      });
+    const text = t.rows.find((r) => r.system === 'docsift' && r.label === 'text');
+    if (text?.clean)
+      targets.push({
+        name: 'text nDCG@10 on misspelled queries ≥ 97 % of clean',
+        pass: text.typos >= 0.97 * text.clean,
+        detail: `${f3(text.typos)} vs ${f3(text.clean)} (${((100 * text.typos) / text.clean).toFixed(1)} %)`,
+      });
+    const orama = t.rows.find((r) => r.system === 'Orama' && r.label.includes('tolerance'));
+    if (text && orama)
+      targets.push({
+        name: 'text nDCG@10 on misspelled queries ≥ Orama tolerance 1',
+        pass: r3(text.typos) >= r3(orama.typos),
+        detail: `${f3(text.typos)} vs ${f3(orama.typos)}`,
+      });
+  }
+  return targets;
+}

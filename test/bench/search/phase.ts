@@ -81,7 +81,7 @@ export async function benchPhase(ctx: PhaseContext): Promise<Row[]> {
     for (const scope of ctx.scopes) {
       const ids = scope.collectionIds;
       const hydrateIds = await hydrateTargets(ctx.sql, q, ids);
-      for (const step of ['text-channel', 'vector-channel', 'hydrate'] as const) {
+      for (const step of ['text-channel', 'typo-step', 'vector-channel', 'hydrate'] as const) {
         add({
           scope: scope.name,
           kind: 'sql',

@@ -30,7 +30,7 @@ export function ratio(a: number | undefined, b: number | undefined): number | un
 export function printPhase(title: string, rows: Row[]): void {
   const out: Cell[][] = [];
   for (const scope of ['all', 'big', 'small']) {
-    for (const step of ['text-channel', 'vector-channel', 'hydrate']) {
+    for (const step of ['text-channel', 'typo-step', 'vector-channel', 'hydrate']) {
       const s = find(rows, scope, 'sql', step, 1);
       if (s) out.push([scope, step, 1, s.p50, s.p99, s.throughput, s.cpuMsPerRequest, '', '', '', '', '', s.load1]);
     }

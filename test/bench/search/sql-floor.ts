@@ -1,13 +1,15 @@
-// The floor under the HTTP figures: the very functions the search service runs (text channel,
-// vector channel, fusion, hydrate), called directly on a postgres.js pool configured like the
-// daemon's (createSql: same startup parameters, hnsw.ef_search 100, prepared statements).
+// The floor under the HTTP figures: the very functions the search service runs (text channel with
+// its typo-tolerance step, vector channel, fusion, hydrate), called directly on a postgres.js pool
+// configured like the daemon's (createSql: same startup parameters, hnsw.ef_search 100, prepared
+// statements).
 import type { Sql } from '../../../daemon/src/db/client.js';
 import { rrf, single } from '../../../daemon/src/search/fusion.js';
 import { hydrate } from '../../../daemon/src/search/hydrate.js';
-import { compileConditions } from '../../../daemon/src/search/conditions.js';
+import { compileConditions, type Conditions } from '../../../daemon/src/search/conditions.js';
 import { loadConfig } from '../../../daemon/src/config.js';
 import { textCandidates, textSettings } from '../../../daemon/src/search/text-channel.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
+import { correctionTerms, findCorrections } from '../../../daemon/src/search/typo-tolerance.js';
 import { runLoad, type LoadResult } from './load.js';
 
 /** As service.ts: each channel contributes this many candidates, results default to 5. */
@@ -20,7 +22,17 @@ const TEXT = textSettings(loadConfig({}));
 /** A statement limit no benchmark statement reaches: the figures are the statements' own. */
 const TIMEOUT_MS = 600_000;
 
-export type FloorStep = 'text-channel' | 'vector-channel' | 'hydrate' | 'text' | 'vector' | 'hybrid';
+export type FloorStep = 'text-channel' | 'typo-step' | 'vector-channel' | 'hydrate' | 'text' | 'vector' | 'hybrid';
+
+/**
+ * The text channel as the service runs it (typo tolerance on, the default): the query's unknown
+ * words looked up first (one statement when every word is known), then the channel with the
+ * corrections. `typo-step` is the lookup alone.
+ */
+async function textChannel(sql: Sql, query: string, c: Conditions) {
+  const corrections = await findCorrections(sql, TEXT.textConfig, query, c.collectionIds);
+  return textCandidates(sql, TEXT, query, c, CANDIDATES, correctionTerms(corrections));
+}
 
 export interface FloorQuery {
   text: string;
@@ -36,7 +48,9 @@ export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hy
   return async (q: FloorQuery): Promise<{ ok: boolean; body?: unknown }> => {
     switch (step) {
       case 'text-channel':
-        return { ok: true, body: (await textCandidates(sql, TEXT, q.text, f, CANDIDATES)).length };
+        return { ok: true, body: (await textChannel(sql, q.text, f)).length };
+      case 'typo-step':
+        return { ok: true, body: (await findCorrections(sql, TEXT.textConfig, q.text, collectionIds)).length };
       case 'vector-channel':
         return { ok: true, body: (await vectorCandidates(sql, q.vector, f, CANDIDATES)).length };
       case 'hydrate': {
@@ -50,7 +64,7 @@ export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hy
       }
       default: {
         const [text, vector] = await Promise.all([
-          step === 'vector' ? [] : textCandidates(sql, TEXT, q.text, f, CANDIDATES),
+          step === 'vector' ? [] : textChannel(sql, q.text, f),
           step === 'text' ? [] : vectorCandidates(sql, q.vector, f, CANDIDATES),
         ]);
         const fused = step === 'text' ? single(text, 'text') : step === 'vector' ? single(vector, 'vector') : rrf(text, vector);

@@ -10,6 +10,10 @@ export default defineCommand<{ request: SearchRequest; full: boolean; notes: str
   help: `Query syntax: "quoted phrases" (every result contains them) and -excluded words (no result
 contains them), in every mode.
 
+A word no searched document holds is read as the nearest word they do (1 edit for words of 5–8
+letters, 2 for longer ones), and the answer says "Showing results for …"; --no-typo-tolerance takes
+every word as written. An empty answer says why (for example: no document passes the filter).
+
 Scores are in [0, 1], higher is better: hybrid, fused and relative to the best match of the query;
 text, BM25 relative to the best match; vector, cosine similarity. --min-score drops results below
 a score as printed. Results found only by meaning are kept only when they stand out from the
@@ -33,6 +37,7 @@ Examples:
       .option('--filter <json>', 'filter as JSON (the API’s `filter`); with --where, both must hold')
       .option('--collections <slugs>', 'several collections at once, comma-separated')
       .option('--min-score <score>', 'only results scoring at least this (0–1, the score printed beside each result)')
+      .option('--no-typo-tolerance', 'take every query word as written (no spelling correction)')
       .option('--full', 'print whole chunks instead of snippets'),
   parse: (args, flags) => {
     const words = (args[0] as unknown as string[]) ?? [];
@@ -62,6 +67,7 @@ Examples:
         throw new UsageError('--min-score must be a number between 0 and 1.');
       request.score_threshold = min;
     }
+    if (flags.typoTolerance === false) request.typo_tolerance = false;
     return { request, full: !!flags.full, notes };
   },
   async run(ctx, { request, full, notes }) {
@@ -69,12 +75,11 @@ Examples:
     const r = await (await ctx.client()).search(request);
     ctx.out.result(r, () => {
       const o = ctx.out;
+      if (r.correction) o.line(`Showing results for "${r.correction.query}".`);
       if (!r.results.length) {
-        const filtered = request.collection || request.tags?.length;
-        o.line(`No results for "${r.query}". Nothing relevant was found in the searched documents.`);
-        o.line(
-          `Next: rephrase with words the documents would use${filtered ? '; drop --collection/--tag to search everything' : ''}${request.mode === 'text' ? '; try --mode hybrid' : ''}${request.score_threshold !== undefined ? '; lower --min-score' : ''}; or upload documents that cover it.`,
-        );
+        o.line(`No results for "${r.query}". ${r.reason?.message ?? 'Nothing relevant was found in the searched documents.'}`);
+        for (const w of r.warnings) o.line(`Warning: ${w.message}`);
+        o.line(`Next: ${nextSteps(request, r.reason?.code, r.warnings.length > 0)}.`);
         return;
       }
       const mark = (t: string) => (o.color ? o.paint(['bold', 'yellow'], t) : t);
@@ -93,3 +98,13 @@ Examples:
     });
   },
 });
+
+/** What could still find something, by the reason the answer gives. */
+function nextSteps(request: SearchRequest, reason: string | undefined, warned: boolean): string {
+  if (reason === 'no_documents_pass_filter')
+    return `${warned ? 'fix --where/--filter as the warnings say' : 'loosen --where/--filter/--tag'}; or search without them`;
+  if (reason === 'no_documents') return 'upload documents (docsift docs upload), or wait for the ones uploaded to finish processing';
+  if (reason === 'below_score_threshold') return 'lower --min-score';
+  const filtered = request.collection || request.tags?.length;
+  return `rephrase with words the documents would use${filtered ? '; drop --collection/--tag to search everything' : ''}${request.mode === 'text' ? '; try --mode hybrid' : ''}${request.score_threshold !== undefined ? '; lower --min-score' : ''}; or upload documents that cover it`;
+}

@@ -68,6 +68,18 @@ export async function lancePeer(chunks: PeerChunk[], texts: LanceText[]): Promis
       },
       ...textVariants.slice(1),
     ],
+    fuzzy: {
+      mode: 'text',
+      label: 'text (FTS BM25, fuzziness 1)',
+      run: async (q, _v, k) =>
+        docs(
+          await table
+            .search(new lancedb.MatchQuery(q, 'text', { fuzziness: 1 }), 'fts')
+            .select(['doc', '_score'])
+            .limit(k)
+            .toArray(),
+        ),
+    },
     async close() {
       table.close();
       db.close();

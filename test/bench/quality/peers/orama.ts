@@ -56,6 +56,11 @@ export async function oramaPeer(
       { mode: 'hybrid', label: 'hybrid (weights 0.5/0.5, default)', run: hybrid() },
       ...(extra ? [{ mode: 'hybrid' as const, label: `hybrid (weights ${extra.text}/${extra.vector})`, run: hybrid(extra) }] : []),
     ],
+    fuzzy: {
+      mode: 'text',
+      label: 'text (BM25, tolerance 1)',
+      run: async (q, _v, k) => docs(await search(db, { term: q, properties: ['text'], tolerance: 1, limit: k })),
+    },
     async close() {},
   };
 }

@@ -30,6 +30,8 @@ export interface Peer {
   setup: string;
   indexMs: number;
   variants: PeerVariant[];
+  /** Its typo-tolerant text search (`--typos`): Orama `tolerance: 1`, LanceDB `fuzziness: 1`. */
+  fuzzy?: PeerVariant;
   close(): Promise<void>;
 }
 
