@@ -16,13 +16,15 @@ export const HighlightsSchema = z
     example: [{ start: 4, end: 11 }],
   });
 
-export const FacetsField = z
-  .array(z.string())
-  .optional()
-  .openapi({
-    description: `Fields to count values of: ${FACET_FIELDS_RULE} 400 VALIDATION_FAILED names a bad field (\`facets[1]\`) or the cap (\`facets\`).`,
-    example: ['tags', 'metadata.dept'],
-  });
+/** The `facets` request field; `counted` says which documents the operation counts over. */
+export const facetsField = (counted: string) =>
+  z
+    .array(z.string())
+    .optional()
+    .openapi({
+      description: `Fields to count values of: ${FACET_FIELDS_RULE} 400 VALIDATION_FAILED names a bad field (\`facets[1]\`) or the cap (\`facets\`). ${counted}`,
+      example: ['tags', 'metadata.dept'],
+    });
 
 export const FacetsSchema = z
   .record(z.string(), z.array(z.object({ value: z.union([z.string(), z.number(), z.boolean()]), count: z.number().int() })))

@@ -7,7 +7,7 @@ import { FilterField, registerFilterSchemas } from './filter-schemas.js';
 import { DocumentMetadata } from '../metadata.js';
 import { parseFilter } from '../filters/parse.js';
 import { checkFacetFields } from '../search/facets.js';
-import { FacetsField, FacetsSchema, HighlightsSchema } from './facet-schemas.js';
+import { facetsField, FacetsSchema, HighlightsSchema } from './facet-schemas.js';
 
 export const SearchRequestSchema = z
   .strictObject({
@@ -99,7 +99,9 @@ export const SearchRequestSchema = z
       description:
         'Reads a query word that no searched document holds as the nearest word they do: 1 edit away for words of 5–8 letters, 2 for 9 or more, ranked below exact matches; `correction` shows what was read. Words in "quotes" and -excluded words are never corrected. Default: on (setting TYPO_TOLERANCE). No effect in `vector` mode.',
     }),
-    facets: FacetsField,
+    facets: facetsField(
+      'The answer’s `facets` counts over the distinct documents of the ranked candidates (the best 100 chunks of each channel passing the collections, tags, filter, quoted phrases, exclusions, relevance floor and score_threshold), before `limit` and `max_chunks_per_document`.',
+    ),
   })
   .openapi('SearchRequest');
 
@@ -265,10 +267,8 @@ export const SearchResponseSchema = z
       )
       .openapi({ description: 'Filter clauses that cannot match as written, read when a filtered search found nothing.' }),
     explain: SearchExplain.optional(),
-    facets: FacetsSchema.optional().openapi({
-      description:
-        'With `facets` in the request: per field, value counts over the distinct documents of the ranked candidates (the best 100 chunks of each channel passing the collections, tags, filter, phrases, exclusions, relevance floor and score_threshold), before `limit` and `max_chunks_per_document`.',
-    }),
+    // Described on the request's `facets` (a description here would wrap the component's $ref).
+    facets: FacetsSchema.optional(),
   })
   .openapi('SearchResponse');
 

@@ -1359,7 +1359,7 @@ export interface components {
                 did_you_mean?: string[];
             }[];
             explain?: components["schemas"]["SearchExplain"];
-            facets?: components["schemas"]["Facets"] & unknown;
+            facets?: components["schemas"]["Facets"];
         };
         SearchResult: {
             /** @description Chunk text. */
@@ -1571,7 +1571,7 @@ export interface components {
             /** @description Reads a query word that no searched document holds as the nearest word they do: 1 edit away for words of 5–8 letters, 2 for 9 or more, ranked below exact matches; `correction` shows what was read. Words in "quotes" and -excluded words are never corrected. Default: on (setting TYPO_TOLERANCE). No effect in `vector` mode. */
             typo_tolerance?: boolean;
             /**
-             * @description Fields to count values of: "tags", "collection" or "metadata.<key>" (Keys are 1–64 letters, digits, "_", "-" or ".", starting with a letter or "_".); at most 10 fields. 400 VALIDATION_FAILED names a bad field (`facets[1]`) or the cap (`facets`).
+             * @description Fields to count values of: "tags", "collection" or "metadata.<key>" (Keys are 1–64 letters, digits, "_", "-" or ".", starting with a letter or "_".); at most 10 fields. 400 VALIDATION_FAILED names a bad field (`facets[1]`) or the cap (`facets`). The answer’s `facets` counts over the distinct documents of the ranked candidates (the best 100 chunks of each channel passing the collections, tags, filter, quoted phrases, exclusions, relevance floor and score_threshold), before `limit` and `max_chunks_per_document`.
              * @example [
              *       "tags",
              *       "metadata.dept"
@@ -6899,17 +6899,6 @@ export interface operations {
                      *         }
                      *       },
                      *       "facets": {
-                     *         "0": "f",
-                     *         "1": "a",
-                     *         "2": "c",
-                     *         "3": "e",
-                     *         "4": "t",
-                     *         "5": "s",
-                     *         "6": " ",
-                     *         "7": "t",
-                     *         "8": "e",
-                     *         "9": "x",
-                     *         "10": "t",
                      *         "tags": [
                      *           {
                      *             "value": "contracts",
