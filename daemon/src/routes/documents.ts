@@ -14,8 +14,8 @@ import { DocumentMetadata } from '../metadata.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { searchByTag } from '../documents/tags.js';
 import { listFacets } from '../documents/list-facets.js';
-import { FACET_FIELDS_RULE, FACET_MAX_DOCUMENTS } from '../search/facets.js';
-import { FacetsSchema } from './facet-schemas.js';
+import { FACET_FIELDS_RULE } from '../search/facets.js';
+import { ListFacetsResponse } from './facet-schemas.js';
 import {
   BatchUpload,
   DocumentDetail,
@@ -65,17 +65,6 @@ const FacetsQuery = ListQuery.pick({ tag: true, collection: true, status: true, 
     example: 'tags,metadata.dept',
   }),
 });
-
-const ListFacetsResponse = z
-  .object({
-    facets: FacetsSchema,
-    documents: z
-      .number()
-      .int()
-      .openapi({ description: `Documents counted over (at most ${FACET_MAX_DOCUMENTS}, newest first).` }),
-    truncated: z.boolean().openapi({ description: `More than ${FACET_MAX_DOCUMENTS} documents matched; the newest were counted.` }),
-  })
-  .openapi('DocumentFacets');
 
 const UpdateDocument = z
   .strictObject({

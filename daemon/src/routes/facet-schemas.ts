@@ -38,3 +38,15 @@ export const FacetsSchema = z
       ],
     },
   });
+
+/** GET /documents/facets/'s answer. */
+export const ListFacetsResponse = z
+  .object({
+    facets: FacetsSchema,
+    documents: z
+      .number()
+      .int()
+      .openapi({ description: `Documents counted over (at most ${FACET_MAX_DOCUMENTS}, newest first).` }),
+    truncated: z.boolean().openapi({ description: `More than ${FACET_MAX_DOCUMENTS} documents matched; the newest were counted.` }),
+  })
+  .openapi('DocumentFacets');
