@@ -6,6 +6,8 @@ import { errorResponses, jsonBody, jsonResponse } from './router.js';
 import { FilterField, registerFilterSchemas } from './filter-schemas.js';
 import { DocumentMetadata } from '../metadata.js';
 import { parseFilter } from '../filters/parse.js';
+import { checkFacetFields } from '../search/facets.js';
+import { facetsField, FacetsSchema, HighlightsSchema } from './facet-schemas.js';
 
 export const SearchRequestSchema = z
   .strictObject({
@@ -97,6 +99,9 @@ export const SearchRequestSchema = z
       description:
         'Reads a query word that no searched document holds as the nearest word they do: 1 edit away for words of 5–8 letters, 2 for 9 or more, ranked below exact matches; `correction` shows what was read. Words in "quotes" and -excluded words are never corrected. Default: on (setting TYPO_TOLERANCE). No effect in `vector` mode.',
     }),
+    facets: facetsField(
+      'The answer’s `facets` counts over the distinct documents of the ranked candidates (the best 100 chunks of each channel passing the collections, tags, filter, quoted phrases, exclusions, relevance floor and score_threshold), before `limit` and `max_chunks_per_document`.',
+    ),
   })
   .openapi('SearchRequest');
 
@@ -113,6 +118,7 @@ const TextExplain = z
 export const SearchResultSchema = z
   .object({
     content: z.string().openapi({ description: 'Chunk text.' }),
+    highlights: HighlightsSchema,
     title: z.string().openapi({ description: 'Document title.' }),
     document_id: z.string().openapi({ format: 'uuid' }),
     collection_name: z.string(),
@@ -261,6 +267,8 @@ export const SearchResponseSchema = z
       )
       .openapi({ description: 'Filter clauses that cannot match as written, read when a filtered search found nothing.' }),
     explain: SearchExplain.optional(),
+    // Described on the request's `facets` (a description here would wrap the component's $ref).
+    facets: FacetsSchema.optional(),
   })
   .openapi('SearchResponse');
 
@@ -298,6 +306,7 @@ export function searchRequest(b: SearchBody, note: SearchNote | undefined): Sear
     note,
     scoreThreshold: b.score_threshold,
     typoTolerance: b.typo_tolerance,
+    facets: b.facets === undefined ? undefined : checkFacetFields(b.facets),
   };
 }
 
