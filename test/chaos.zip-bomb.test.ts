@@ -61,17 +61,17 @@ describe('chaos: zip bombs', () => {
     assert.equal(row('bomb.docx').status, 'failed');
     assert.equal(
       row('bomb.docx').error_message,
-      `The Word file unpacks to more than ${UNPACKED_MB} MB; the limit is ${UNPACKED_MB} MB (EXTRACT_MAX_UNPACKED_MB).`,
+      `The Word file unpacks to more than ${UNPACKED_MB} MiB; the limit is ${UNPACKED_MB} MiB (EXTRACT_MAX_UNPACKED_MB).`,
     );
     assert.equal(row('bomb.xlsx').status, 'failed');
     assert.equal(
       row('bomb.xlsx').error_message,
-      `The Excel file unpacks to more than ${UNPACKED_MB} MB; the limit is ${UNPACKED_MB} MB (EXTRACT_MAX_UNPACKED_MB).`,
+      `The Excel file unpacks to more than ${UNPACKED_MB} MiB; the limit is ${UNPACKED_MB} MiB (EXTRACT_MAX_UNPACKED_MB).`,
     );
     assert.equal(row('heap-bomb.docx').status, 'failed');
     assert.equal(
       row('heap-bomb.docx').error_message,
-      `Extraction ran out of memory: the document needs more than ${MEMORY_MB} MB (EXTRACT_MEMORY_MB).`,
+      `Extraction ran out of memory: the document needs more than ${MEMORY_MB} MiB (EXTRACT_MEMORY_MB).`,
     );
     // Permanent: one attempt each, not PROCESS_MAX_ATTEMPTS.
     for (const name of ['bomb.docx', 'bomb.xlsx', 'heap-bomb.docx']) assert.equal(row(name).attempts, 1, `${name} attempts`);
@@ -114,14 +114,14 @@ describe('chaos: zip bombs', () => {
       assert.equal(row(name).status, 'failed', name);
       assert.equal(
         row(name).error_message,
-        `The PDF file unpacks to more than ${UNPACKED_MB} MB; the limit is ${UNPACKED_MB} MB (EXTRACT_MAX_UNPACKED_MB).`,
+        `The PDF file unpacks to more than ${UNPACKED_MB} MiB; the limit is ${UNPACKED_MB} MiB (EXTRACT_MAX_UNPACKED_MB).`,
       );
       assert.equal(row(name).attempts, 1, `${name}: permanent`);
     }
     assert.equal(row('disguised.pdf').status, 'failed');
     assert.equal(
       row('disguised.pdf').error_message,
-      `The PDF file's images unpack to more than ${MEMORY_MB} MB; the limit is ${MEMORY_MB} MB (EXTRACT_MEMORY_MB).`,
+      `The PDF file's images unpack to more than ${MEMORY_MB} MiB; the limit is ${MEMORY_MB} MiB (EXTRACT_MEMORY_MB).`,
     );
     assert.equal(row('good.txt').status, 'indexed');
     assert.ok(seconds < 10, `failed within 10 s (took ${seconds.toFixed(1)} s)`);
@@ -155,7 +155,7 @@ describe('chaos: zip bombs', () => {
       assert.equal(row.status, 'failed', name);
       assert.equal(
         row.error_message,
-        `The PDF file unpacks to more than ${UNPACKED_MB} MB; the limit is ${UNPACKED_MB} MB (EXTRACT_MAX_UNPACKED_MB).`,
+        `The PDF file unpacks to more than ${UNPACKED_MB} MiB; the limit is ${UNPACKED_MB} MiB (EXTRACT_MAX_UNPACKED_MB).`,
       );
       assert.equal(row.attempts, 1, `${name}: permanent`);
     }

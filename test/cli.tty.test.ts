@@ -94,7 +94,7 @@ describe('docsift CLI on a terminal', () => {
     // ink frames: the bar, file and byte counters, the outcome line.
     assert.match(out, /Uploading [█░]{30} \d+%/);
     assert.match(out, /Uploading █{30} 100%/);
-    assert.match(out, /21\/21 files · [\d.]+ KB \/ [\d.]+ KB/);
+    assert.match(out, /21\/21 files · [\d.]+ KiB \/ [\d.]+ KiB/);
     assert.match(out, /18 uploaded · 3 skipped · 0 failed/);
     assert.match(out, /Indexing {2}[█░]{30} 0 pending · 15 indexed · 3 failed/);
     assert.match(out, /✓ Uploaded 18 of 21 files .* to Terminal Papers \(terminal-papers\)\./);

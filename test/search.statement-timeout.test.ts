@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import postgres from 'postgres';
+import { StatementTimeoutError } from '../daemon/src/db/statement-timeout.js';
 import { makeCollection, waitSettled } from './helpers/docs.js';
+import { captureLogs, WARN } from './helpers/log-capture.js';
 import { connectMcp, type ToolResult } from './helpers/mcp-client.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
@@ -14,12 +16,20 @@ describe('statement timeout: a search or list statement past STATEMENT_TIMEOUT_M
   let req: ReturnType<typeof http>;
   let a: Tenant;
   let client: Client;
+  let collectionId: string;
+  const logs = captureLogs();
 
   before(async () => {
-    d = await startTestDaemon({ label: 'stmttimeout', worker: true, env: { STATEMENT_TIMEOUT_MS: '400' } });
+    d = await startTestDaemon({
+      label: 'stmttimeout',
+      worker: true,
+      env: { STATEMENT_TIMEOUT_MS: '400', LOG_LEVEL: 'warn' },
+      logTo: logs.stream,
+    });
     req = http(d.url);
     a = await createTenant(d, 'sto');
     const coll = await makeCollection(req, a.key, 'Slow');
+    collectionId = coll.uuid;
     const ids: string[] = [];
     for (const content of ['Quarterly ledger of the harbour office.', 'Ledger entries for the harbour pilots.']) {
       const r = await req('POST', `/api/v1/collections/${coll.uuid}/documents/`, {
@@ -42,6 +52,47 @@ describe('statement timeout: a search or list statement past STATEMENT_TIMEOUT_M
   const list = () => req('GET', `/api/v1/documents/?limit=5&filter=${encodeURIComponent(JSON.stringify({ year: 2025 }))}`, { key: a.key });
   // Without limit or cursor the list streams every match (docs/service-spec.md §4): each batch is one statement.
   const stream = () => req('GET', `/api/v1/documents/?filter=${encodeURIComponent(JSON.stringify({ year: 2025 }))}`, { key: a.key });
+
+  /** Holds `tables` locked (access exclusive) while `during` runs: statements reading them wait until cancelled. */
+  async function whileLocked(tables: string, during: () => Promise<void>) {
+    const locker = postgres(d.config.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const held = await locker.reserve();
+    await held`begin`;
+    await held.unsafe(`lock table ${tables} in access exclusive mode`);
+    try {
+      await during();
+    } finally {
+      await held`rollback`;
+      held.release();
+      await locker.end();
+    }
+  }
+
+  it('logs one warning per cancelled list statement, naming the organization and the statement', { timeout: 60_000 }, async () => {
+    const from = logs.lines.length;
+    await whileLocked('documents', async () => {
+      assert.equal((await list()).status, 503);
+      assert.equal((await stream()).status, 503);
+    });
+    const warns = logs.lines.slice(from).filter((l) => l.level === WARN && /^list statement cancelled/.test(l.msg));
+    assert.deepEqual(
+      warns.map((l) => [l.org, l.statement]),
+      [
+        [a.orgId, 'list_page'],
+        [a.orgId, 'list_stream_batch'],
+      ],
+    );
+  });
+
+  it('bounds the background sample a hybrid search judges against', { timeout: 60_000 }, async () => {
+    // A dimension no search has sampled yet: the sample is taken now, from the locked chunks.
+    const run = <T>(fn: (sql: never) => Promise<T>) => d.deps.reads.run(fn as never);
+    await whileLocked('chunks', async () => {
+      await assert.rejects(d.deps.backgrounds.get(run, [collectionId], 7), StatementTimeoutError);
+    });
+    const bg = await d.deps.backgrounds.get(run, [collectionId], 7);
+    assert.equal(bg.sample.length, 0, 'no chunk has 7 dimensions');
+  });
 
   it('answers 503 while the tables are locked, never marks the database down, and serves again at once', { timeout: 60_000 }, async () => {
     // Another session holds the tables every search and list statement reads: those statements wait

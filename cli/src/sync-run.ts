@@ -90,6 +90,21 @@ function metadataOptions(opts: { metadata?: DocumentMetadata | undefined; pathKe
 }
 
 /** Uploads, then replaces, then deletes: a run cut short never leaves fewer documents than files. */
+/** Each file of a batch upload as the outcome its result says; `sent` counts the bytes the service received. */
+function recordUploads(r: UploadManyResult, files: LocalFile[], out: SyncOutcomes, sent: (n: number) => void): void {
+  for (const o of r.results) {
+    const f = files[o.index]!;
+    if (o.status === 'uploaded') {
+      out.uploaded.push({ key: f.key, path: f.path, uuid: o.document.uuid });
+      sent(f.size);
+    } else if (o.status === 'skipped') {
+      // Refused by the service after it received the file: sent, and sent again by the next run.
+      out.skipped.push({ key: f.key, path: f.path, reason: o.reason, code: o.code });
+      sent(f.size);
+    } else out.failed.push({ key: f.key, action: 'upload', ...failureOf(o.error) });
+  }
+}
+
 export async function executeSync(
   ctx: Context,
   opts: {
@@ -159,17 +174,7 @@ export async function executeSync(
         skipped: state.skipped,
         failed: state.failed,
       });
-      for (const o of r.results) {
-        const f = plan.upload[o.index]!;
-        if (o.status === 'uploaded') {
-          out.uploaded.push({ key: f.key, path: f.path, uuid: o.document.uuid });
-          sent(f.size);
-        } else if (o.status === 'skipped') {
-          // Refused by the service after it received the file: sent, and sent again by the next run.
-          out.skipped.push({ key: f.key, path: f.path, reason: o.reason, code: o.code });
-          sent(f.size);
-        } else out.failed.push({ key: f.key, action: 'upload', ...failureOf(o.error) });
-      }
+      recordUploads(r, plan.upload, out, sent);
       if (stopped) throw stopped;
     }
     await pool(plan.replace, opts.concurrency, async ({ file, doc }) => {

@@ -73,7 +73,7 @@ function whyNotSent(f: LocalFile): Omit<SyncPlan['skipped'][number], 'file'> | u
   const dot = f.key.lastIndexOf('.');
   const ext = dot > f.key.lastIndexOf('/') ? f.key.slice(dot + 1).toLowerCase() : '';
   if (!SYNC_EXTENSIONS.has(ext)) return { reason: 'unsupported file type (not sent)', code: 'UNSUPPORTED_FILE_TYPE' };
-  if (f.size > MAX_FILE_BYTES) return { reason: 'larger than 50 MB (not sent)', code: 'FILE_TOO_LARGE' };
+  if (f.size > MAX_FILE_BYTES) return { reason: 'larger than 50 MiB (not sent)', code: 'FILE_TOO_LARGE' };
   return undefined;
 }
 

@@ -67,6 +67,18 @@ export const configSchema = z.object({
    */
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * Search and list requests of one organization running at once; default a quarter of DB_POOL_MAX
+   * (at least 1: limits/org-admission.ts), so no organization can hold the whole pool.
+   */
+  SEARCH_CONCURRENCY_PER_ORG: unsetIfEmpty(z.coerce.number().int().min(1).max(200)),
+  /**
+   * Before the API listens, the query embedder answers once and the pool's connections open and run
+   * the search statements (search/warm-up.ts), so the first search costs what the tenth does.
+   */
+  SEARCH_WARM_UP: envBoolDefaultTrue,
+  /** Requests of one organization waiting for a search slot (at most STATEMENT_TIMEOUT_MS); more answer 429. */
+  SEARCH_QUEUE_PER_ORG: z.coerce.number().int().min(0).max(10_000).default(16),
   /** Secret for signed download URLs and other HMACs; generated and persisted under DATA_DIR when unset. */
   SIGNING_SECRET: z.string().min(32).optional(),
 

@@ -5,6 +5,7 @@ import { createSql } from './db/client.js';
 import { createReadPool } from './db/read-pool.js';
 import { createEmbeddingProvider, embeddingConfigFrom } from './embeddings/index.js';
 import { ExtractionPool } from './ingest/extract-pool.js';
+import { defaultSearchConcurrency, OrgAdmission } from './limits/org-admission.js';
 import { PermitLeases } from './limits/permit-leases.js';
 import { directListener } from './limits/reclaim.js';
 import type { Logger } from './logger.js';
@@ -44,7 +45,12 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     usageLog: new UsageLogWriter(sql, logger, { flushMs: config.USAGE_FLUSH_MS, flushRows: config.USAGE_FLUSH_ROWS }),
     queryCache: new QueryEmbeddingCache(QUERY_CACHE_ENTRIES),
     webhookFailures: new WebhookFailureLog(logger),
-    backgrounds: new ScopeBackgrounds(),
+    backgrounds: new ScopeBackgrounds(config.STATEMENT_TIMEOUT_MS),
+    admission: new OrgAdmission({
+      perOrg: config.SEARCH_CONCURRENCY_PER_ORG ?? defaultSearchConcurrency(config.DB_POOL_MAX),
+      queue: config.SEARCH_QUEUE_PER_ORG,
+      waitMs: config.STATEMENT_TIMEOUT_MS,
+    }),
     // The database this process's requests use: the pooler when the API goes through one.
     availability: new DatabaseAvailability(poolUrl ?? config.DATABASE_URL, logger, { pooled: !!poolUrl }),
     // Held permits are asked back over LISTEN/NOTIFY, on a connection of its own to the database itself.

@@ -18,6 +18,7 @@ import { assertEmbeddingModel } from './indexing/embedding-model.js';
 import { createSql } from './db/client.js';
 import { sealPlaintextWebhookSecrets } from './webhooks/secrets.js';
 import { enqueueStaleLanguageReindexes } from './collections/language.js';
+import { warmSearch } from './search/warm-up.js';
 
 export interface Daemon {
   url: string;
@@ -66,6 +67,8 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
     // (EADDRINUSE) exits having run no job, so it never delivers a webhook under its own settings.
     let port = config.PORT;
     if (opts.api) {
+      // Before listening, so "ready" means the first search costs what the tenth does.
+      if (config.SEARCH_WARM_UP) await warmSearch(deps);
       const draining = () => stopping !== undefined;
       const app = createApp(
         deps,

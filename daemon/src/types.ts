@@ -1,3 +1,4 @@
+import type { OrgAdmission } from './limits/org-admission.js';
 import type { WebhookFailureLog } from './webhooks/failure-log.js';
 import type { ResolvedConfig } from './config.js';
 import type { DatabaseAvailability } from './db/availability.js';
@@ -57,6 +58,8 @@ export interface AppDeps {
   queryCache: QueryEmbeddingCache;
   /** Per-scope samples of chunk vectors the relevance floor judges vector-only hits against (search/background.ts). */
   backgrounds: ScopeBackgrounds;
+  /** Per-organization bound on concurrent search and list requests (limits/org-admission.ts). */
+  admission: OrgAdmission;
   /** Whether PostgreSQL is reachable: 503 at once during an outage (db/availability.ts). */
   availability: DatabaseAvailability;
   /** The guard's counting: permit leases over one counting statement per request (limits/permit-leases.ts). */

@@ -88,7 +88,7 @@ const isFatal = (err: unknown) =>
  */
 function skipCode(s: { reason: string; code?: string }): string {
   if (s.code) return s.code;
-  if (/exceeds the \d+ MB limit/i.test(s.reason)) return 'FILE_TOO_LARGE';
+  if (/exceeds the \d+ Mi?B limit/i.test(s.reason)) return 'FILE_TOO_LARGE';
   if (/^Unsupported file type/i.test(s.reason)) return 'UNSUPPORTED_FILE_TYPE';
   if (/does not match its type/i.test(s.reason)) return 'INVALID_FILE_CONTENT';
   return 'FILE_REJECTED';
@@ -102,6 +102,38 @@ function skipCode(s: { reason: string; code?: string }): string {
  * reject at once, since every other request would fail the same way; so does a refused connection
  * (the server is gone), as an UploadInterruptedError carrying what was done and what was not sent.
  */
+/** A batch's answer, file by file: the response names files, not positions, so they are matched back in order, per file name. */
+function recordBatch(batch: BatchPlanItem[], data: BatchUpload, record: (o: UploadOutcome) => void): void {
+  const byName = new Map<string, BatchPlanItem[]>();
+  for (const item of batch) byName.set(item.file.name, [...(byName.get(item.file.name) ?? []), item]);
+  const take = (name: string) => byName.get(name)?.shift();
+  const of = (item: BatchPlanItem) => ({ index: item.index, filename: item.file.name, size: item.file.blob.size });
+  for (const doc of data.uploaded) {
+    const item = take(doc.original_filename);
+    if (item) record({ ...of(item), status: 'uploaded', document: doc });
+  }
+  for (const s of data.skipped) {
+    const item = take(s.filename);
+    if (item) record({ ...of(item), status: 'skipped', reason: s.reason, code: skipCode(s) });
+  }
+  // Anything unmatched (a name the server rewrote) gets an honest answer rather than silence.
+  for (const rest of byName.values())
+    for (const item of rest) record({ ...of(item), status: 'failed', error: new DocsiftError('The service did not report on this file.') });
+}
+
+/** The outcomes so far, in input order, and split by status. */
+function summarize(outcomes: (UploadOutcome | undefined)[]): UploadManyResult {
+  const results = outcomes.filter((o): o is UploadOutcome => !!o);
+  return {
+    results,
+    uploaded: results.flatMap((o) => (o.status === 'uploaded' ? [o.document] : [])),
+    skipped: results.flatMap((o) =>
+      o.status === 'skipped' ? [{ index: o.index, filename: o.filename, reason: o.reason, code: o.code }] : [],
+    ),
+    failed: results.flatMap((o) => (o.status === 'failed' ? [{ index: o.index, filename: o.filename, error: o.error }] : [])),
+  };
+}
+
 export async function uploadMany(
   t: Transport,
   loader: FileLoader | undefined,
@@ -138,7 +170,7 @@ export async function uploadMany(
         size: item.file.blob.size,
         status: 'skipped',
         code: 'FILE_TOO_LARGE',
-        reason: 'File exceeds the 50 MB limit.',
+        reason: 'File exceeds the 50 MiB limit.',
       });
     } else sendable.push(item);
   }
@@ -188,50 +220,10 @@ export async function uploadMany(
         record({ index: item.index, filename: item.file.name, size: item.file.blob.size, status: 'failed', error: err });
       return;
     }
-    // The response names files, not positions: match them back in order, per file name.
-    const byName = new Map<string, BatchPlanItem[]>();
-    for (const item of batch) byName.set(item.file.name, [...(byName.get(item.file.name) ?? []), item]);
-    const take = (name: string) => byName.get(name)?.shift();
-    for (const doc of data.uploaded) {
-      const item = take(doc.original_filename);
-      if (item) record({ index: item.index, filename: item.file.name, size: item.file.blob.size, status: 'uploaded', document: doc });
-    }
-    for (const s of data.skipped) {
-      const item = take(s.filename);
-      if (item)
-        record({
-          index: item.index,
-          filename: item.file.name,
-          size: item.file.blob.size,
-          status: 'skipped',
-          reason: s.reason,
-          code: skipCode(s),
-        });
-    }
-    // Anything unmatched (a name the server rewrote) gets an honest answer rather than silence.
-    for (const rest of byName.values()) {
-      for (const item of rest)
-        record({
-          index: item.index,
-          filename: item.file.name,
-          size: item.file.blob.size,
-          status: 'failed',
-          error: new DocsiftError('The service did not report on this file.'),
-        });
-    }
+    recordBatch(batch, data, record);
   };
 
-  const summary = (): UploadManyResult => {
-    const results = outcomes.filter((o): o is UploadOutcome => !!o);
-    return {
-      results,
-      uploaded: results.flatMap((o) => (o.status === 'uploaded' ? [o.document] : [])),
-      skipped: results.flatMap((o) =>
-        o.status === 'skipped' ? [{ index: o.index, filename: o.filename, reason: o.reason, code: o.code }] : [],
-      ),
-      failed: results.flatMap((o) => (o.status === 'failed' ? [{ index: o.index, filename: o.filename, error: o.error }] : [])),
-    };
-  };
+  const summary = () => summarize(outcomes);
   try {
     await runPool(planBatches(sendable, batchSize, opts.maxBatchBytes ?? 32 * 1024 * 1024), opts.concurrency ?? 4, async (batch) => {
       await sendBatch(batch);

@@ -16,7 +16,7 @@ export interface NamedBlob {
 /** Opens a path as a Blob without reading it into memory; supplied by `@docsift/sdk/node`. */
 export type FileLoader = (path: string) => Promise<NamedBlob>;
 
-/** The service refuses files over 50 MB; larger ones are skipped before sending anything. */
+/** The service refuses files over 50 MiB; larger ones are skipped before sending anything. */
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 /** The service accepts at most 100 files per batch request. */
 export const MAX_BATCH_FILES = 100;

@@ -43,6 +43,8 @@ export async function startTestDaemon(
     DB_POOL_MAX: '5',
     // Test users are on the Free tier (10 requests/minute); only the rate-limit tests turn limits on.
     RATE_LIMITS_ENABLED: 'false',
+    // The built-in model loads on first use instead (most tests never search); search.warm-up tests it.
+    SEARCH_WARM_UP: 'false',
     ...opts.env,
   });
   const logger = createLogger(config.LOG_LEVEL, opts.logTo);

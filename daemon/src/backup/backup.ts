@@ -68,6 +68,42 @@ async function eachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
+interface SnapshotMeta {
+  server_version: string;
+  major: number;
+  documents: number;
+  files: number;
+  migrations: number[];
+}
+
+type Written = { size: number; sha256: string };
+
+/** The manifest of a backup whose files are all written. */
+function manifestOf(
+  o: BackupOptions,
+  m: SnapshotMeta,
+  blobs: BackupManifest['blobs'],
+  files: { database: Written; blobs: Written; signing_secret: Written },
+): BackupManifest {
+  const entry = (name: string, w: Written): FileEntry => ({ name, ...w });
+  return {
+    format: 'docsift-backup',
+    version: 1,
+    created_at: o.now().toISOString(),
+    docsift_version: docsiftVersion(),
+    schema: { highest_migration: Math.max(0, ...m.migrations), migrations: m.migrations },
+    postgres: { server_version: m.server_version },
+    signing_secret_source: o.signingSecret.source,
+    documents: m.documents,
+    blobs,
+    files: {
+      database: entry(DATABASE_FILE, files.database),
+      blobs: entry(BLOBS_FILE, files.blobs),
+      signing_secret: entry(SECRET_FILE, files.signing_secret),
+    },
+  };
+}
+
 export async function runBackup(o: BackupOptions): Promise<BackupResult> {
   const started = performance.now();
   if (await o.repo.exists(MANIFEST)) throw new Error(`${o.repo.location} already holds a backup: back up into a new directory or prefix`);
@@ -76,7 +112,7 @@ export async function runBackup(o: BackupOptions): Promise<BackupResult> {
   try {
     await conn`begin isolation level repeatable read, read only`;
     const [snap] = await conn<{ snapshot: string }[]>`select pg_export_snapshot() as snapshot`;
-    const [meta] = await conn<{ server_version: string; major: number; documents: number; files: number; migrations: number[] }[]>`
+    const [meta] = await conn<SnapshotMeta[]>`
       select current_setting('server_version') as server_version,
              current_setting('server_version_num')::int / 10000 as major,
              (select count(*) from documents)::int as documents,
@@ -156,19 +192,8 @@ export async function runBackup(o: BackupOptions): Promise<BackupResult> {
     });
     await conn`commit`;
     const secret = await o.repo.put(SECRET_FILE, Readable.from([Buffer.from(o.signingSecret.value)]));
-    const entry = (name: string, w: { size: number; sha256: string }): FileEntry => ({ name, ...w });
-    const manifest: BackupManifest = {
-      format: 'docsift-backup',
-      version: 1,
-      created_at: o.now().toISOString(),
-      docsift_version: docsiftVersion(),
-      schema: { highest_migration: Math.max(0, ...m.migrations), migrations: m.migrations },
-      postgres: { server_version: m.server_version },
-      signing_secret_source: o.signingSecret.source,
-      documents: m.documents,
-      blobs: { count: copied, bytes: copiedBytes, missing_of_deleted_documents: missingDeleted },
-      files: { database: entry(DATABASE_FILE, dbFile), blobs: entry(BLOBS_FILE, blobsFile), signing_secret: entry(SECRET_FILE, secret) },
-    };
+    const blobs = { count: copied, bytes: copiedBytes, missing_of_deleted_documents: missingDeleted };
+    const manifest = manifestOf(o, m, blobs, { database: dbFile, blobs: blobsFile, signing_secret: secret });
     // Written last: its presence is what makes the backup restorable.
     await o.repo.put(MANIFEST, Readable.from([Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)]));
     o.progress.done();

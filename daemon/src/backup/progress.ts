@@ -11,7 +11,7 @@ export interface Progress {
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let v = n / 1024;
   let u = 0;
   while (v >= 1024 && u < units.length - 1) {

@@ -37,7 +37,7 @@ async function fetchUrl(deps: AppDeps, url: string): Promise<LoadedText> {
   } catch (err) {
     if (err instanceof UnsafeUrlError || (err as { code?: string }).code === 'EUNSAFEADDR')
       throw new PermanentError(`URL refused: ${(err as Error).message}`);
-    if (err instanceof FetchTooLargeError) throw new PermanentError(`The page is larger than ${URL_MAX_BYTES / 1024 / 1024} MB.`);
+    if (err instanceof FetchTooLargeError) throw new PermanentError(`The page is larger than ${URL_MAX_BYTES / 1024 / 1024} MiB.`);
     if ((err as { code?: string }).code === 'ENOTFOUND') throw new PermanentError(`Host not found: ${new URL(url).hostname}`);
     if (err instanceof FetchTimeoutError) throw err;
     throw err;

@@ -7,7 +7,7 @@ import { baseFilename } from './filenames.js';
 import { chunksOfDocument, contentText, listVisibleDocuments, type DocumentRow, type DocumentStatus } from './queries.js';
 import { getVisibleDocument } from './access.js';
 import { parseFilterText } from '../filters/parse.js';
-import { batchesWithinTimeout, withinTimeout } from '../db/statement-timeout.js';
+import { batchesWithinTimeout, StatementTimeoutError, withinTimeout } from '../db/statement-timeout.js';
 
 export async function documentDetail(deps: AppDeps, caller: Caller, id: string) {
   const d = await getVisibleDocument(deps.sql, caller, id);
@@ -29,12 +29,17 @@ export async function listDocuments(
   const where = q.filter === undefined ? undefined : parseFilterText(q.filter);
   // Lists may trail the primary by the replica's replay lag (docs/deploying.md); a page's statement
   // runs at most STATEMENT_TIMEOUT_MS (then 503 for this request alone).
-  const rows = await deps.reads.run((sql) =>
-    withinTimeout(
-      listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where, limit: q.limit + 1, cursor }),
-      deps.config.STATEMENT_TIMEOUT_MS,
-    ),
-  );
+  // Admitted like a search: one organization's lists cannot fill the pool (limits/org-admission.ts).
+  const rows = await deps.admission
+    .run(caller.orgId, () =>
+      deps.reads.run((sql) =>
+        withinTimeout(
+          listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where, limit: q.limit + 1, cursor }),
+          deps.config.STATEMENT_TIMEOUT_MS,
+        ),
+      ),
+    )
+    .catch((err: unknown) => logTimeout(deps, caller, 'list_page', err));
   const page = rows.slice(0, q.limit);
   return { page, next: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null };
 }
@@ -50,13 +55,26 @@ export async function* allDocuments(
   q: { tag?: string; collection?: string; status?: DocumentStatus; filter?: string },
 ): AsyncGenerator<DocumentRow[]> {
   const where = q.filter === undefined ? undefined : parseFilterText(q.filter);
-  yield* deps.reads.stream((sql) =>
-    batchesWithinTimeout(
-      listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where }),
-      500,
-      deps.config.STATEMENT_TIMEOUT_MS,
-    ),
-  );
+  try {
+    yield* deps.admission.stream(caller.orgId, () =>
+      deps.reads.stream((sql) =>
+        batchesWithinTimeout(
+          listVisibleDocuments(sql, caller, { tag: q.tag, collection: q.collection, status: q.status, where }),
+          500,
+          deps.config.STATEMENT_TIMEOUT_MS,
+        ),
+      ),
+    );
+  } catch (err) {
+    logTimeout(deps, caller, 'list_stream_batch', err);
+  }
+}
+
+/** A cancelled list statement is one warning naming the organization and the statement; every error is rethrown. */
+function logTimeout(deps: AppDeps, caller: Caller, statement: 'list_page' | 'list_stream_batch', err: unknown): never {
+  if (err instanceof StatementTimeoutError)
+    deps.logger.warn({ org: caller.orgId, statement, ms: err.ms }, 'list statement cancelled: STATEMENT_TIMEOUT_MS');
+  throw err;
 }
 
 /** Where GET /download/ redirects: a presigned store URL, or a daemon URL signed with HMAC, valid one hour. */

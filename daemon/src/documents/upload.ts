@@ -81,6 +81,19 @@ async function insertFileRows(
 }
 
 /** A new document's row and its processing job, ranked in its organization's backlog. */
+/** The columns of a URL document before its page is fetched (process-document.ts fills the text). */
+export function urlDocumentFields(url: URL) {
+  return {
+    sourceType: 'url',
+    size: 0,
+    mediaType: 'text/html',
+    blobKey: null,
+    sourceUrl: url.toString(),
+    contentText: '',
+    contentSha256: null,
+  } as const;
+}
+
 export async function insertDocument(tx: Tx, deps: AppDeps, caller: Caller, d: Parameters<typeof insertRow>[3]): Promise<string> {
   const id = await insertRow(tx, deps, caller, d);
   await enqueueProcessing(tx, deps, { documentId: id, generation: 1 });
@@ -243,16 +256,10 @@ async function createNonFileDocument(
       insertDocument(tx, deps, caller, {
         collectionId,
         title: meta.title ?? url.toString(),
-        sourceType: 'url',
         tags: meta.tags,
         metadata: meta.metadata,
         filename,
-        size: 0,
-        mediaType: 'text/html',
-        blobKey: null,
-        sourceUrl: url.toString(),
-        contentText: '',
-        contentSha256: null,
+        ...urlDocumentFields(url),
       }),
     );
   }

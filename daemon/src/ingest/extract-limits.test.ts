@@ -31,11 +31,11 @@ test('an office file that unpacks to more than EXTRACT_MAX_UNPACKED_MB is refuse
   assert.ok(bomb.length < 30_000, `the bomb is small on the wire (${bomb.length} bytes)`);
   await rejectsPermanently(
     extractText({ sourceType: 'docx', data: bomb }, { maxUnpackedBytes: 1024 * 1024 }),
-    /^The Word file unpacks to more than 1 MB; the limit is 1 MB \(EXTRACT_MAX_UNPACKED_MB\)\.$/,
+    /^The Word file unpacks to more than 1 MiB; the limit is 1 MiB \(EXTRACT_MAX_UNPACKED_MB\)\.$/,
   );
   await rejectsPermanently(
     extractText({ sourceType: 'xlsx', data: xlsxBomb(3 * 1024 * 1024) }, { maxUnpackedBytes: 2 * 1024 * 1024 }),
-    /^The Excel file unpacks to more than 2 MB; the limit is 2 MB \(EXTRACT_MAX_UNPACKED_MB\)\.$/,
+    /^The Excel file unpacks to more than 2 MiB; the limit is 2 MiB \(EXTRACT_MAX_UNPACKED_MB\)\.$/,
   );
   // Under the limit the same kind of file extracts.
   const { text } = await extractText({ sourceType: 'docx', data: docxBomb(20_000, 'harmless') }, { maxUnpackedBytes: 1024 * 1024 });

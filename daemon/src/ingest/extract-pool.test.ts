@@ -36,7 +36,7 @@ test('a document that runs the thread out of memory fails permanently; the ones 
   // 24 MB of XML paragraphs: a few hundred MB of DOM, far past a 96 MB heap.
   const bomb = p.extract({ sourceType: 'docx', data: docxBomb(24 * 1024 * 1024) });
   const queued = [p.extract(txt('first queued document')), p.extract(txt('second queued document'))];
-  await assert.rejects(bomb, permanent(/^Extraction ran out of memory: the document needs more than 96 MB \(EXTRACT_MEMORY_MB\)\.$/));
+  await assert.rejects(bomb, permanent(/^Extraction ran out of memory: the document needs more than 96 MiB \(EXTRACT_MEMORY_MB\)\.$/));
   assert.deepEqual(
     (await Promise.all(queued)).map((r) => r.text),
     ['first queued document', 'second queued document'],

@@ -38,7 +38,7 @@ type Reply =
 
 const stopped = () => new StoppingError('the extraction pool is closed: the process is stopping');
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-const megabytes = (mb: number) => `${mb.toLocaleString('en-US')} MB`;
+const megabytes = (mb: number) => `${mb.toLocaleString('en-US')} MiB`;
 
 /**
  * Extraction worker threads with per-document limits. Each thread holds ONE document at a time, so

@@ -193,7 +193,7 @@ async function extractOffice(sourceType: string, data: Buffer, limits: ExtractLi
   } catch (err) {
     if ((err as OfficeError).officeIssue?.code === OfficeErrorType.ZIP_SIZE_LIMIT_EXCEEDED && limits.maxUnpackedBytes !== undefined) {
       const mb = fmtMb(limits.maxUnpackedBytes);
-      throw new ExtractionError(`The ${label} file unpacks to more than ${mb} MB; the limit is ${mb} MB (EXTRACT_MAX_UNPACKED_MB).`, {
+      throw new ExtractionError(`The ${label} file unpacks to more than ${mb} MiB; the limit is ${mb} MiB (EXTRACT_MAX_UNPACKED_MB).`, {
         cause: err,
       });
     }
@@ -228,12 +228,12 @@ async function checkPdfStreams(data: Buffer, limits: ExtractLimits): Promise<voi
 function pdfUnpackError(limits: ExtractLimits, kind: 'content' | 'images' | 'held', cause?: unknown): ExtractionError {
   const mb = fmtMb((kind === 'content' ? limits.maxUnpackedBytes : limits.maxImageBytes)!);
   const what = {
-    content: `The PDF file unpacks to more than ${mb} MB`,
-    images: `The PDF file's images unpack to more than ${mb} MB`,
-    held: `The PDF file's streams need more than ${mb} MB of memory at once`,
+    content: `The PDF file unpacks to more than ${mb} MiB`,
+    images: `The PDF file's images unpack to more than ${mb} MiB`,
+    held: `The PDF file's streams need more than ${mb} MiB of memory at once`,
   }[kind];
   const setting = kind === 'content' ? 'EXTRACT_MAX_UNPACKED_MB' : 'EXTRACT_MEMORY_MB';
-  return new ExtractionError(`${what}; the limit is ${mb} MB (${setting}).`, cause === undefined ? undefined : { cause });
+  return new ExtractionError(`${what}; the limit is ${mb} MiB (${setting}).`, cause === undefined ? undefined : { cause });
 }
 
 function classifyOfficeError(label: string, err: unknown): ExtractionError {

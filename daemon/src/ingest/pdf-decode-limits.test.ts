@@ -34,7 +34,7 @@ test('a bomb in an encrypted PDF, ciphertext to the pre-count, stops where pdf.j
   assert.ok(bomb.length < 16 * 1024, `${bomb.length} bytes`);
   await refused(
     () => extractText({ sourceType: 'pdf', data: bomb }, limits),
-    /^The PDF file unpacks to more than 32 MB; the limit is 32 MB \(EXTRACT_MAX_UNPACKED_MB\)\.$/,
+    /^The PDF file unpacks to more than 32 MiB; the limit is 32 MiB \(EXTRACT_MAX_UNPACKED_MB\)\.$/,
   );
 });
 

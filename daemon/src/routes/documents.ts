@@ -93,7 +93,7 @@ const routes = {
     tags,
     summary: 'List documents in visible collections',
     description:
-      'Newest first. The body is a plain array. Without `limit` it holds every visible document (as the specification says), streamed from the database so the server\'s memory stays flat whatever the count. With `limit` it is one page; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`.',
+      'Newest first. The body is a plain array. Without `limit` it holds every visible document (as the specification says), streamed from the database so the server\'s memory stays flat whatever the count. With `limit` it is one page; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`. Lists and searches of one organization run at most `SEARCH_CONCURRENCY_PER_ORG` at once; past the `SEARCH_QUEUE_PER_ORG` waiting, 429 `RATE_LIMIT_EXCEEDED` with `Retry-After`.',
     request: { query: ListQuery },
     responses: {
       200: {

@@ -81,7 +81,7 @@ export function registerTransferRoutes(app: App, deps: AppDeps): void {
     tags,
     summary: 'Import an exported collection',
     description:
-      'Rebuilds a collection from an archive of `GET /api/v1/collections/{uuid}/export/` (from this or another docsift, this version or an older one) through the normal upload pipeline: every document is checked as an upload is, stored and queued for processing. Importing the same archive again adds only what is missing (`already_present` counts the rest). The body is the archive itself, streamed; each original holds at most 50 MB. A scoped key imports only into a collection it has a `write` grant on (`collection`); a full-access key may create one.',
+      'Rebuilds a collection from an archive of `GET /api/v1/collections/{uuid}/export/` (from this or another docsift, this version or an older one) through the normal upload pipeline: every document is checked as an upload is, stored and queued for processing. Importing the same archive again adds only what is missing (`already_present` counts the rest). The body is the archive itself, streamed; each original holds at most 50 MiB. A scoped key imports only into a collection it has a `write` grant on (`collection`); a full-access key may create one.',
     request: {
       query: ImportQuery,
       body: {

@@ -1,4 +1,5 @@
 import type { Tx } from '../db/client.js';
+import { withinTimeout } from '../db/statement-timeout.js';
 
 /** Chunk vectors sampled per scope: the cut's own error is then about a quarter of a spread (median and MAD at 512). */
 export const SAMPLE_SIZE = 512;
@@ -19,14 +20,17 @@ export interface Background {
 
 type Run = <T>(fn: (sql: Tx) => Promise<T>) => Promise<T>;
 
-async function countChunks(sql: Tx, ids: readonly string[]): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
+async function countChunks(sql: Tx, ids: readonly string[], timeoutMs: number): Promise<number> {
+  const [row] = await withinTimeout(
+    sql<{ n: number }[]>`
     with p as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as ids)
     select coalesce(sum(n), 0)::float8 as n from (
       select n_chunks as n from collection_text_stats where collection_id = any((select ids from p)::uuid[])
       union all
       select n_chunks from collection_text_stats_delta where collection_id = any((select ids from p)::uuid[])
-    ) x`;
+    ) x`,
+    timeoutMs,
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -39,17 +43,20 @@ function unit(text: string): Float32Array {
   return v;
 }
 
-async function loadSample(sql: Tx, ids: readonly string[], dim: number): Promise<Background> {
-  const chunks = await countChunks(sql, ids);
+async function loadSample(sql: Tx, ids: readonly string[], dim: number, timeoutMs: number): Promise<Background> {
+  const chunks = await countChunks(sql, ids, timeoutMs);
   // Each chunk is kept with probability p (the index on collection_id finds the scope; only kept rows are read whole).
   const p = Math.min(1, (1.5 * SAMPLE_SIZE) / Math.max(1, chunks));
-  const rows = await sql<{ e: string }[]>`
+  const rows = await withinTimeout(
+    sql<{ e: string }[]>`
     with p as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as ids)
     select embedding::text as e from chunks
      where collection_id = any((select ids from p)::uuid[])
        and vector_dims(embedding) = ${dim}
        and random() < ${p}
-     limit ${SAMPLE_SIZE}`;
+     limit ${SAMPLE_SIZE}`,
+    timeoutMs,
+  );
   const sample = rows.map((r) => unit(r.e));
   return { chunks, sample, pairs: pairStats(sample), checkedAt: Date.now() };
 }
@@ -58,10 +65,14 @@ async function loadSample(sql: Tx, ids: readonly string[], dim: number): Promise
  * Background samples per scope (collections searched × dimension), held by the daemon (deps) and
  * refreshed lazily: a sample older than FRESH_MS is checked against the scope's chunk count, and
  * taken again when the count moved by more than a tenth. Concurrent searches share one load.
+ * Each statement runs at most `timeoutMs` (STATEMENT_TIMEOUT_MS): a slow sample fails the searches
+ * waiting on it with 503, as any other search statement does, and the next search takes it again.
  */
 export class ScopeBackgrounds {
   private readonly map = new Map<string, Background>();
   private readonly pending = new Map<string, Promise<Background>>();
+
+  constructor(private readonly timeoutMs: number) {}
 
   async get(run: Run, collectionIds: readonly string[], dim: number): Promise<Background> {
     const ids = [...collectionIds].sort();
@@ -71,7 +82,7 @@ export class ScopeBackgrounds {
       this.map.delete(key);
       this.map.set(key, hit);
       if (Date.now() - hit.checkedAt < FRESH_MS) return hit;
-      const n = await run((sql) => countChunks(sql, ids));
+      const n = await run((sql) => countChunks(sql, ids, this.timeoutMs));
       if (Math.abs(n - hit.chunks) <= 0.1 * hit.chunks) {
         hit.checkedAt = Date.now();
         return hit;
@@ -79,7 +90,7 @@ export class ScopeBackgrounds {
     }
     let load = this.pending.get(key);
     if (!load) {
-      load = run((sql) => loadSample(sql, ids, dim));
+      load = run((sql) => loadSample(sql, ids, dim, this.timeoutMs));
       this.pending.set(key, load);
       load.then(
         (bg) => {

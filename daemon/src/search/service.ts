@@ -84,7 +84,8 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
       Object.fromEntries(withNul.map(([name]) => [name, ['Must not contain NUL characters.']])),
     );
   }
-  return meterSearch(deps, caller, req.query, () => runSearch(deps, caller, req), req.note);
+  // Admitted before metering: a search refused for its organization's concurrency costs no quota.
+  return deps.admission.run(caller.orgId, () => meterSearch(deps, caller, req.query, () => runSearch(deps, caller, req), req.note));
 }
 
 /**
@@ -92,7 +93,11 @@ export async function search(deps: AppDeps, caller: Caller, req: SearchRequest) 
  * down, hybrid degrades to text-only (flagged in the response) instead of failing.
  */
 async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
-  const collectionIds = await collectionsSearched(deps, caller, req);
+  return searchCollections(deps, req, await collectionsSearched(deps, caller, req));
+}
+
+/** The search over collections already resolved (and checked) for the caller; the warm-up runs it too (warm-up.ts). */
+export async function searchCollections(deps: AppDeps, req: SearchRequest, collectionIds: string[]) {
   const defaults = modelDefaults(deps.embedder.model);
   const method = req.fusion ?? defaults.fusion.method;
   const ratio = req.semanticRatio ?? defaults.fusion.semanticRatio;

@@ -18,6 +18,47 @@ export const GLOBAL_SHARE = 0.25;
 const MAX_BLOCKS = 8;
 
 /**
+ * The `heads` CTE of readBlocks: for each common lexeme and group, its top blocks in impact order,
+ * `read` while fewer than k postings are seen.
+ */
+function headsCte(tx: Tx) {
+  return tx`
+    -- Common lexemes: each list's top blocks in impact order, read while fewer than k postings
+    -- are seen. The first block left unread bounds every posting not seen (blocks are sorted
+    -- inside, and a list's head holds its best postings).
+    heads as (
+      select tt.lexeme, tt.idf, ck.grp, h.max_impact, h.postings, h.seen < ck.k and h.rn <= ${MAX_BLOCKS} as read
+        from tt cross join ck
+       cross join lateral (
+         select bk.max_impact, bk.postings, row_number() over w as rn,
+                coalesce(sum(bk.df) over (w rows between unbounded preceding and 1 preceding), 0) as seen
+           from (
+             -- Each table on its own: an ordered index scan stops after a few rows (through the
+             -- union view the planner would fetch and sort every block of the lexeme).
+             (select max_impact, df, postings from text_blocks
+               where ck.grp <> 0 and coll = ck.grp and lexeme = tt.lexeme and df > 0
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+             union all
+             (select max_impact, df, postings from text_fresh
+               where ck.grp <> 0 and coll = ck.grp and lexeme = tt.lexeme and df > 0
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+             union all
+             -- "@>" is not indexable by btree: these branches walk the global (lexeme, impact) lists.
+             (select max_impact, df, postings from text_blocks
+               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and tt.nos @> array[coll]
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+             union all
+             (select max_impact, df, postings from text_fresh
+               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and tt.nos @> array[coll]
+               order by max_impact desc limit ${MAX_BLOCKS + 1})
+           ) bk
+         window w as (order by bk.max_impact desc)
+       ) h
+       where not tt.essential and (ck.grp = 0 or ck.grp = any(tt.nos))
+    )`;
+}
+
+/**
  * The text channel's first statement: it chooses the blocks (frequencies, idfs, which lists are
  * essential, which top blocks are read) and returns them, one row per list; the daemon sums their
  * postings per chunk (text-maxscore.ts topCandidates). Statistics are the searched collections'
@@ -104,39 +145,7 @@ export function readBlocks(
       union all
       select 0, ${BM25.k} from g where glob
     ),
-    -- Common lexemes: each list's top blocks in impact order, read while fewer than k postings
-    -- are seen. The first block left unread bounds every posting not seen (blocks are sorted
-    -- inside, and a list's head holds its best postings).
-    heads as (
-      select tt.lexeme, tt.idf, ck.grp, h.max_impact, h.postings, h.seen < ck.k and h.rn <= ${MAX_BLOCKS} as read
-        from tt cross join ck
-       cross join lateral (
-         select bk.max_impact, bk.postings, row_number() over w as rn,
-                coalesce(sum(bk.df) over (w rows between unbounded preceding and 1 preceding), 0) as seen
-           from (
-             -- Each table on its own: an ordered index scan stops after a few rows (through the
-             -- union view the planner would fetch and sort every block of the lexeme).
-             (select max_impact, df, postings from text_blocks
-               where ck.grp <> 0 and coll = ck.grp and lexeme = tt.lexeme and df > 0
-               order by max_impact desc limit ${MAX_BLOCKS + 1})
-             union all
-             (select max_impact, df, postings from text_fresh
-               where ck.grp <> 0 and coll = ck.grp and lexeme = tt.lexeme and df > 0
-               order by max_impact desc limit ${MAX_BLOCKS + 1})
-             union all
-             -- "@>" is not indexable by btree: these branches walk the global (lexeme, impact) lists.
-             (select max_impact, df, postings from text_blocks
-               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and tt.nos @> array[coll]
-               order by max_impact desc limit ${MAX_BLOCKS + 1})
-             union all
-             (select max_impact, df, postings from text_fresh
-               where ck.grp = 0 and lexeme = tt.lexeme and df > 0 and tt.nos @> array[coll]
-               order by max_impact desc limit ${MAX_BLOCKS + 1})
-           ) bk
-         window w as (order by bk.max_impact desc)
-       ) h
-       where not tt.essential and (ck.grp = 0 or ck.grp = any(tt.nos))
-    )
+    ${headsCte(tx)}
     -- Every query lexeme with its idf; per rare lexeme and group, its complete lists (exact
     -- contributions); per common lexeme and group, the impact of its first unread block (0: read
     -- to the end) and the blocks read. Postings travel as concatenated array_send() images, one

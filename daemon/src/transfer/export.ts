@@ -15,22 +15,14 @@ import type { AppDeps, Caller } from '../types.js';
 import { type CollectionLine, type DocumentLine, FORMAT, fileEntry, MANIFEST_ENTRY, VERSION } from './format.js';
 import { tarEnd, tarHeader, tarPadding } from './tar.js';
 
-interface Row {
+/** A document as read for its line: the line's fields under their column names. */
+type Row = Omit<DocumentLine, 'type' | 'uuid' | 'file_size' | 'created_at' | 'file' | 'content'> & {
   id: string;
-  title: string;
-  source_type: string;
-  status: string;
-  tags: string[];
-  metadata: Record<string, unknown>;
-  original_filename: string;
-  media_type: string;
   file_size: string | number;
-  content_sha256: string | null;
-  source_url: string | null;
   created_at: Date;
   blob_key: string | null;
   content: string | null;
-}
+};
 
 interface FileToSend {
   id: string;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { classify, validateMeta } from '../documents/checks.js';
 import { MAX_FILE_BYTES, type ReceivedFile } from '../documents/multipart.js';
-import { insertDocument } from '../documents/upload.js';
+import { insertDocument, urlDocumentFields } from '../documents/upload.js';
 import type { AppError } from '../errors.js';
 import { validatePublicUrl } from '../net/ssrf.js';
 import { BlobTooLargeError } from '../storage/types.js';
@@ -99,21 +99,12 @@ export async function importDocument(
     } catch (err) {
       return failed((err as Error).message);
     }
-    return insert(deps, caller, {
-      ...base,
-      sourceType: 'url',
-      size: 0,
-      mediaType: 'text/html',
-      blobKey: null,
-      sourceUrl: url.toString(),
-      contentText: '',
-      contentSha256: null,
-    });
+    return insert(deps, caller, { ...base, ...urlDocumentFields(url) });
   }
   if (!body) return failed(`its original (${line.file ?? 'no file entry'}) is missing from the archive`);
   const key = `docs/${collectionId}/${id}`;
   const stored = await storeFile(deps, key, body, line.media_type);
-  if (!stored) return failed('File exceeds the 50 MB limit.');
+  if (!stored) return failed('File exceeds the 50 MiB limit.');
   const refuse = async (reason: string) => {
     await deps.blobs.delete(key).catch(() => {});
     return failed(reason);

@@ -10,7 +10,7 @@ import type { AppDeps } from '../types.js';
 import { field, page, type WebContext, type WebEnv } from './context.js';
 import { count, dateTime } from './format.js';
 import { ErrorSummary, type FormErrors } from './forms.js';
-import { Badge, Csrf, FieldError, Layout, Notice, PageHead } from './layout.js';
+import { Badge, ColumnHeads, Csrf, FieldError, Layout, Notice, PageHead } from './layout.js';
 
 const tierLabel = (u: AdminUserRow) => (u.tiers.length === 0 ? 'no keys' : u.tiers.join(' + '));
 
@@ -40,21 +40,7 @@ const UsersPage: FC<{ session: Session; users: AdminUserRow[]; errors: FormError
     <div class="table-wrap">
       <table class="stack">
         <caption class="visually-hidden">Users of your organization</caption>
-        <thead>
-          <tr>
-            <th scope="col">User</th>
-            <th scope="col">Role</th>
-            <th scope="col">Status</th>
-            <th scope="col">Tier</th>
-            <th scope="col" class="num">
-              Active keys
-            </th>
-            <th scope="col">Joined</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads cols={['User', 'Role', 'Status', 'Tier', ['Active keys', 'num'], 'Joined']} actions />
         <tbody>
           {users.map((u) => {
             const id = `tier-${u.id}`;

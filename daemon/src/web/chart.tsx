@@ -1,5 +1,6 @@
 import type { FC } from 'hono/jsx';
 import { compact, count } from './format.js';
+import { ColumnHeads } from './layout.js';
 
 export interface DailyPoint {
   date: string;
@@ -114,17 +115,7 @@ export const ChartTable: FC<{ daily: DailyPoint[] }> = ({ daily }) => (
     <summary>Show the daily figures as a table</summary>
     <div class="table-wrap section">
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Day (UTC)</th>
-            <th scope="col" class="num">
-              Requests
-            </th>
-            <th scope="col" class="num">
-              Errors
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads cols={['Day (UTC)', ['Requests', 'num'], ['Errors', 'num']]} />
         <tbody>
           {[...daily].reverse().map((d) => (
             <tr>

@@ -39,6 +39,54 @@ interface PageProps {
   edit?: { s: EditState; errors: FormErrors };
 }
 
+/** The document's facts; status and chunk count update live while it is processed. */
+const DocumentFacts: FC<{ d: DocumentRow }> = ({ d }) => (
+  <section class="card" aria-labelledby="meta-title">
+    <h2 id="meta-title">Details</h2>
+    <dl class="facts">
+      <dt>Status</dt>
+      <dd data-live-status>
+        <StatusBadge status={d.status} />
+      </dd>
+      <dt>Chunks</dt>
+      <dd data-live-chunks>{count(d.chunks_count)}</dd>
+      <dt>Type</dt>
+      <dd>
+        {d.source_type}
+        {d.media_type ? <span class="muted"> ({d.media_type})</span> : null}
+      </dd>
+      {d.original_filename ? (
+        <>
+          <dt>File</dt>
+          <dd class="mono wrap">{d.original_filename}</dd>
+        </>
+      ) : null}
+      <dt>Size</dt>
+      <dd>{d.file_size ? bytes(d.file_size) : '—'}</dd>
+      {d.source_url ? (
+        <>
+          <dt>Source</dt>
+          <dd class="wrap">
+            <a href={d.source_url} rel="noopener noreferrer nofollow">
+              {d.source_url}
+            </a>
+          </dd>
+        </>
+      ) : null}
+      <dt>Tags</dt>
+      <dd>{d.tags.length ? <Tags tags={d.tags} href={(t) => `/app/?tag=${encodeURIComponent(t)}#documents`} /> : '—'}</dd>
+      <dt>Metadata</dt>
+      <dd>
+        <MetadataList meta={d.metadata} />
+      </dd>
+      <dt>Added</dt>
+      <dd>{dateTime(d.created_at)}</dd>
+      <dt>Id</dt>
+      <dd class="mono wrap">{d.id}</dd>
+    </dl>
+  </section>
+);
+
 const DocumentPage: FC<PageProps> = ({ session, d, detail, chunkPage, done, edit }) => {
   const owned = d.owner_id === session.user.id;
   const chunks = detail.chunks.slice(chunkPage * CHUNKS_PER_PAGE, (chunkPage + 1) * CHUNKS_PER_PAGE);
@@ -82,50 +130,7 @@ const DocumentPage: FC<PageProps> = ({ session, d, detail, chunkPage, done, edit
           <span data-live-error-text>{d.status === 'failed' ? d.error_message : ''}</span>
         </div>
         <div class="grid cols-2">
-          <section class="card" aria-labelledby="meta-title">
-            <h2 id="meta-title">Details</h2>
-            <dl class="facts">
-              <dt>Status</dt>
-              <dd data-live-status>
-                <StatusBadge status={d.status} />
-              </dd>
-              <dt>Chunks</dt>
-              <dd data-live-chunks>{count(d.chunks_count)}</dd>
-              <dt>Type</dt>
-              <dd>
-                {d.source_type}
-                {d.media_type ? <span class="muted"> ({d.media_type})</span> : null}
-              </dd>
-              {d.original_filename ? (
-                <>
-                  <dt>File</dt>
-                  <dd class="mono wrap">{d.original_filename}</dd>
-                </>
-              ) : null}
-              <dt>Size</dt>
-              <dd>{d.file_size ? bytes(d.file_size) : '—'}</dd>
-              {d.source_url ? (
-                <>
-                  <dt>Source</dt>
-                  <dd class="wrap">
-                    <a href={d.source_url} rel="noopener noreferrer nofollow">
-                      {d.source_url}
-                    </a>
-                  </dd>
-                </>
-              ) : null}
-              <dt>Tags</dt>
-              <dd>{d.tags.length ? <Tags tags={d.tags} href={(t) => `/app/?tag=${encodeURIComponent(t)}#documents`} /> : '—'}</dd>
-              <dt>Metadata</dt>
-              <dd>
-                <MetadataList meta={d.metadata} />
-              </dd>
-              <dt>Added</dt>
-              <dd>{dateTime(d.created_at)}</dd>
-              <dt>Id</dt>
-              <dd class="mono wrap">{d.id}</dd>
-            </dl>
-          </section>
+          <DocumentFacts d={d} />
           {owned ? (
             <UploadForm
               action={`/app/documents/${d.id}/replace`}

@@ -1,7 +1,7 @@
 import type { FC } from 'hono/jsx';
 import type { DocumentRow, DocumentStatus } from '../documents/queries.js';
 import { bytes, count, dateTime } from './format.js';
-import { StatusBadge } from './layout.js';
+import { ColumnHeads, StatusBadge } from './layout.js';
 
 export const STATUSES: DocumentStatus[] = ['indexed', 'pending', 'failed'];
 
@@ -39,23 +39,7 @@ export const DocumentsTable: FC<{ docs: DocumentRow[]; showCollection?: boolean;
   <div class="table-wrap">
     <table class="stack" data-live-table>
       <caption class="visually-hidden">Documents, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Document</th>
-          {showCollection ? <th scope="col">Collection</th> : null}
-          <th scope="col">Status</th>
-          <th scope="col" class="num">
-            Chunks
-          </th>
-          <th scope="col" class="num">
-            Size
-          </th>
-          <th scope="col">Added</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <ColumnHeads cols={['Document', showCollection && 'Collection', 'Status', ['Chunks', 'num'], ['Size', 'num'], 'Added']} actions />
       <tbody>
         {docs.length === 0 ? (
           <tr>

@@ -40,9 +40,9 @@ export function ratePerQuery(millicents: number | null): string {
 
 export function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${nf1.format(n / 1024)} KB`;
-  if (n < 1024 ** 3) return `${nf1.format(n / 1024 ** 2)} MB`;
-  return `${nf1.format(n / 1024 ** 3)} GB`;
+  if (n < 1024 ** 2) return `${nf1.format(n / 1024)} KiB`;
+  if (n < 1024 ** 3) return `${nf1.format(n / 1024 ** 2)} MiB`;
+  return `${nf1.format(n / 1024 ** 3)} GiB`;
 }
 
 /** UTC, to the minute: the server has no idea of the viewer's zone, and UTC matches the API. */

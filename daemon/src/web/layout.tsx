@@ -64,12 +64,15 @@ const FAVICON =
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="2" width="28" height="28" rx="8" fill="#0b6e5b"/><path d="M10 10h8.5a5.5 5.5 0 0 1 0 11H10zM18.5 21l4.5 4" fill="none" stroke="#fff" stroke-width="2.6" stroke-linejoin="round" stroke-linecap="round"/></svg>',
   );
 
-/** A table's column headings; `[label, 'num']` right-aligns a numeric column. */
-export const ColumnHeads: FC<{ cols: (string | [string, 'num'])[] }> = ({ cols }) => (
+/**
+ * A table's column headings; `[label, 'num']` right-aligns a numeric column, `false` or null is
+ * left out, and `actions` adds a last column of row buttons, named for screen readers only.
+ */
+export const ColumnHeads: FC<{ cols: (string | [string, 'num'] | false | null)[]; actions?: boolean }> = ({ cols, actions }) => (
   <thead>
     <tr>
       {cols.map((c) =>
-        typeof c === 'string' ? (
+        !c ? null : typeof c === 'string' ? (
           <th scope="col">{c}</th>
         ) : (
           <th scope="col" class="num">
@@ -77,6 +80,11 @@ export const ColumnHeads: FC<{ cols: (string | [string, 'num'])[] }> = ({ cols }
           </th>
         ),
       )}
+      {actions ? (
+        <th scope="col">
+          <span class="visually-hidden">Actions</span>
+        </th>
+      ) : null}
     </tr>
   </thead>
 );

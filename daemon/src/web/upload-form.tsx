@@ -37,7 +37,7 @@ export const UploadForm: FC<{ action: string; csrf: string; multiple: boolean; t
       </label>
       <input id={`${idPrefix}-files`} type="file" name={multiple ? 'files' : 'file'} multiple={multiple} required />
       <p class="hint">
-        PDF, Word, PowerPoint, Excel, OpenDocument, EPUB, RTF, HTML, Markdown, text, CSV or JSON; up to 50 MB per file
+        PDF, Word, PowerPoint, Excel, OpenDocument, EPUB, RTF, HTML, Markdown, text, CSV or JSON; up to 50 MiB per file
         {multiple ? ', 100 files per upload' : ''}.
       </p>
     </div>

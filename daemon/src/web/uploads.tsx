@@ -1,5 +1,5 @@
 // Uploads and replacements from the web UI. The multipart body is never parsed here: it streams
-// into the API's use cases (uploadDocuments, replaceDocument), which enforce the 50 MB and batch
+// into the API's use cases (uploadDocuments, replaceDocument), which enforce the 50 MiB and batch
 // limits while reading and decide write access before the first byte. The page script asks for
 // JSON (the API's response shapes and error envelope); a plain form post gets a results page.
 import type { Context, Hono } from 'hono';

@@ -40,6 +40,37 @@ const ORPHAN_GRACE_MS = 2000;
  * judges others' heartbeats once it has itself reached the database again for a whole stale period,
  * so that live workers elsewhere have had the same chance to beat and are not mistaken for dead ones.
  */
+/** The heartbeat of workers of this process: an upsert, so a row another process removed (this one looked dead while it was stalled) comes back. */
+async function beatFor(sql: Sql, workerIds: string[]): Promise<void> {
+  await sql`
+    insert into worker_heartbeats (worker_id, hostname, pid)
+    select unnest(${workerIds}::text[]), ${os.hostname()}, ${process.pid}
+    on conflict (worker_id) do update set last_seen = now()`;
+}
+
+/**
+ * Releases the jobs of workers silent for `staleMs` (or absent from the heartbeats for twice that,
+ * with a job locked), other than this process's live ones, and removes silent workers' rows.
+ */
+async function releaseDeadWorkers(sql: Sql, staleMs: number, live: ReadonlySet<string>, log: Logger): Promise<void> {
+  const staleSec = staleMs / 1000;
+  const rows = await sql<{ locked_by: string }[]>`
+    select distinct j.locked_by
+      from graphile_worker.jobs j
+      left join worker_heartbeats h on h.worker_id = j.locked_by
+     where j.locked_by is not null
+       and (h.last_seen < now() - make_interval(secs => ${staleSec})
+            or (h.worker_id is null and j.locked_at < now() - make_interval(secs => ${staleSec * 2})))`;
+  const dead = rows.map((r) => r.locked_by).filter((id) => !live.has(id));
+  if (dead.length) {
+    await sql`select graphile_worker.force_unlock_workers(${dead}::text[])`;
+    await sql`delete from worker_heartbeats where worker_id = any(${dead}::text[])`;
+    log.warn({ workers: dead }, 'released jobs of workers that stopped responding');
+  }
+  // Workers silent for that long that held no job: nothing to release, but their rows must go.
+  await sql`delete from worker_heartbeats where last_seen < now() - make_interval(secs => ${staleSec})`;
+}
+
 export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logger, opts: RecoveryOptions): { stop(): Promise<void> } {
   const live = new Set<string>();
   /** Workers of this process that stopped: their jobs are released and their heartbeat rows removed. */
@@ -56,15 +87,12 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
   let reachableSince: number | undefined = 0;
   const log = logger.child({ component: 'recovery' });
 
-  const register = async (id: string) => {
-    await sql`
-      insert into worker_heartbeats (worker_id, hostname, pid) values (${id}, ${os.hostname()}, ${process.pid})
-      on conflict (worker_id) do update set last_seen = now()`;
-  };
   events.on('worker:create', ({ worker }) => {
     live.add(worker.workerId);
     idleSince.set(worker.workerId, Date.now());
-    void register(worker.workerId).catch((err) => log[isDatabaseUnavailable(err) ? 'debug' : 'warn']({ err }, 'heartbeat register failed'));
+    void beatFor(sql, [worker.workerId]).catch((err) =>
+      log[isDatabaseUnavailable(err) ? 'debug' : 'warn']({ err }, 'heartbeat register failed'),
+    );
   });
   events.on('worker:stop', ({ worker, error }) => {
     live.delete(worker.workerId);
@@ -97,11 +125,7 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
 
   const beat = async () => {
     // An upsert: a row another process removed (this one looked dead while it was stalled) comes back.
-    if (live.size)
-      await sql`
-        insert into worker_heartbeats (worker_id, hostname, pid)
-        select unnest(${[...live]}::text[]), ${os.hostname()}, ${process.pid}
-        on conflict (worker_id) do update set last_seen = now()`;
+    if (live.size) await beatFor(sql, [...live]);
     reachableSince ??= Date.now();
   };
   const releaseOwn = async () => {
@@ -119,22 +143,7 @@ export function startCrashRecovery(sql: Sql, events: WorkerEvents, logger: Logge
   };
   const sweep = async () => {
     if (reachableSince === undefined || Date.now() - reachableSince < opts.staleMs) return;
-    const staleSec = opts.staleMs / 1000;
-    const rows = await sql<{ locked_by: string }[]>`
-      select distinct j.locked_by
-        from graphile_worker.jobs j
-        left join worker_heartbeats h on h.worker_id = j.locked_by
-       where j.locked_by is not null
-         and (h.last_seen < now() - make_interval(secs => ${staleSec})
-              or (h.worker_id is null and j.locked_at < now() - make_interval(secs => ${staleSec * 2})))`;
-    const dead = rows.map((r) => r.locked_by).filter((id) => !live.has(id));
-    if (dead.length) {
-      await sql`select graphile_worker.force_unlock_workers(${dead}::text[])`;
-      await sql`delete from worker_heartbeats where worker_id = any(${dead}::text[])`;
-      log.warn({ workers: dead }, 'released jobs of workers that stopped responding');
-    }
-    // Workers silent for that long that held no job: nothing to release, but their rows must go.
-    await sql`delete from worker_heartbeats where last_seen < now() - make_interval(secs => ${staleSec})`;
+    await releaseDeadWorkers(sql, opts.staleMs, live, log);
   };
   const releaseOrphans = async () => {
     const now = Date.now();

@@ -343,7 +343,7 @@ export interface paths {
         put?: never;
         /**
          * Import an exported collection
-         * @description Rebuilds a collection from an archive of `GET /api/v1/collections/{uuid}/export/` (from this or another docsift, this version or an older one) through the normal upload pipeline: every document is checked as an upload is, stored and queued for processing. Importing the same archive again adds only what is missing (`already_present` counts the rest). The body is the archive itself, streamed; each original holds at most 50 MB. A scoped key imports only into a collection it has a `write` grant on (`collection`); a full-access key may create one.
+         * @description Rebuilds a collection from an archive of `GET /api/v1/collections/{uuid}/export/` (from this or another docsift, this version or an older one) through the normal upload pipeline: every document is checked as an upload is, stored and queued for processing. Importing the same archive again adds only what is missing (`already_present` counts the rest). The body is the archive itself, streamed; each original holds at most 50 MiB. A scoped key imports only into a collection it has a `write` grant on (`collection`); a full-access key may create one.
          */
         post: operations["importCollection"];
         delete?: never;
@@ -381,7 +381,7 @@ export interface paths {
         };
         /**
          * List documents in visible collections
-         * @description Newest first. The body is a plain array. Without `limit` it holds every visible document (as the specification says), streamed from the database so the server's memory stays flat whatever the count. With `limit` it is one page; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`.
+         * @description Newest first. The body is a plain array. Without `limit` it holds every visible document (as the specification says), streamed from the database so the server's memory stays flat whatever the count. With `limit` it is one page; when more documents exist, the response has `Link: <url>; rel="next"` and `X-Next-Cursor`. Lists and searches of one organization run at most `SEARCH_CONCURRENCY_PER_ORG` at once; past the `SEARCH_QUEUE_PER_ORG` waiting, 429 `RATE_LIMIT_EXCEEDED` with `Retry-After`.
          */
         get: operations["listDocuments"];
         put?: never;
@@ -531,7 +531,7 @@ export interface paths {
         put?: never;
         /**
          * Hybrid search
-         * @description BM25 full-text plus vector search over the collections the key may read; only indexed chunks of live documents count.
+         * @description BM25 full-text plus vector search over the collections the key may read; only indexed chunks of live documents count. Searches and lists of one organization run at most `SEARCH_CONCURRENCY_PER_ORG` at once; past the `SEARCH_QUEUE_PER_ORG` waiting, 429 `RATE_LIMIT_EXCEEDED` with `Retry-After`.
          */
         post: operations["searchDocuments"];
         delete?: never;

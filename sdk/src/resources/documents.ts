@@ -35,6 +35,31 @@ const upload = (t: Transport, opts: { signal?: AbortSignal | undefined }): CallO
   signal: opts.signal,
 });
 
+/** waitForIndexed: the documents once all are indexed, or DocumentProcessingError / TimeoutError. */
+async function untilIndexed(
+  t: Transport,
+  uuids: string | string[],
+  opts: WaitOptions,
+  get: (uuid: string) => Promise<DocumentDetail>,
+): Promise<DocumentDetail | DocumentState[]> {
+  const list = Array.isArray(uuids) ? uuids : [uuids];
+  const r = await waitForSettled(t, list, opts);
+  if (r.failed.length) {
+    const first = r.failed[0]!;
+    const msg =
+      r.failed.length === 1
+        ? `Document ${first.uuid} failed: ${first.error_message ?? 'unknown error'}`
+        : `${r.failed.length} of ${list.length} documents failed; first: ${first.error_message ?? 'unknown error'}`;
+    throw new DocumentProcessingError(
+      msg,
+      r.failed.map((f) => ({ uuid: f.uuid, ...(f.title ? { title: f.title } : {}), error_message: f.error_message ?? '' })),
+    );
+  }
+  if (r.timedOut)
+    throw new TimeoutError(`${r.pending.length} of ${list.length} documents still pending after ${opts.timeoutMs ?? 300_000} ms`);
+  return Array.isArray(uuids) ? r.documents : get(list[0]!);
+}
+
 export function documentsResource(t: Transport, loader: FileLoader | undefined) {
   const resource = {
     /**
@@ -154,24 +179,7 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
      * DocumentProcessingError carrying each `error_message` when any ends `failed`, and with
      * TimeoutError when `timeoutMs` (default 5 minutes) passes first.
      */
-    waitForIndexed: (async (uuids: string | string[], opts: WaitOptions = {}) => {
-      const list = Array.isArray(uuids) ? uuids : [uuids];
-      const r = await waitForSettled(t, list, opts);
-      if (r.failed.length) {
-        const first = r.failed[0]!;
-        const msg =
-          r.failed.length === 1
-            ? `Document ${first.uuid} failed: ${first.error_message ?? 'unknown error'}`
-            : `${r.failed.length} of ${list.length} documents failed; first: ${first.error_message ?? 'unknown error'}`;
-        throw new DocumentProcessingError(
-          msg,
-          r.failed.map((f) => ({ uuid: f.uuid, ...(f.title ? { title: f.title } : {}), error_message: f.error_message ?? '' })),
-        );
-      }
-      if (r.timedOut)
-        throw new TimeoutError(`${r.pending.length} of ${list.length} documents still pending after ${opts.timeoutMs ?? 300_000} ms`);
-      return Array.isArray(uuids) ? r.documents : resource.get(list[0]!);
-    }) as {
+    waitForIndexed: ((uuids: string | string[], opts: WaitOptions = {}) => untilIndexed(t, uuids, opts, (uuid) => resource.get(uuid))) as {
       (uuid: string, opts?: WaitOptions): Promise<DocumentDetail>;
       (uuids: string[], opts?: WaitOptions): Promise<DocumentState[]>;
     },

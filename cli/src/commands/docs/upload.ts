@@ -1,4 +1,5 @@
 import type { DocumentMetadata, SettledResult, UploadManyResult } from '@docsift/sdk';
+import type { DocsiftClient } from '@docsift/sdk/node';
 import { defineCommand, intFlag, repeat, stringFlag } from '../../command.js';
 import { CliError, UsageError } from '../../errors.js';
 import { expandInputs } from '../../files.js';
@@ -25,11 +26,26 @@ interface Options {
   skipExisting: boolean;
 }
 
+/** --skip-existing: one listing of the collection, then the files whose hash it already holds stay home. */
+async function splitExisting(client: DocsiftClient, slug: string, files: string[]) {
+  const held = new Map<string, string>();
+  for await (const d of client.documents.list({ collection: slug, limit: 500 }))
+    if (d.content_sha256 && !held.has(d.content_sha256)) held.set(d.content_sha256, d.uuid);
+  const existing: { path: string; uuid: string }[] = [];
+  const fresh: string[] = [];
+  for (const f of files) {
+    const uuid = held.size ? held.get(await hashFile(f)) : undefined;
+    if (uuid) existing.push({ path: f, uuid });
+    else fresh.push(f);
+  }
+  return { existing, fresh };
+}
+
 export default defineCommand<Options>({
   name: 'upload <paths...>',
   summary: 'Upload files, directories (recursively) or glob patterns into a collection',
   help: `Files are sent in batches (--batch-size, at most 100 per request) with --concurrency requests in flight.
-Files the service refuses (unsupported type, over 50 MB, content not matching the extension) are
+Files the service refuses (unsupported type, over 50 MiB, content not matching the extension) are
 skipped and listed with the reason; dot-files and node_modules are not picked up from directories.
 The exit code is 1 when any file failed to upload (or, with --wait, failed to index); 0 otherwise
 (add --strict to also fail on skipped files). Progress is live on a terminal and one line every
@@ -83,21 +99,9 @@ To mirror a folder (replace changed files, delete gone ones), use \`docsift docs
       for (const m of missing) ctx.out.note(`  ${m.path}: ${m.reason}`);
       throw new CliError('Nothing to upload.', 1, 'Give files, directories or quoted glob patterns.');
     }
-    // --skip-existing: one listing of the collection, then files whose hash it already holds stay home.
-    const existing: { path: string; uuid: string }[] = [];
-    let files = expanded.files;
-    if (opts.skipExisting) {
-      const held = new Map<string, string>();
-      for await (const d of client.documents.list({ collection: collection.slug, limit: 500 }))
-        if (d.content_sha256 && !held.has(d.content_sha256)) held.set(d.content_sha256, d.uuid);
-      const fresh: string[] = [];
-      for (const f of files) {
-        const uuid = held.size ? held.get(await hashFile(f)) : undefined;
-        if (uuid) existing.push({ path: f, uuid });
-        else fresh.push(f);
-      }
-      files = fresh;
-    }
+    const { existing, fresh: files } = opts.skipExisting
+      ? await splitExisting(client, collection.slug, expanded.files)
+      : { existing: [], fresh: expanded.files };
 
     const progress = await createProgress(ctx, 'upload', { quiet: opts.quiet });
     let result: UploadManyResult = { results: [], uploaded: [], skipped: [], failed: [] };

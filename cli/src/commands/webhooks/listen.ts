@@ -93,6 +93,42 @@ function printEvent(ctx: Context, e: ReceivedEvent): void {
     );
 }
 
+/** The line saying where the listener listens and what it checks: a JSON event with --json. */
+function announce(
+  ctx: Context,
+  opts: { skipVerify?: boolean; forwardTo?: string },
+  where: { url: string; registered: string | undefined; check: SecretCheck['result']; secret: string | undefined },
+): void {
+  if (ctx.json)
+    ctx.out.line(
+      JSON.stringify({
+        type: 'listening',
+        url: where.url,
+        registered: where.registered ?? null,
+        forward_to: opts.forwardTo ?? null,
+        verifying: !opts.skipVerify,
+        secret_check: where.check,
+      }),
+    );
+  else {
+    const o = ctx.out;
+    o.note(
+      `Listening on ${o.bold(where.url)}${opts.skipVerify ? o.yellow(' without verifying signatures') : ` (verifying with ${mask(where.secret!)})`}${opts.forwardTo ? `, forwarding to ${opts.forwardTo}` : ''}.`,
+    );
+    if (where.registered)
+      o.note(
+        `Webhook set to ${where.registered}${where.check === 'ok' ? ' (secret checked with a signed test delivery)' : ''}. Trigger one with \`docsift webhooks test\` or an upload.`,
+      );
+    else
+      o.note(
+        o.dim(
+          `Nothing was changed on the server. Point the webhook here with \`docsift webhooks set <public-url>\` (or ${where.url} when the daemon runs with ALLOW_PRIVATE_URLS=true), or rerun with --register.`,
+        ),
+      );
+    o.note(o.dim('Ctrl-C to stop.'));
+  }
+}
+
 export default defineCommand<Options>({
   name: 'listen',
   summary: 'Run a local receiver that verifies signed deliveries and prints or forwards them',
@@ -241,34 +277,7 @@ Examples:
         if (check.result === 'rejected') ctx.out.warn(`The signed test delivery was rejected here: ${check.reason}.`);
       }
 
-      if (ctx.json)
-        ctx.out.line(
-          JSON.stringify({
-            type: 'listening',
-            url: receiver.url,
-            registered: registered ?? null,
-            forward_to: opts.forwardTo ?? null,
-            verifying: !opts.skipVerify,
-            secret_check: check.result,
-          }),
-        );
-      else {
-        const o = ctx.out;
-        o.note(
-          `Listening on ${o.bold(receiver.url)}${opts.skipVerify ? o.yellow(' without verifying signatures') : ` (verifying with ${mask(secret!)})`}${opts.forwardTo ? `, forwarding to ${opts.forwardTo}` : ''}.`,
-        );
-        if (registered)
-          o.note(
-            `Webhook set to ${registered}${check.result === 'ok' ? ' (secret checked with a signed test delivery)' : ''}. Trigger one with \`docsift webhooks test\` or an upload.`,
-          );
-        else
-          o.note(
-            o.dim(
-              `Nothing was changed on the server. Point the webhook here with \`docsift webhooks set <public-url>\` (or ${receiver.url} when the daemon runs with ALLOW_PRIVATE_URLS=true), or rerun with --register.`,
-            ),
-          );
-        o.note(o.dim('Ctrl-C to stop.'));
-      }
+      announce(ctx, opts, { url: receiver.url, registered, check: check.result, secret });
       await finished;
     } finally {
       process.off('SIGINT', stop);

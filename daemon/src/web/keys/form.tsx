@@ -3,7 +3,7 @@
 import type { FC } from 'hono/jsx';
 import { EXPIRY_CHOICES } from '../../auth/keys.js';
 import type { CollectionRow } from '../../collections/queries.js';
-import type { FormErrors } from '../forms.js';
+import { type FormErrors, TextField } from '../forms.js';
 import { Csrf, FieldError } from '../layout.js';
 import { EXPIRY_LABELS } from '../format.js';
 
@@ -91,21 +91,16 @@ export const CreateKeyForm: FC<{ csrf: string; collections: CollectionRow[]; use
     <Csrf token={csrf} />
     <div class="section">
       <div class="form-row">
-        <div class="field">
-          <label for="key-name">Name</label>
-          <input
-            id="key-name"
-            name="name"
-            type="text"
-            maxlength={100}
-            required
-            value={form.name}
-            placeholder="e.g. support bot"
-            aria-invalid={form.errors.name ? 'true' : undefined}
-            aria-describedby="key-name-error"
-          />
-          <FieldError id="key-name-error" message={form.errors.name} />
-        </div>
+        <TextField
+          id="key-name"
+          name="name"
+          label="Name"
+          maxlength={100}
+          required
+          value={form.name}
+          placeholder="e.g. support bot"
+          errors={form.errors.name ? { 'key-name': form.errors.name } : {}}
+        />
         <ExpirySelect id="key-expiry" value={form.expires_in} label="Expires" />
       </div>
       <fieldset class="section">

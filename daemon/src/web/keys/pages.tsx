@@ -8,8 +8,8 @@ import { createKey, deleteGrant, listKeys, revokeKey, rotateKey, updateKey, upse
 import type { AppDeps, Caller } from '../../types.js';
 import { field, page, type FormFields, type WebContext, type WebEnv } from '../context.js';
 import { dateTime, EXPIRY_LABELS } from '../format.js';
-import { ErrorSummary } from '../forms.js';
-import { Csrf, FieldError, Layout, PageHead } from '../layout.js';
+import { ErrorSummary, TextField } from '../forms.js';
+import { Csrf, Layout, PageHead } from '../layout.js';
 import { emptyKeyForm, ExpirySelect, GrantPicker, type GrantChoice, type KeyFormState } from './form.js';
 import { ConfirmPage, Grants, keyStatus, KeysPage, SecretPage, type KeyView } from './views.js';
 
@@ -61,20 +61,15 @@ const ManagePage: FC<{ session: Session; k: KeyView; collections: CollectionRow[
             <dd>{k.last_used_at ? dateTime(k.last_used_at) : 'never'}</dd>
           </dl>
           <div class="section">
-            <div class="field">
-              <label for="manage-name">Name</label>
-              <input
-                id="manage-name"
-                name="name"
-                type="text"
-                maxlength={100}
-                required
-                value={k.name}
-                aria-invalid={nameError ? 'true' : undefined}
-                aria-describedby="manage-name-error"
-              />
-              <FieldError id="manage-name-error" message={nameError} />
-            </div>
+            <TextField
+              id="manage-name"
+              name="name"
+              label="Name"
+              maxlength={100}
+              required
+              value={k.name}
+              errors={nameError ? { 'manage-name': nameError } : {}}
+            />
             <ExpirySelect id="manage-expiry" value={k.expires_in} label="Renew expiry (counted from today)" />
             <label class="choice">
               <input type="checkbox" name="renew" value="1" checked={st.label === 'expired' || st.label === 'expires soon'} />
@@ -135,6 +130,22 @@ function parseKeyForm(form: FormFields): KeyFormState {
   return state;
 }
 
+/** The key the form describes: read grants come with its creation (one transaction), write grants are raised right after. */
+async function createFromForm(deps: AppDeps, caller: Caller, form: KeyFormState) {
+  const grants = Object.entries(form.grants).filter(([, g]) => g !== 'none');
+  const created = await createKey(deps, caller, {
+    name: form.name,
+    is_full_access: form.access === 'full',
+    collections: form.access === 'scoped' ? grants.map(([slug]) => slug) : [],
+    expires_in: form.expires_in as ExpiryChoice,
+  });
+  if (form.access === 'scoped') {
+    for (const [slug, g] of grants)
+      if (g === 'write') await upsertGrant(deps, caller, created.uuid, { collection: slug, permission: 'write' });
+  }
+  return created;
+}
+
 export function registerKeyPages(web: Hono<WebEnv>, deps: AppDeps): void {
   const collectionsOf = (caller: Caller) => queryVisibleCollections(deps.sql, caller);
   const findKey = async (caller: Caller, id: string): Promise<KeyView> => {
@@ -165,19 +176,8 @@ export function registerKeyPages(web: Hono<WebEnv>, deps: AppDeps): void {
     const caller = c.get('webCaller');
     const form = parseKeyForm(c.get('form'));
     if (Object.keys(form.errors).length) return listPage(c, form, 400);
-    const grants = Object.entries(form.grants).filter(([, g]) => g !== 'none');
     try {
-      // Read grants come with creation (one transaction); write grants are raised right after.
-      const created = await createKey(deps, caller, {
-        name: form.name,
-        is_full_access: form.access === 'full',
-        collections: form.access === 'scoped' ? grants.map(([slug]) => slug) : [],
-        expires_in: form.expires_in as ExpiryChoice,
-      });
-      if (form.access === 'scoped') {
-        for (const [slug, g] of grants)
-          if (g === 'write') await upsertGrant(deps, caller, created.uuid, { collection: slug, permission: 'write' });
-      }
+      const created = await createFromForm(deps, caller, form);
       const k = (await findKey(caller, created.uuid)) as KeyView;
       return page(c, <SecretPage session={c.get('session')!} k={{ ...k, key: created.key }} rotated={false} />, 201);
     } catch (err) {

@@ -5,7 +5,7 @@ import type { Session } from '../../auth/sessions.js';
 import type { CollectionRow } from '../../collections/queries.js';
 import type { keyJson } from '../../auth/key-management.js';
 import { ErrorSummary } from '../forms.js';
-import { Csrf, Layout, Notice, PageHead, Badge } from '../layout.js';
+import { Badge, ColumnHeads, Csrf, Layout, Notice, PageHead } from '../layout.js';
 import { dateTime, relative } from '../format.js';
 import { CreateKeyForm, keyFormErrors, type KeyFormState } from './form.js';
 
@@ -112,19 +112,7 @@ export const KeysPage: FC<{
     <div class="table-wrap">
       <table class="stack keys-table">
         <caption class="visually-hidden">Your API keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Access</th>
-            <th scope="col">Status</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Tier</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads cols={['Name', 'Access', 'Status', 'Expires', 'Last used', 'Tier']} actions />
         <tbody>
           {p.keys.length === 0 ? (
             <tr>

@@ -138,7 +138,7 @@
   // Uploads: files from the picker or dropped on the zone go in one request to the form's upload
   // endpoint (the API's use case behind it), with a progress bar per file worked out from the
   // bytes sent. Results and refusals are the API's own: uploaded, skipped with a reason, or an error.
-  const sizeText = (n) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
+  const sizeText = (n) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`);
   for (const form of document.querySelectorAll('form[data-upload]')) {
     const input = form.querySelector('input[type="file"]');
     const zone = form.querySelector('[data-dropzone]');

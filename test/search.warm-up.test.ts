@@ -1,0 +1,69 @@
+// With SEARCH_WARM_UP (the default), the API listens only after the query embedder has answered
+// once and every pool connection is open, so the first search after "ready" costs what the tenth
+// does (measured by `npm run bench:startup`); an embedding provider that is down only delays
+// nothing: the daemon starts, logs a warning, and hybrid search answers from text.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { captureLogs, WARN } from './helpers/log-capture.js';
+import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
+
+describe('search warm-up: the API listens once the embedder and the pool are warm', () => {
+  let ollama: FakeOllama | undefined;
+  const daemons: TestDaemon[] = [];
+  after(async () => {
+    for (const d of daemons) await d.close();
+    await ollama?.close();
+  });
+
+  const env = (url: string, warm: boolean) => ({
+    EMBEDDING_PROVIDER: 'ollama',
+    OLLAMA_HOST: url,
+    OLLAMA_MODEL: 'nomic-embed-text',
+    SEARCH_WARM_UP: String(warm),
+    LOG_LEVEL: 'info',
+  });
+
+  it('has asked the embedder and opened DB_POOL_MAX connections before it listens', { timeout: 60_000 }, async () => {
+    ollama = await startFakeOllama({ dimension: 16 });
+    const logs = captureLogs();
+    const d = await startTestDaemon({ label: 'warmup', env: env(ollama.url, true), logTo: logs.stream });
+    daemons.push(d);
+    assert.ok(ollama.requests >= 1, 'the query embedder answered before the start resolved');
+    const line = logs.lines.find((l) => l.msg === 'search warmed up');
+    assert.ok(line, 'one warm-up line');
+    assert.equal(line.connections, d.config.DB_POOL_MAX);
+    assert.equal(typeof line.embedderMs, 'number');
+    assert.equal(typeof line.statementsMs, 'number', 'the search statements ran');
+    const [row] = await d.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+    assert.ok(row!.n >= d.config.DB_POOL_MAX - 1, `the pool's connections are open: ${row!.n}`);
+  });
+
+  it('without SEARCH_WARM_UP asks the embedder nothing at start', { timeout: 60_000 }, async () => {
+    const cold = await startFakeOllama({ dimension: 16 });
+    try {
+      const d = await startTestDaemon({ label: 'warmupoff', env: env(cold.url, false) });
+      daemons.push(d);
+      assert.equal(cold.requests, 0);
+    } finally {
+      await cold.close();
+    }
+  });
+
+  it('starts with the embedding provider down, with one warning', { timeout: 60_000 }, async () => {
+    const down = await startFakeOllama({ dimension: 16 });
+    down.setDown(true);
+    const logs = captureLogs();
+    try {
+      const d = await startTestDaemon({ label: 'warmupdown', env: env(down.url, true), logTo: logs.stream });
+      daemons.push(d);
+      assert.equal((await fetch(`${d.url}/healthz`)).status, 200);
+      const warns = logs.lines.filter((l) => l.level === WARN && /warm-up/.test(l.msg));
+      assert.equal(warns.length, 1, JSON.stringify(warns));
+      assert.equal(logs.lines.find((l) => l.msg === 'search warmed up')?.embedderMs, null);
+    } finally {
+      await down.close();
+    }
+  });
+});
