@@ -178,12 +178,16 @@ const SearchExplain = z
         on: z.boolean().openapi({ description: 'Whether the query is about the searched documents; when not, a hybrid answer is empty.' }),
         basis: z.enum(['coverage', 'nearness', 'no_structure', 'small_scope', 'no_vector', 'off_topic']).openapi({
           description:
-            '`coverage`: a chunk holds enough of the query’s words; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.',
+            '`coverage`: a chunk holds nearly all of the query’s weight, or enough of it with the query in the documents’ domain; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.',
         }),
         coverage: z.number().openapi({ description: 'The best text match’s share of the query’s idf weight.' }),
         nearness: z.number().nullable().openapi({
           description:
             'The nearest chunk’s similarity in spreads from the median similarity of pairs of the scope’s chunks; null when not judged.',
+        }),
+        domain: z.number().nullable().openapi({
+          description:
+            'The query’s median similarity to the scope’s sampled chunks, in the same spreads: how far the query is from the documents’ domain as a whole; null when not judged.',
         }),
       })
       .nullable()

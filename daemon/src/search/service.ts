@@ -187,7 +187,7 @@ export async function searchCollections(deps: AppDeps, req: SearchRequest, colle
   // Hybrid: nothing counts, whichever channel matched, when the query is not about the searched documents.
   const topic: Topic | null =
     req.mode === 'hybrid'
-      ? judgeTopic(text, vector, queryVector ? await deps.backgrounds.get(run, collectionIds, queryVector.length) : null)
+      ? judgeTopic(text, vector, queryVector ? await deps.backgrounds.get(run, collectionIds, queryVector.length) : null, queryVector)
       : null;
   const all = topic && !topic.on && !req.judgeOnly ? [] : relevant;
   const operatorOpts = { textConfig: deps.config.TEXT_SEARCH_CONFIG, timeoutMs: cond.timeoutMs };

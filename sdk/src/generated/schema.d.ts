@@ -1463,7 +1463,7 @@ export interface components {
                 /** @description Whether the query is about the searched documents; when not, a hybrid answer is empty. */
                 on: boolean;
                 /**
-                 * @description `coverage`: a chunk holds enough of the query’s words; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.
+                 * @description `coverage`: a chunk holds nearly all of the query’s weight, or enough of it with the query in the documents’ domain; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.
                  * @enum {string}
                  */
                 basis: "coverage" | "nearness" | "no_structure" | "small_scope" | "no_vector" | "off_topic";
@@ -1471,6 +1471,8 @@ export interface components {
                 coverage: number;
                 /** @description The nearest chunk’s similarity in spreads from the median similarity of pairs of the scope’s chunks; null when not judged. */
                 nearness: number | null;
+                /** @description The query’s median similarity to the scope’s sampled chunks, in the same spreads: how far the query is from the documents’ domain as a whole; null when not judged. */
+                domain: number | null;
             } | null;
             /** @description Typo tolerance in force and what it read. */
             typo_tolerance: {
@@ -6882,7 +6884,8 @@ export interface operations {
                      *           "on": true,
                      *           "basis": "coverage",
                      *           "coverage": 1,
-                     *           "nearness": 1
+                     *           "nearness": 1,
+                     *           "domain": 1
                      *         },
                      *         "typo_tolerance": {
                      *           "enabled": true,
