@@ -186,8 +186,8 @@ describe('MCP endpoint', () => {
       const r = (await client.callTool(call)) as ToolResult;
       assert.ok(!r.isError, `${call.name}: ${r.content[0]?.text}`);
       const schema = tools.find((t) => t.name === call.name)!.outputSchema!;
-      // On success every field but the failure's error, code and fields is present (explain is asked for only).
-      for (const k of Object.keys(schema.properties ?? {}).filter((k) => !['error', 'code', 'fields', 'explain'].includes(k)))
+      // On success every field but the failure's error, code and fields is present (explain and facets are asked for only).
+      for (const k of Object.keys(schema.properties ?? {}).filter((k) => !['error', 'code', 'fields', 'explain', 'facets'].includes(k)))
         assert.ok(k in r.structuredContent, `${call.name} returns ${k}`);
     }
   });

@@ -1,11 +1,11 @@
 // A search or list statement (a streamed list's batch included) that runs longer than
 // STATEMENT_TIMEOUT_MS is cancelled: that request answers 503 SERVICE_UNAVAILABLE, the database is
 // never marked unreachable, and every other request (health checks, the next search) is served.
+import type { Tx } from '../daemon/src/db/client.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import postgres from 'postgres';
-import type { Tx } from '../daemon/src/db/client.js';
 import { StatementTimeoutError } from '../daemon/src/db/statement-timeout.js';
 import { makeCollection, waitSettled } from './helpers/docs.js';
 import { captureLogs, WARN } from './helpers/log-capture.js';
@@ -87,7 +87,7 @@ describe('statement timeout: a search or list statement past STATEMENT_TIMEOUT_M
 
   it('bounds the background sample a hybrid search judges against', { timeout: 60_000 }, async () => {
     // A dimension no search has sampled yet: the sample is taken now, from the locked chunks.
-    const run = <T>(fn: (sql: Tx) => Promise<T>) => d.deps.reads.run(fn);
+    const run = <T>(fn: (sql: Tx) => Promise<T>): Promise<T> => d.deps.reads.run(fn);
     await whileLocked('chunks', async () => {
       await assert.rejects(d.deps.backgrounds.get(run, [collectionId], 7), StatementTimeoutError);
     });

@@ -100,7 +100,7 @@ describe('web UI: search and metering', () => {
     assert.deepEqual(marks, ['Indexing', 'index'], 'both forms of the word are marked, nothing else');
     assert.equal(
       (await page.locator('ol.results .snippet').first().textContent())?.trim(),
-      'Indexing makes search fast: the index stores every lexeme once',
+      'Indexing makes search fast: the index stores every lexeme once.',
     );
     await screenshot(page, 'search-highlight');
     await page.locator('ol.results .doc-title').first().click();

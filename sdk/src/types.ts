@@ -68,6 +68,11 @@ export interface ListDocumentsQuery extends Omit<NonNullable<Paths['/api/v1/docu
   filter?: Filter;
   readonly [schemaName]?: never;
 }
+export interface DocumentFacets extends S<'DocumentFacets'> {
+  readonly [schemaName]?: never;
+}
+export type Facets = S<'Facets'>;
+export type Highlights = S<'Highlights'>;
 export interface UpdateDocument extends S<'UpdateDocument'> {
   readonly [schemaName]?: never;
 }

@@ -18,6 +18,7 @@ import { withMetering, withQueryEmbedding } from './search/extras.js';
 import { cpuProbe } from './search/load.js';
 import { benchPhase, type Row, type Scope } from './search/phase.js';
 import { benchFiltered } from './search/filtered.js';
+import { benchFacets } from './search/facets.js';
 import { FLOOR_APP } from './search/sql-floor.js';
 import { otherQueries, testQueries } from './search/queries.js';
 import { measureRecall } from './search/recall.js';
@@ -200,6 +201,8 @@ async function main(): Promise<number> {
         log(`  filtered scopes (${elapsed()}):`);
         result[million ? 'filtered_million' : 'filtered'] = await filtered(daemon.url!);
       }
+      // After the filtered phase, which gives every document its metadata bucket.
+      if (full) result.facets = await benchFacets({ sql, baseUrl: daemon.url!, key: tenant.key, queries: phaseQueries, log });
       await daemon.stop();
       daemon = undefined;
       // Exact search reads every chunk (~0.65 s CPU at 100k, ten times that at 1M): a subset of the queries keeps it bounded.

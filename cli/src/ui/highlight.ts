@@ -1,42 +1,11 @@
-// Query-term highlighting for search results: picks the passage around the first match and marks
-// every match. Terms match word prefixes, so "index" also marks "indexed" (the search is stemmed).
+// Search result snippets from the API's `highlights` (UTF-16 offsets into `content`, as JavaScript
+// strings index): the passage around the first matched span, every span in it marked, whitespace
+// collapsed. The server decides what matches (stemmed, segmented, typo-corrected), never the CLI.
 
-const STOP = new Set([
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'be',
-  'by',
-  'for',
-  'from',
-  'how',
-  'in',
-  'is',
-  'it',
-  'of',
-  'on',
-  'or',
-  'the',
-  'to',
-  'what',
-  'with',
-]);
-
-export function queryTerms(query: string): string[] {
-  const terms = query
-    .replace(/"/g, ' ')
-    .split(/\s+/)
-    .filter((t) => t && !t.startsWith('-'))
-    .map((t) => t.replace(/[^\p{L}\p{N}]+/gu, '').toLowerCase())
-    .filter((t) => t.length > 1 && !STOP.has(t));
-  // Longest first so the regex prefers whole longer terms; a stem of 5+ letters catches inflections.
-  return [...new Set(terms.map((t) => (t.length > 6 ? t.slice(0, Math.max(5, t.length - 3)) : t)))].sort((a, b) => b.length - a.length);
+export interface Span {
+  start: number;
+  end: number;
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface Snippet {
   text: string;
@@ -44,22 +13,39 @@ export interface Snippet {
   matches: [number, number][];
 }
 
-export function snippet(content: string, query: string, width = 240): Snippet {
-  const text = content.replace(/\s+/g, ' ').trim();
-  const terms = queryTerms(query);
-  const re = terms.length ? new RegExp(`(?<![\\p{L}\\p{N}])(${terms.map(escapeRegExp).join('|')})[\\p{L}\\p{N}]*`, 'giu') : null;
-  const first = re ? text.search(re) : -1;
-  let start = first > width / 3 ? first - Math.floor(width / 3) : 0;
+/** At most `width` characters of `content` around its first span, with the spans inside it. */
+export function snippet(content: string, spans: readonly Span[], width = 240): Snippet {
+  const first = spans[0];
+  let start = first && first.start > width / 3 ? first.start - Math.floor(width / 3) : 0;
   if (start > 0) {
-    const space = text.indexOf(' ', start);
-    if (space > 0 && space < first) start = space + 1;
+    const space = content.slice(start, first!.start).search(/\s/);
+    if (space >= 0) start += space + 1;
   }
-  let out = text.slice(start, start + width);
-  if (start + width < text.length) out = out.replace(/\s+\S*$/, '') + ' …';
-  if (start > 0) out = '… ' + out;
+  const end = Math.min(content.length, start + width);
+  let text = '';
   const matches: [number, number][] = [];
-  if (re) for (const m of out.matchAll(re)) matches.push([m.index!, m.index! + m[0].length]);
-  return { text: out, matches };
+  let at = start;
+  const plain = (s: string) => s.replace(/\s+/g, ' ');
+  for (const h of spans) {
+    if (h.end <= start || h.start >= end) continue;
+    const a = Math.max(h.start, start);
+    const b = Math.min(h.end, end);
+    text += plain(content.slice(at, a));
+    matches.push([text.length, text.length + plain(content.slice(a, b)).length]);
+    text += plain(content.slice(a, b));
+    at = b;
+  }
+  text += plain(content.slice(at, end));
+  // A cut word at the end goes; the ellipses say where the passage was cut.
+  if (end < content.length) {
+    const cut = text.replace(/\s+\S*$/, '');
+    if (cut.length && matches.every(([, b]) => b <= cut.length)) text = cut;
+    text += ' …';
+  }
+  const lead = text.length - text.trimStart().length;
+  const out = start > 0 ? `… ${text.trimStart()}` : text.trimStart();
+  const shift = (start > 0 ? 2 : 0) - lead;
+  return { text: out, matches: matches.map(([a, b]) => [a + shift, b + shift]) };
 }
 
 export function renderSnippet(s: Snippet, mark: (t: string) => string): string {

@@ -80,17 +80,22 @@ export interface ListFilter {
   cursor?: { createdAt: Date; id: string };
 }
 
-/** Newest first, keyset-paginated on (created_at, id) so deep pages stay fast. */
-export function listVisibleDocuments(tx: Tx, caller: Caller, f: ListFilter) {
+/** The list's conditions on a document `d` of collection `c` (alias names as listVisibleDocuments joins them). */
+export function listConditions(tx: Tx, caller: Caller, f: Omit<ListFilter, 'limit' | 'cursor'>) {
   const tagPattern = f.tag ? '%' + f.tag.toLowerCase().replace(/[\\%_]/g, (m) => '\\' + m) + '%' : null;
-  return tx<DocumentRow[]>`
-    select ${columns(tx)}
-      from documents d join collections c on c.id = d.collection_id
-     where d.deleted_at is null and ${visibleToCaller(tx, caller)}
+  return tx`d.deleted_at is null and ${visibleToCaller(tx, caller)}
        ${f.collection ? tx`and c.slug = ${f.collection}` : tx``}
        ${f.status ? tx`and d.status = ${f.status}` : tx``}
        ${f.where ? tx`and ${compileFilter(tx, f.where)}` : tx``}
-       ${tagPattern ? tx`and exists (select 1 from unnest(d.tags) t where lower(t) like ${tagPattern})` : tx``}
+       ${tagPattern ? tx`and exists (select 1 from unnest(d.tags) t where lower(t) like ${tagPattern})` : tx``}`;
+}
+
+/** Newest first, keyset-paginated on (created_at, id) so deep pages stay fast. */
+export function listVisibleDocuments(tx: Tx, caller: Caller, f: ListFilter) {
+  return tx<DocumentRow[]>`
+    select ${columns(tx)}
+      from documents d join collections c on c.id = d.collection_id
+     where ${listConditions(tx, caller, f)}
        ${f.cursor ? tx`and (d.created_at, d.id) < (${f.cursor.createdAt}, ${f.cursor.id})` : tx``}
      order by d.created_at desc, d.id desc
      ${f.limit === undefined ? tx`` : tx`limit ${f.limit}`}`;

@@ -55,6 +55,20 @@ const TAG_DEFAULT_LIMIT = 20;
 
 const snippet = (s: string, n = 300) => (s.length > n ? s.slice(0, n).trimEnd() + '…' : s);
 
+/** A result's text for an agent: its matched spans (`highlights`) in **bold**, from the first one on when it lies past `n`. */
+function markedSnippet(content: string, spans: readonly { start: number; end: number }[], n = 300): string {
+  const from = spans[0] && spans[0].end > n ? Math.max(0, spans[0].start - 40) : 0;
+  let out = '';
+  let at = from;
+  for (const h of spans) {
+    if (h.start < from || h.start >= from + n) continue;
+    out += `${content.slice(at, h.start)}**${content.slice(h.start, h.end)}**`;
+    at = h.end;
+  }
+  const text = out + content.slice(at, Math.max(at, from + n));
+  return `${from ? '…' : ''}${text}${from + n < content.length ? '…' : ''}`;
+}
+
 const searchDocuments = defineTool({
   name: 'search_documents',
   title: 'Search documents',
@@ -70,7 +84,7 @@ const searchDocuments = defineTool({
     const r = await search(deps, caller, searchRequest(args, note));
     const lines = r.results.map(
       (x, i) =>
-        `${i + 1}. [${x.score.toFixed(3)}] ${x.title} — ${x.collection_name} (document ${x.document_id}, chunk ${x.chunk_index}${x.page ? `, page ${x.page}` : ''})\n   ${snippet(x.content).replace(/\n+/g, ' ')}`,
+        `${i + 1}. [${x.score.toFixed(3)}] ${x.title} — ${x.collection_name} (document ${x.document_id}, chunk ${x.chunk_index}${x.page ? `, page ${x.page}` : ''})\n   ${markedSnippet(x.content, x.highlights).replace(/\n+/g, ' ')}`,
     );
     return {
       text: [

@@ -13,6 +13,9 @@ import { updateDocument } from '../documents/update.js';
 import { DocumentMetadata } from '../metadata.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { searchByTag } from '../documents/tags.js';
+import { listFacets } from '../documents/list-facets.js';
+import { FACET_FIELDS_RULE } from '../search/facets.js';
+import { ListFacetsResponse } from './facet-schemas.js';
 import {
   BatchUpload,
   DocumentDetail,
@@ -56,6 +59,13 @@ const ListQuery = z.object({
     .openapi({ description: 'Opaque cursor from the previous page’s `Link: <…>; rel="next"` header (also in `X-Next-Cursor`).' }),
 });
 
+const FacetsQuery = ListQuery.pick({ tag: true, collection: true, status: true, filter: true }).extend({
+  facets: z.string().openapi({
+    description: `Comma-separated fields to count: ${FACET_FIELDS_RULE}`,
+    example: 'tags,metadata.dept',
+  }),
+});
+
 const UpdateDocument = z
   .strictObject({
     title: z.string().max(500).optional(),
@@ -95,6 +105,17 @@ const routes = {
       },
       ...errorResponses(['VALIDATION_FAILED']),
     },
+  }),
+  facets: createRoute({
+    method: 'get',
+    path: '/api/v1/documents/facets',
+    operationId: 'listDocumentFacets',
+    tags,
+    summary: 'Facet counts over the document list',
+    description:
+      'Value counts of tags, collection or metadata keys over the documents the list (GET /documents/) selects with the same `tag`, `collection`, `status` and `filter`. A separate answer because the list’s body is a plain array. 400 VALIDATION_FAILED names a bad field (`facets[1]`) or the cap (`facets`).',
+    request: { query: FacetsQuery },
+    responses: { 200: jsonResponse(ListFacetsResponse, 'Facet counts'), ...errorResponses(['VALIDATION_FAILED']) },
   }),
   get: createRoute({
     method: 'get',
@@ -204,6 +225,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps): void {
     setNextPage(c, next, limit);
     return c.json(page.map(listItemJson), 200);
   });
+  app.openapi(routes.facets, async (c) => c.json(await listFacets(deps, c.get('caller'), c.req.valid('query')), 200));
   app.openapi(routes.get, async (c) => c.json(await documentDetail(deps, c.get('caller'), c.req.valid('param').uuid), 200));
   app.openapi(routes.download, async (c) => {
     // Without PUBLIC_URL, the address the client reached us by.

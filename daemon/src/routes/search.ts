@@ -6,6 +6,8 @@ import { errorResponses, jsonBody, jsonResponse } from './router.js';
 import { FilterField, registerFilterSchemas } from './filter-schemas.js';
 import { DocumentMetadata } from '../metadata.js';
 import { parseFilter } from '../filters/parse.js';
+import { checkFacetFields } from '../search/facets.js';
+import { facetsField, FacetsSchema, HighlightsSchema } from './facet-schemas.js';
 
 export const SearchRequestSchema = z
   .strictObject({
@@ -97,6 +99,9 @@ export const SearchRequestSchema = z
       description:
         'Reads a query word that no searched document holds as the nearest word they do: 1 edit away for words of 5–8 letters, 2 for 9 or more, ranked below exact matches; `correction` shows what was read. Words in "quotes" and -excluded words are never corrected. Default: on (setting TYPO_TOLERANCE). No effect in `vector` mode.',
     }),
+    facets: facetsField(
+      'The answer’s `facets` counts over the distinct documents of the ranked candidates (the best 100 chunks of each channel passing the collections, tags, filter, quoted phrases, exclusions, relevance floor and score_threshold), before `limit` and `max_chunks_per_document`.',
+    ),
   })
   .openapi('SearchRequest');
 
@@ -113,6 +118,7 @@ const TextExplain = z
 export const SearchResultSchema = z
   .object({
     content: z.string().openapi({ description: 'Chunk text.' }),
+    highlights: HighlightsSchema,
     title: z.string().openapi({ description: 'Document title.' }),
     document_id: z.string().openapi({ format: 'uuid' }),
     collection_name: z.string(),
@@ -172,12 +178,16 @@ const SearchExplain = z
         on: z.boolean().openapi({ description: 'Whether the query is about the searched documents; when not, a hybrid answer is empty.' }),
         basis: z.enum(['coverage', 'nearness', 'no_structure', 'small_scope', 'no_vector', 'off_topic']).openapi({
           description:
-            '`coverage`: a chunk holds enough of the query’s words; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.',
+            '`coverage`: a chunk holds nearly all of the query’s weight, or enough of it with the query in the documents’ domain; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.',
         }),
         coverage: z.number().openapi({ description: 'The best text match’s share of the query’s idf weight.' }),
         nearness: z.number().nullable().openapi({
           description:
             'The nearest chunk’s similarity in spreads from the median similarity of pairs of the scope’s chunks; null when not judged.',
+        }),
+        domain: z.number().nullable().openapi({
+          description:
+            'The query’s median similarity to the scope’s sampled chunks, in the same spreads: how far the query is from the documents’ domain as a whole; null when not judged.',
         }),
       })
       .nullable()
@@ -261,6 +271,8 @@ export const SearchResponseSchema = z
       )
       .openapi({ description: 'Filter clauses that cannot match as written, read when a filtered search found nothing.' }),
     explain: SearchExplain.optional(),
+    // Described on the request's `facets` (a description here would wrap the component's $ref).
+    facets: FacetsSchema.optional(),
   })
   .openapi('SearchResponse');
 
@@ -299,6 +311,7 @@ export function searchRequest(b: SearchBody, note: SearchNote | undefined): Sear
     note,
     scoreThreshold: b.score_threshold,
     typoTolerance: b.typo_tolerance,
+    facets: b.facets === undefined ? undefined : checkFacetFields(b.facets),
   };
 }
 

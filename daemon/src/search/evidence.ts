@@ -1,15 +1,19 @@
-import type { Background } from './background.js';
+import { type Background, backgroundStats } from './background.js';
 import type { Candidate } from './fusion.js';
 
 /**
  * Whether a hybrid query is about the searched documents at all. Text matches are lexical evidence
  * only when the query is on topic; otherwise a question about pizza dough that shares "hand" and
- * "long" with scientific abstracts would be answered with them. The query is on topic when
- * - some chunk holds at least TOPIC.coverage of the query's idf weight (BM25's own idf over the
+ * "long" with scientific abstracts would be answered with them. Nearness is measured in the model's
+ * own scale, so no per-model setting: spreads from the median similarity of pairs of the scope's
+ * sampled chunks (`pairs`, background.ts). The query is on topic when
+ * - the chunk nearest in meaning is at least TOPIC.nearness spreads from the median pair, or
+ * - some chunk holds at least TOPIC.fullCoverage of the query's idf weight (BM25's own idf over the
  *   searched collections: rarer words weigh more, a word no chunk holds weighs the most), or
- * - the chunk nearest in meaning is about as close to the query as the scope's chunks are to one
- *   another: its similarity is at least the median of pairs of sampled chunks plus TOPIC.nearness
- *   spreads (`pairs`, background.ts), which is the model's own scale, so no per-model setting.
+ * - some chunk holds at least TOPIC.coverage of it and the query is in the scope's domain: its
+ *   median similarity to the sampled chunks is at least TOPIC.domain spreads from the median pair.
+ *   A question about taxes or git shares a few words with abstracts and sits far from all of them
+ *   (SciFact: off-topic queries' median at −4.4 spreads, test claims' at −0.9).
  * Otherwise the answer is empty, whichever channel matched. The vector channel cannot judge, and every
  * match counts, when the model shows no structure in the scope (the median pair is under
  * TOPIC.structure spreads from 0, as with random vectors), when the scope has fewer than MIN_SAMPLE
@@ -17,7 +21,7 @@ import type { Candidate } from './fusion.js';
  * lexical match (plain BM25). Chosen with `npm run bench:quality -- --evidence-study` on SciFact and
  * NFCorpus together (docs/performance.md, "Hybrid evidence").
  */
-export const TOPIC = { coverage: 0.55, nearness: -0.8, structure: 2 } as const;
+export const TOPIC = { coverage: 0.4, fullCoverage: 0.9, domain: -3.8, nearness: -0.6, structure: 2 } as const;
 /** Sampled chunks below which the scope says nothing about the model's scale. */
 export const MIN_SAMPLE = 16;
 
@@ -30,22 +34,42 @@ export interface Topic {
   coverage: number;
   /** The nearest chunk's similarity, in pair spreads from the median pair (null: not judged). */
   nearness: number | null;
+  /** The query's median similarity to the sampled chunks, in pair spreads from the median pair (null: not judged). */
+  domain: number | null;
 }
+
+/** Thresholds of the rule (TOPIC by default; bench:quality's study scores others). */
+export type TopicThresholds = Record<'coverage' | 'fullCoverage' | 'domain' | 'nearness', number>;
 
 /** The share of the query's idf weight a text candidate holds, from the weight it holds (`matched`). */
 export function textCoverage(c: Candidate, queryWeight: number): void {
   c.coverage = queryWeight > 0 ? (c.matched ?? 0) / queryWeight : 0;
 }
 
-/** Judges the query from the channels' candidates and the scope's background sample. */
-export function judgeTopic(text: readonly Candidate[], vector: readonly Candidate[], bg: Background | null): Topic {
+/** Whether the measured query is on topic under thresholds `t`, and on what basis. */
+export function onTopic(
+  m: { coverage: number; nearness: number; domain: number },
+  t: TopicThresholds = TOPIC,
+): { on: boolean; basis: TopicBasis } {
+  if (m.nearness >= t.nearness) return { on: true, basis: 'nearness' };
+  if (m.coverage >= t.fullCoverage || (m.coverage >= t.coverage && m.domain >= t.domain)) return { on: true, basis: 'coverage' };
+  return { on: false, basis: 'off_topic' };
+}
+
+/** Judges the query from the channels' candidates, its vector and the scope's background sample. */
+export function judgeTopic(
+  text: readonly Candidate[],
+  vector: readonly Candidate[],
+  bg: Background | null,
+  queryVector: readonly number[] | undefined,
+): Topic {
   const coverage = Math.max(0, ...text.map((c) => c.coverage ?? 0));
-  const judged = (on: boolean, basis: TopicBasis, nearness: number | null = null): Topic => ({ on, basis, coverage, nearness });
-  if (!bg) return judged(true, 'no_vector');
-  if (bg.sample.length < MIN_SAMPLE) return judged(true, 'small_scope');
-  if (bg.pairs.median < TOPIC.structure * bg.pairs.spread) return judged(true, 'no_structure');
-  const best = Math.max(-1, ...vector.map((c) => c.score));
-  const nearness = (best - bg.pairs.median) / bg.pairs.spread;
-  if (coverage >= TOPIC.coverage) return judged(true, 'coverage', nearness);
-  return judged(nearness >= TOPIC.nearness, nearness >= TOPIC.nearness ? 'nearness' : 'off_topic', nearness);
+  const unjudged = (basis: TopicBasis): Topic => ({ on: true, basis, coverage, nearness: null, domain: null });
+  if (!bg || !queryVector) return unjudged('no_vector');
+  if (bg.sample.length < MIN_SAMPLE) return unjudged('small_scope');
+  if (bg.pairs.median < TOPIC.structure * bg.pairs.spread) return unjudged('no_structure');
+  const inPairSpreads = (s: number) => (s - bg.pairs.median) / bg.pairs.spread;
+  const nearness = inPairSpreads(Math.max(-1, ...vector.map((c) => c.score)));
+  const domain = inPairSpreads(backgroundStats(queryVector, bg.sample).median);
+  return { ...onTopic({ coverage, nearness, domain }), coverage, nearness, domain };
 }

@@ -20,6 +20,8 @@ import { explainEmpty } from './empty-reason.js';
 import { judgeTopic, type Topic } from './evidence.js';
 import { correctionTerms, findCorrections, type Correction } from './typo-tolerance.js';
 import { shownCorrection, surfaceForms } from './typo-display.js';
+import { annotate, type Annotations } from './annotate.js';
+import type { Span } from './highlights.js';
 
 export type SearchMode = 'hybrid' | 'text' | 'vector';
 
@@ -47,6 +49,8 @@ export interface SearchRequest {
   typoTolerance?: boolean;
   /** Hybrid: answer as if the query were on topic (evidence.ts); not part of the API: bench:quality's study reads the judgement from `explain`. */
   judgeOnly?: boolean;
+  /** Facet fields (checked, facets.ts): value counts over the ranked candidates' documents. */
+  facets?: string[];
 }
 
 type Source = 'request' | 'model_default' | 'none';
@@ -119,10 +123,10 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
   const scope = { collectionIds, tags: req.tags, where: req.filter };
   // The one compilation of the request's tags and filter: every statement below embeds these.
   const cond = compileConditions(deps.sql, scope, deps.config.STATEMENT_TIMEOUT_MS);
-  const answer = async (results: Hit[], o: Outcome) => ({
+  const answer = async (results: Hit[], o: Outcome, notes: Annotations = { spans: new Map() }) => ({
     query: req.query,
     count: results.length,
-    results: results.map((r) => resultJson(r, req.explain)),
+    results: results.map((r) => resultJson(r, req.explain, notes.spans.get(r.chunkId) ?? [])),
     mode: req.mode,
     fallback: o.fallback,
     fusion: { method: req.mode === 'hybrid' ? method : ('none' as const), semantic_ratio: req.mode === 'hybrid' ? ratio : null },
@@ -145,6 +149,7 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
           },
         }
       : {}),
+    ...(req.facets ? { facets: notes.facets ?? Object.fromEntries(req.facets.map((f) => [f, []])) } : {}),
   });
   const none: Outcome = { fallback: null, dropped: 0, corrections: [], surface: new Map(), topic: null, thresholdDropped: false };
   if (!collectionIds.length) return { ...(await answer([], none)), fusion: { method, semantic_ratio: ratio } };
@@ -182,7 +187,7 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
   // Hybrid: nothing counts, whichever channel matched, when the query is not about the searched documents.
   const topic: Topic | null =
     req.mode === 'hybrid'
-      ? judgeTopic(text, vector, queryVector ? await deps.backgrounds.get(run, collectionIds, queryVector.length) : null)
+      ? judgeTopic(text, vector, queryVector ? await deps.backgrounds.get(run, collectionIds, queryVector.length) : null, queryVector)
       : null;
   const all = topic && !topic.on && !req.judgeOnly ? [] : relevant;
   const operatorOpts = { textConfig: deps.config.TEXT_SEARCH_CONFIG, timeoutMs: cond.timeoutMs };
@@ -197,7 +202,16 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
     topic,
     thresholdDropped: operated.length > 0 && req.scoreThreshold !== undefined,
   };
-  return answer(capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit), outcome);
+  const page = capPerDocument(rows, req.maxChunksPerDocument).slice(0, req.limit);
+  const notes = await annotate(run, cond, {
+    query: req.query,
+    textConfig: deps.config.TEXT_SEARCH_CONFIG,
+    page,
+    ranked: fused,
+    facets: req.facets,
+    extraLexemes: corrections.map((c) => c.to),
+  });
+  return answer(page, outcome, notes);
 }
 
 /** What an answer says besides its results. */
@@ -275,9 +289,10 @@ async function channelCandidates(
   }
 }
 
-function resultJson(r: Hit, explain: boolean | undefined) {
+function resultJson(r: Hit, explain: boolean | undefined, highlights: Span[]) {
   return {
     content: r.content,
+    highlights,
     title: r.title,
     document_id: r.documentId,
     collection_name: r.collectionName,

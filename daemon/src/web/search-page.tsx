@@ -11,12 +11,13 @@ import type { FilterNode } from '../filters/parse.js';
 import { page, type WebEnv } from './context.js';
 import { ErrorSummary, errorsFromFields, hasErrors, type FormErrors } from './forms.js';
 import { DateFields, dateFilter } from './search-dates.js';
-import { highlightPassages, type Segment } from './highlight.js';
+import { passageSegments, type Segment } from './highlight.js';
 import { FieldError, Layout, Notice, PageHead } from './layout.js';
 import { meteredSearch, type SearchOutcome } from './metering.js';
 import { visibleTags } from './queries.js';
 import { CollectionPicker, MAX_CONDITIONS, MetaConditions, metaFilter, readConditions } from './search-filters.js';
 import { Results, type SearchState } from './search-results.js';
+import { FacetCounts, pageFacetFields } from './search-facets.js';
 import { parseTags } from '../documents/tags.js';
 
 export type { SearchState } from './search-results.js';
@@ -147,7 +148,14 @@ const SearchPage: FC<{
     />
     {p.notice ? <Notice tone="info">{p.notice}</Notice> : null}
     <SearchForm s={p.s} collections={p.collections} tagOptions={p.tagOptions} errors={p.errors} metaKeys={p.metaKeys} />
-    {p.r ? <Results r={p.r} passages={p.passages} s={p.s} /> : null}
+    {p.r ? (
+      <Results
+        r={p.r}
+        passages={p.passages}
+        s={p.s}
+        facets={p.r.count && p.r.facets ? <FacetCounts facets={p.r.facets} s={p.s} /> : undefined}
+      />
+    ) : null}
   </Layout>
 );
 
@@ -210,8 +218,9 @@ export function registerSearchPage(web: Hono<WebEnv>, deps: AppDeps): void {
             mode: parsed.data.mode ?? 'hybrid',
             tags: parsed.data.tags,
             filter: allOf(dates.filter, meta.filter),
+            facets: pageFacetFields(metaKeys),
           });
-          passages = await highlightPassages(deps, r.query, r.results);
+          passages = new Map(r.results.map((x) => [x.chunk_id, passageSegments(x.content, x.highlights)]));
         } catch (err) {
           // Refusals (quota, rate limit, unknown collection, search down) show on the page, with the form kept.
           if (!(err instanceof AppError)) throw err;

@@ -41,7 +41,7 @@ export function searchHref(s: SearchState): string {
 }
 
 /** The state plus one more condition `key = value` (a metadata chip's link). */
-const withCondition = (s: SearchState, key: string, value: string): SearchState => ({
+export const withCondition = (s: SearchState, key: string, value: string): SearchState => ({
   ...s,
   conditions: [...(s.conditions ?? []).filter((c) => !(c.key === key && c.op === 'eq')), { key, op: 'eq', value }],
 });

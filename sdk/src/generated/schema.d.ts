@@ -392,6 +392,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/documents/facets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Facet counts over the document list
+         * @description Value counts of tags, collection or metadata keys over the documents the list (GET /documents/) selects with the same `tag`, `collection`, `status` and `filter`. A separate answer because the list’s body is a plain array. 400 VALIDATION_FAILED names a bad field (`facets[1]`) or the cap (`facets`).
+         */
+        get: operations["listDocumentFacets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/documents/{uuid}/": {
         parameters: {
             query?: never;
@@ -1168,6 +1188,40 @@ export interface components {
         DocumentMetadata: {
             [key: string]: string | number | boolean | string[];
         };
+        DocumentFacets: {
+            facets: components["schemas"]["Facets"];
+            /** @description Documents counted over (at most 10000, newest first). */
+            documents: number;
+            /** @description More than 10000 documents matched; the newest were counted. */
+            truncated: boolean;
+        };
+        /**
+         * @description Per requested field, its values with how many documents carry each, the most frequent first (ties by value), at most 20. A value of an array field counts each string; a document lacking the field counts nowhere. The list counts at most the newest 10000 matching documents.
+         * @example {
+         *       "tags": [
+         *         {
+         *           "value": "contracts",
+         *           "count": 12
+         *         }
+         *       ],
+         *       "metadata.dept": [
+         *         {
+         *           "value": "legal",
+         *           "count": 12
+         *         },
+         *         {
+         *           "value": "finance",
+         *           "count": 3
+         *         }
+         *       ]
+         *     }
+         */
+        Facets: {
+            [key: string]: {
+                value: string | number | boolean;
+                count: number;
+            }[];
+        };
         DocumentDetail: components["schemas"]["DocumentListItem"] & {
             /** @description Full extracted text. */
             content_text: string;
@@ -1305,10 +1359,12 @@ export interface components {
                 did_you_mean?: string[];
             }[];
             explain?: components["schemas"]["SearchExplain"];
+            facets?: components["schemas"]["Facets"];
         };
         SearchResult: {
             /** @description Chunk text. */
             content: string;
+            highlights: components["schemas"]["Highlights"];
             /** @description Document title. */
             title: string;
             /** Format: uuid */
@@ -1337,6 +1393,21 @@ export interface components {
                 } | null;
             };
         };
+        /**
+         * @description The spans of `content` that match the query, sorted and never overlapping. Offsets count UTF-16 code units, as JavaScript strings index (`content.slice(start, end)`; in Python, index `content.encode("utf-16-le")` by 2 × offset). A word is marked when it matches a query word as search matches it (stemmed under the collection’s language: "running" marks "runs"); in Chinese, Japanese, Korean and Thai, where the query’s words occur. Excluded words are never marked; a result found by meaning alone may have none.
+         * @example [
+         *       {
+         *         "start": 4,
+         *         "end": 11
+         *       }
+         *     ]
+         */
+        Highlights: {
+            /** @description Offset of the first matched code unit in `content`. */
+            start: number;
+            /** @description Offset just past the last matched code unit (exclusive). */
+            end: number;
+        }[];
         /** @description With `explain: true`: the defaults in force and where they come from. */
         SearchExplain: {
             embedding_model: string;
@@ -1392,7 +1463,7 @@ export interface components {
                 /** @description Whether the query is about the searched documents; when not, a hybrid answer is empty. */
                 on: boolean;
                 /**
-                 * @description `coverage`: a chunk holds enough of the query’s words; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.
+                 * @description `coverage`: a chunk holds nearly all of the query’s weight, or enough of it with the query in the documents’ domain; `nearness`: the chunk nearest in meaning is about as close as the scope’s chunks are to one another; `off_topic`: neither; `no_structure`, `small_scope`, `no_vector`: the vector channel cannot judge (random-like vectors, under 16 sampled chunks, no query vector), so every match counts.
                  * @enum {string}
                  */
                 basis: "coverage" | "nearness" | "no_structure" | "small_scope" | "no_vector" | "off_topic";
@@ -1400,6 +1471,8 @@ export interface components {
                 coverage: number;
                 /** @description The nearest chunk’s similarity in spreads from the median similarity of pairs of the scope’s chunks; null when not judged. */
                 nearness: number | null;
+                /** @description The query’s median similarity to the scope’s sampled chunks, in the same spreads: how far the query is from the documents’ domain as a whole; null when not judged. */
+                domain: number | null;
             } | null;
             /** @description Typo tolerance in force and what it read. */
             typo_tolerance: {
@@ -1499,6 +1572,14 @@ export interface components {
             score_threshold?: number;
             /** @description Reads a query word that no searched document holds as the nearest word they do: 1 edit away for words of 5–8 letters, 2 for 9 or more, ranked below exact matches; `correction` shows what was read. Words in "quotes" and -excluded words are never corrected. Default: on (setting TYPO_TOLERANCE). No effect in `vector` mode. */
             typo_tolerance?: boolean;
+            /**
+             * @description Fields to count values of: "tags", "collection" or "metadata.<key>" (Keys are 1–64 letters, digits, "_", "-" or ".", starting with a letter or "_".); at most 10 fields. 400 VALIDATION_FAILED names a bad field (`facets[1]`) or the cap (`facets`). The answer’s `facets` counts over the distinct documents of the ranked candidates (the best 100 chunks of each channel passing the collections, tags, filter, quoted phrases, exclusions, relevance floor and score_threshold), before `limit` and `max_chunks_per_document`.
+             * @example [
+             *       "tags",
+             *       "metadata.dept"
+             *     ]
+             */
+            facets?: string[];
         };
         WebhookConfig: {
             configured: boolean;
@@ -5292,6 +5373,149 @@ export interface operations {
             };
         };
     };
+    listDocumentFacets: {
+        parameters: {
+            query: {
+                /** @description Case-insensitive substring of any tag. */
+                tag?: string;
+                /** @description Collection slug. */
+                collection?: string;
+                status?: "pending" | "indexed" | "failed";
+                /** @description A `Filter` as JSON text (URL-encoded): the grammar of search’s `filter` (schema Filter). 400 VALIDATION_FAILED names the bad clause. */
+                filter?: string;
+                /** @description Comma-separated fields to count: "tags", "collection" or "metadata.<key>" (Keys are 1–64 letters, digits, "_", "-" or ".", starting with a letter or "_".); at most 10 fields. */
+                facets: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Facet counts */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "facets": {
+                     *         "tags": [
+                     *           {
+                     *             "value": "contracts",
+                     *             "count": 12
+                     *           }
+                     *         ],
+                     *         "metadata.dept": [
+                     *           {
+                     *             "value": "legal",
+                     *             "count": 12
+                     *           },
+                     *           {
+                     *             "value": "finance",
+                     *             "count": 3
+                     *           }
+                     *         ]
+                     *       },
+                     *       "documents": 1,
+                     *       "truncated": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentFacets"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: AUTHENTICATION_REQUIRED, INVALID_API_KEY, API_KEY_EXPIRED, USER_ACCOUNT_DISABLED */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until a retry can succeed. */
+                    "Retry-After"?: number;
+                    /** @description On a rate-limit 429 (not a plan-quota one): the rate tier whose limit was reached (`free`, `basic`, `pro`). */
+                    "X-RateLimit-Tier"?: string;
+                    /** @description On a rate-limit 429, `true` when the caller is an administrator of this server, who can raise the tier with `docsift-daemon admin set-tier`. */
+                    "X-RateLimit-Admin"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Server error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable): SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the reported window. Limits are per user (all keys of a user share them) and come from the calling key’s tier: Free 10/minute, 1,000/day, 10,000/month; Basic 60/10,000/100,000; Pro 300/100,000/1,000,000. Windows are fixed: the current UTC minute, UTC day and calendar month. The reported window is the one with the fewest requests remaining (ties: the one that resets first); on a 429, the full window that frees a slot last. Refused requests (429) do not count. /mcp counts like any API request. Requests without a valid key (401 answers, the schema and docs) count instead against a budget per client address and API process, 60 a minute by default (ANONYMOUS_RATE_LIMIT_PER_MINUTE), and report that budget; past it they answer 429. So do the answers no key could be checked for: 503s while the database is unreachable and 404s outside /api/v1 (GET /api/, unversioned paths), which are never refused for it. A plan-quota 429 (searches past a plan without overage) reports the quota instead: its included searches, 0 remaining, and the end of the billing cycle. Health checks carry no such headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the reported window after this one. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the reported window ends and its count starts again from zero. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before repeating the request. Present when the request certainly had no effect; absent when a write lost its database connection midway and may have been applied. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getDocument: {
         parameters: {
             query?: never;
@@ -6530,7 +6754,11 @@ export interface operations {
                  *       "semantic_ratio": 1,
                  *       "min_score": 0.3,
                  *       "score_threshold": 0.5,
-                 *       "typo_tolerance": true
+                 *       "typo_tolerance": true,
+                 *       "facets": [
+                 *         "tags",
+                 *         "metadata.dept"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["SearchRequest"];
@@ -6556,6 +6784,12 @@ export interface operations {
                      *       "results": [
                      *         {
                      *           "content": "We pretrain the encoder with a contrastive objective over 1.2 billion sentence pairs…",
+                     *           "highlights": [
+                     *             {
+                     *               "start": 4,
+                     *               "end": 11
+                     *             }
+                     *           ],
                      *           "title": "Contrastive pretraining of text encoders",
                      *           "document_id": "9b2e7c41-0d3a-4f5e-a6b7-c8d9e0f1a2b3",
                      *           "collection_name": "Research papers",
@@ -6650,7 +6884,8 @@ export interface operations {
                      *           "on": true,
                      *           "basis": "coverage",
                      *           "coverage": 1,
-                     *           "nearness": 1
+                     *           "nearness": 1,
+                     *           "domain": 1
                      *         },
                      *         "typo_tolerance": {
                      *           "enabled": true,
@@ -6665,6 +6900,24 @@ export interface operations {
                      *             }
                      *           ]
                      *         }
+                     *       },
+                     *       "facets": {
+                     *         "tags": [
+                     *           {
+                     *             "value": "contracts",
+                     *             "count": 12
+                     *           }
+                     *         ],
+                     *         "metadata.dept": [
+                     *           {
+                     *             "value": "legal",
+                     *             "count": 12
+                     *           },
+                     *           {
+                     *             "value": "finance",
+                     *             "count": 3
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */

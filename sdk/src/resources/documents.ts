@@ -5,6 +5,7 @@ import type {
   BatchUpload,
   DocumentDetail,
   ListDocumentsQuery,
+  DocumentFacets,
   DocumentListItem,
   TaggedDocuments,
   UpdateDocument,
@@ -78,6 +79,17 @@ export function documentsResource(t: Transport, loader: FileLoader | undefined) 
           ...opts,
         }),
       );
+    },
+    /**
+     * Value counts of `fields` (`tags`, `collection`, `metadata.<key>`) over the documents `list`
+     * would return for the same query, e.g. `facets(['metadata.dept'], { collection: 'contracts' })`.
+     */
+    facets(fields: string[], query: Omit<ListDocumentsQuery, 'limit' | 'cursor'> = {}, opts?: CallOptions): Promise<DocumentFacets> {
+      const { filter, ...rest } = query;
+      return t.get('/api/v1/documents/facets/', {
+        params: { query: { ...rest, facets: fields.join(','), ...(filter !== undefined ? { filter: JSON.stringify(filter) } : {}) } },
+        ...opts,
+      });
     },
     /** Detail with the extracted text, chunks and error_message. */
     get(uuid: string, opts?: CallOptions): Promise<DocumentDetail> {

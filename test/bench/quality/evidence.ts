@@ -1,25 +1,45 @@
-// `--evidence-study`: when a hybrid query counts as on topic (search/evidence.ts): a chunk holds at
-// least `coverage` of its idf weight, or the chunk nearest in meaning is within `nearness` spreads of
-// the median similarity of pairs of the scope's chunks. Every query set runs once in-process with the
+// `--evidence-study`: when a hybrid query counts as on topic (search/evidence.ts): the chunk nearest in
+// meaning is within `nearness` spreads of the median similarity of pairs of the scope's chunks, or a
+// chunk holds at least `fullCoverage` of its idf weight, or at least `coverage` of it with the query's
+// median similarity to the scope (`domain`) above that many spreads. Every query set runs once in-process with the
 // judgement recorded but not applied (explain.evidence); each threshold pair is then applied as the
 // service applies it (an off-topic query's answer is empty), and scored: test nDCG@10, test and other
 // real queries left with no result, off-topic queries with any result. Chosen on SciFact and NFCorpus
 // together, as the tokenization was.
 import type { AppDeps, Caller } from '../../../daemon/src/types.js';
 import { search } from '../../../daemon/src/search/service.js';
-import { TOPIC } from '../../../daemon/src/search/evidence.js';
+import { onTopic as judged, TOPIC, type TopicThresholds } from '../../../daemon/src/search/evidence.js';
 import { printTable } from '../lib/report.js';
 import { beirIdFromTags, type TestQuery } from './dataset.js';
 import { dedupeDocs, scoreRun } from './metrics.js';
 
-export const COVERAGE_GRID = [0.45, 0.5, 0.55, 0.6, 0.65];
-export const NEARNESS_GRID = [-1.2, -1, -0.8, -0.6, -0.4];
+export const NEARNESS_GRID = [-1, -0.8, -0.6, -0.4, -0.2, 0];
+export const DOMAIN_GRID = [-4.2, -4, -3.8, -3.6, -3.4, Number.POSITIVE_INFINITY];
+export const COVERAGE_GRID = [0.3, 0.4, 0.5, 0.55, 0.6];
+export const FULL_COVERAGE_GRID = [0.8, 0.9, 1, Number.POSITIVE_INFINITY];
+
+/**
+ * The points scored: nearness × domain at the coverages in force, coverage × full coverage at the
+ * nearness and domain in force, and the rule without the domain (coverage ≥ 0.55 or nearness ≥ −0.8).
+ */
+function gridPoints(): TopicThresholds[] {
+  const points: TopicThresholds[] = [];
+  for (const nearness of NEARNESS_GRID) for (const domain of DOMAIN_GRID) points.push({ ...TOPIC, nearness, domain });
+  for (const coverage of COVERAGE_GRID) for (const fullCoverage of FULL_COVERAGE_GRID) points.push({ ...TOPIC, coverage, fullCoverage });
+  points.push({ coverage: 0.55, fullCoverage: 0.55, domain: Number.POSITIVE_INFINITY, nearness: -0.8 });
+  const seen = new Set<string>();
+  return points.filter((p) => {
+    const key = JSON.stringify(p);
+    return !seen.has(key) && !!seen.add(key);
+  });
+}
 
 interface Judged {
   docs: (string | undefined)[];
   /** null: the vector channel could not judge (every match counts). */
   coverage: number;
   nearness: number | null;
+  domain: number | null;
   judged: boolean;
 }
 
@@ -32,13 +52,16 @@ async function judgeAll(deps: AppDeps, caller: Caller, collection: string, queri
       docs: r.results.map((x) => beirIdFromTags(x.tags)),
       coverage: e?.coverage ?? 0,
       nearness: e?.nearness ?? null,
+      domain: e?.domain ?? null,
       judged: !!e && ['coverage', 'nearness', 'off_topic'].includes(e.basis),
     });
   }
   return out;
 }
 
-const onTopic = (j: Judged, c: number, n: number) => !j.judged || j.coverage >= c || (j.nearness ?? Number.POSITIVE_INFINITY) >= n;
+const onTopic = (j: Judged, t: TopicThresholds) =>
+  !j.judged ||
+  judged({ coverage: j.coverage, nearness: j.nearness ?? Number.POSITIVE_INFINITY, domain: j.domain ?? Number.POSITIVE_INFINITY }, t).on;
 
 export async function runEvidenceStudy(o: {
   deps: AppDeps;
@@ -59,30 +82,29 @@ export async function runEvidenceStudy(o: {
   );
   const other = await judgeAll(o.deps, o.caller, o.collection, o.other);
   const off = await judgeAll(o.deps, o.caller, o.collection, o.offTopic);
-  const rows = COVERAGE_GRID.flatMap((c) =>
-    NEARNESS_GRID.map((n) => {
-      const runs = new Map(o.test.map((q, i) => [q.id, onTopic(test[i]!, c, n) ? dedupeDocs(test[i]!.docs) : []]));
-      const s = scoreRun(runs, o.test, 100);
-      const empty = (js: Judged[]) => js.filter((j) => !j.docs.length || !onTopic(j, c, n)).length;
-      return {
-        coverage: c,
-        nearness: n,
-        in_force: c === TOPIC.coverage && n === TOPIC.nearness,
-        ndcg10: s.ndcg10,
-        ndcg10_graded: s.ndcg10Graded,
-        test_no_result: empty(test),
-        other_no_result: empty(other),
-        off_topic_with_result: off.length - empty(off),
-      };
-    }),
-  );
+  const rows = gridPoints().map((t) => {
+    const runs = new Map(o.test.map((q, i) => [q.id, onTopic(test[i]!, t) ? dedupeDocs(test[i]!.docs) : []]));
+    const s = scoreRun(runs, o.test, 100);
+    const empty = (js: Judged[]) => js.filter((j) => !j.docs.length || !onTopic(j, t)).length;
+    return {
+      ...t,
+      in_force: (Object.keys(t) as (keyof TopicThresholds)[]).every((k) => t[k] === TOPIC[k]),
+      ndcg10: s.ndcg10,
+      ndcg10_graded: s.ndcg10Graded,
+      test_no_result: empty(test),
+      other_no_result: empty(other),
+      off_topic_with_result: off.length - empty(off),
+    };
+  });
   const none = scoreRun(new Map(o.test.map((q, i) => [q.id, dedupeDocs(test[i]!.docs)])), o.test, 100);
   printTable(
-    `Hybrid evidence (${o.datasetTitle}, in-process, limit 200): on topic when a chunk holds ≥ coverage of the query's idf weight, or the nearest chunk is ≥ nearness spreads from the median pair; without the rule nDCG@10 ${none.ndcg10.toFixed(4)}`,
-    ['coverage', 'nearness', 'test nDCG@10', 'graded', 'test no result', 'other no result', 'off-topic with any'],
+    `Hybrid evidence (${o.datasetTitle}, in-process, limit 200): on topic when the nearest chunk is ≥ nearness spreads from the median pair, or a chunk holds ≥ full of the query's idf weight, or ≥ coverage of it with the query's median similarity ≥ domain spreads (∞: off); without the rule nDCG@10 ${none.ndcg10.toFixed(4)}`,
+    ['nearness', 'domain', 'coverage', 'full', 'test nDCG@10', 'graded', 'test no result', 'other no result', 'off-topic with any'],
     rows.map((r) => [
-      `${r.coverage}${r.in_force ? ' *' : ''}`,
-      r.nearness,
+      `${r.nearness}${r.in_force ? ' *' : ''}`,
+      r.domain,
+      r.coverage,
+      r.fullCoverage,
       r.ndcg10.toFixed(4),
       r.ndcg10_graded?.toFixed(4),
       `${r.test_no_result}/${o.test.length}`,
@@ -98,6 +120,7 @@ export async function runEvidenceStudy(o: {
       query: q,
       coverage: off[i]!.coverage,
       nearness: off[i]!.nearness,
+      domain: off[i]!.domain,
       results: off[i]!.docs.length,
     })),
   };

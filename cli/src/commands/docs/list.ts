@@ -1,6 +1,7 @@
 import type { DocumentListItem, DocumentStatus, ListDocumentsQuery } from '@docsift/sdk';
 import { choiceFlag, defineCommand, intFlag, stringFlag } from '../../command.js';
 import { formatBytes, formatDate } from '../../output.js';
+import { facetFields, printFacets } from '../../ui/facets.js';
 import { filterFlags } from '../../where.js';
 
 const shellWord = (s: string) => (/^[\w./:@,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -19,6 +20,8 @@ interface Options {
   query: ListDocumentsQuery;
   limit: number;
   all: boolean;
+  /** --facets: value counts over every matching document (not only the page shown). */
+  facets?: string[];
   /** Warnings about the --where expression (printed to stderr). */
   notes: string[];
 }
@@ -30,7 +33,12 @@ export default defineCommand<Options>({
   help: `Examples:
   docsift docs list -c research-papers --status failed
   docsift docs list --tag 2026 --all --json | jq length
-  docsift docs list --where 'original_filename prefix contracts/ and year >= 2024'`,
+  docsift docs list --where 'original_filename prefix contracts/ and year >= 2024'
+  docsift docs list -c contracts --facets tags,metadata.dept
+
+--facets prints how many matching documents carry each value of the fields named (tags,
+collection, metadata.<key>), counted over every matching document (the newest 10,000), not only
+those shown; with --json the answer is {"documents": […], "facets": {…}, "counted": n, "truncated": false}.`,
   options: (cmd) =>
     cmd
       .option('-c, --collection <slug>', 'only this collection (slug)')
@@ -40,7 +48,8 @@ export default defineCommand<Options>({
       .option('--filter <json>', 'filter as JSON; with --where, both must hold')
       .option('-n, --limit <n>', 'show at most this many', '50')
       .option('--all', 'every matching document (follows all pages)')
-      .option('--cursor <cursor>', 'start from this page cursor'),
+      .option('--cursor <cursor>', 'start from this page cursor')
+      .option('--facets <fields>', 'value counts over the matching documents: tags,collection,metadata.<key>'),
   parse: (_args, flags) => {
     const query: ListDocumentsQuery = {};
     const collection = stringFlag(flags.collection);
@@ -56,9 +65,9 @@ export default defineCommand<Options>({
     if (filter) query.filter = filter;
     const limit = intFlag(flags.limit, '--limit')!;
     query.limit = Math.min(500, limit);
-    return { query, limit, all: !!flags.all, notes };
+    return { query, limit, all: !!flags.all, notes, facets: facetFields(flags.facets) };
   },
-  async run(ctx, { query, limit, all, notes }) {
+  async run(ctx, { query, limit, all, notes, facets }) {
     for (const n of notes) ctx.out.warn(n);
     const client = await ctx.client();
     let rows: DocumentListItem[];
@@ -73,7 +82,10 @@ export default defineCommand<Options>({
       }
     }
     const more = nextCursor && rows.length >= limit;
-    ctx.out.result(rows, () => {
+    const { limit: _l, cursor: _c, ...scope } = query;
+    const counts = facets ? await client.documents.facets(facets, scope) : undefined;
+    const answer = counts ? { documents: rows, facets: counts.facets, counted: counts.documents, truncated: counts.truncated } : rows;
+    ctx.out.result(answer, () => {
       const o = ctx.out;
       const statusStyle = (t: string, d: DocumentListItem) =>
         d.status === 'indexed' ? o.green(t) : d.status === 'failed' ? o.red(t) : o.yellow(t);
@@ -92,6 +104,11 @@ export default defineCommand<Options>({
         ],
         'No documents. Upload some: docsift docs upload <paths…> --collection <slug>',
       );
+      if (counts) {
+        o.line();
+        printFacets(o, counts.facets);
+        o.note(o.dim(`counted over ${counts.documents} document(s)${counts.truncated ? ' (the newest; more match)' : ''}`));
+      }
     });
     if (more) {
       // The cursor continues this filtered list only: the offered command repeats the filters.

@@ -1,6 +1,7 @@
 import type { SearchMode, SearchRequest } from '@docsift/sdk';
 import { choiceFlag, collect, defineCommand, intFlag, stringFlag } from '../../command.js';
 import { UsageError } from '../../errors.js';
+import { facetFields, printFacets } from '../../ui/facets.js';
 import { renderSnippet, snippet } from '../../ui/highlight.js';
 import { filterFlags } from '../../where.js';
 
@@ -25,7 +26,12 @@ Examples:
   docsift search invoices --mode text --json | jq '.results[].title'
   docsift search termination --where 'year >= 2024 and dept = legal and not tags in (draft)'
   docsift search refund --collections contracts,handbook --filter '{"document": "<uuid>"}'
-  docsift search onboarding checklist --min-score 0.5`,
+  docsift search onboarding checklist --min-score 0.5
+  docsift search termination --facets tags,metadata.dept
+
+Matched words are marked as the server found them (stemmed: "running" marks "runs"; typo-corrected
+words too). --facets prints, after the results, how many of the matching documents carry each
+value of the fields named (tags, collection, metadata.<key>); --json includes them.`,
   options: (cmd) =>
     cmd
       .option('-c, --collection <slug>', 'only this collection (slug)')
@@ -38,6 +44,7 @@ Examples:
       .option('--collections <slugs>', 'several collections at once, comma-separated')
       .option('--min-score <score>', 'only results scoring at least this (0–1, the score printed beside each result)')
       .option('--no-typo-tolerance', 'take every query word as written (no spelling correction)')
+      .option('--facets <fields>', 'value counts of these fields over the matching documents: tags,collection,metadata.<key>')
       .option('--full', 'print whole chunks instead of snippets'),
   parse: (args, flags) => {
     const words = (args[0] as unknown as string[]) ?? [];
@@ -68,6 +75,8 @@ Examples:
       request.score_threshold = min;
     }
     if (flags.typoTolerance === false) request.typo_tolerance = false;
+    const facets = facetFields(flags.facets);
+    if (facets) request.facets = facets;
     return { request, full: !!flags.full, notes };
   },
   async run(ctx, { request, full, notes }) {
@@ -88,13 +97,17 @@ Examples:
         o.line(
           `${o.bold(`${i + 1}.`)} ${o.bold(res.title)}  ${o.dim(`${res.collection_name} (${res.collection_slug})${page} · score ${res.score.toFixed(3)}`)}`,
         );
-        o.line(`   ${renderSnippet(snippet(res.content, r.query, full ? res.content.length + 10 : 240), mark)}`);
+        o.line(`   ${renderSnippet(snippet(res.content, res.highlights, full ? res.content.length + 10 : 240), mark)}`);
         if (res.tags.length) o.line(`   ${o.dim(`tags: ${res.tags.join(', ')}`)}`);
         o.line(`   ${o.dim(`document ${res.document_id} · chunk ${res.chunk_index}`)}`);
         if (i < r.results.length - 1) o.line();
       });
       const note = r.fallback === 'text_only' ? ' · vector channel unavailable: text-only results' : '';
       o.note(o.dim(`${r.count} result${r.count === 1 ? '' : 's'} · ${r.mode}${note}`));
+      if (r.facets) {
+        o.line();
+        printFacets(o, r.facets);
+      }
     });
   },
 });

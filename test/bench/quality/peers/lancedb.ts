@@ -74,7 +74,7 @@ export async function lancePeer(chunks: PeerChunk[], texts: LanceText[]): Promis
       run: async (q, _v, k) =>
         docs(
           await table
-            .search(new lancedb.MatchQuery(q, 'text', { fuzziness: 1 }), 'fts')
+            .search(new lancedb.MatchQuery(q, column(0), { fuzziness: 1 }), 'fts')
             .select(['doc', '_score'])
             .limit(k)
             .toArray(),

@@ -1,0 +1,163 @@
+// A result's `highlights`: the spans of its `content` that match the query, as offsets in UTF-16
+// code units (JavaScript string indices: `content.slice(start, end)` is the matched text), `end`
+// exclusive, sorted and never overlapping. Computed once per result page, for REST, MCP, the CLI
+// and the web UI alike.
+//
+// A word of the content is marked when its lexemes, under its collection's text search
+// configuration (the one its chunk was indexed with), meet the query's lexemes that are not
+// excluded, or the extra lexemes a caller adds (a typo-corrected word's): so "running" marks
+// "runs" in an English collection, exactly when search treats them alike. Words of scripts written
+// without spaces (Han, kana, Hangul, Thai, …; text/segment.ts) are marked where the query's runs of
+// those scripts, or the words ICU finds in them, occur literally; single characters only when the
+// query has nothing longer (they are everywhere in these scripts).
+import type { Tx } from '../db/client.js';
+import { withinTimeout } from '../db/statement-timeout.js';
+import { hasSegmentedScript, segmentQuery } from '../text/segment.js';
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+const SEGMENTED_SCRIPTS = String.raw`\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}`;
+/** A letter, mark or digit outside the scripts written without spaces. */
+const LETTER = String.raw`(?:(?![${SEGMENTED_SCRIPTS}])[\p{L}\p{M}\p{N}])`;
+/** Words: such letters, joined by one . - ' ’ (covid-19, 3.14, don't), as PostgreSQL's parser keeps them whole. */
+const WORD = new RegExp(String.raw`${LETTER}+(?:[.\-'’]${LETTER}+)*`, 'gu');
+const SEGMENTED_RUN = new RegExp(`[${SEGMENTED_SCRIPTS}]+`, 'gu');
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** The query with its excluded parts (-word, -"phrase") removed and quotes dropped: what may be marked. */
+function markable(query: string): string {
+  return query.replace(/(?<=^|\s)-("[^"]*(?:"|$)|[^\s"]+)/g, ' ').replaceAll('"', ' ');
+}
+
+/** The literal strings of scripts written without spaces that mark: the query's runs and ICU's words of them. */
+export function segmentedNeedles(query: string): string[] {
+  const found = new Set<string>();
+  for (const [run] of markable(query).matchAll(SEGMENTED_RUN)) {
+    found.add(run);
+    for (const { segment, isWordLike } of segmenter.segment(run)) if (isWordLike) found.add(segment);
+  }
+  const all = [...found];
+  const long = all.filter((s) => [...s].length > 1);
+  return long.length ? long : all;
+}
+
+/** Spans sorted by start, overlapping or touching ones merged. */
+export function mergeSpans(spans: Span[]): Span[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out.at(-1);
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+/** The spans of `content` that match: its words whose lower-case form is in `words`, and the needles' occurrences. */
+export function spansIn(content: string, words: ReadonlySet<string>, needles: readonly string[]): Span[] {
+  const spans: Span[] = [];
+  if (words.size)
+    for (const m of content.matchAll(WORD)) if (words.has(m[0].toLowerCase())) spans.push({ start: m.index, end: m.index + m[0].length });
+  for (const needle of needles)
+    for (let at = content.indexOf(needle); at !== -1; at = content.indexOf(needle, at + needle.length))
+      spans.push({ start: at, end: at + needle.length });
+  return mergeSpans(spans);
+}
+
+/** The distinct lower-case words of the contents (the ones a lexeme could come from). */
+export function contentWords(contents: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const c of contents) for (const [w] of c.matchAll(WORD)) words.add(w.toLowerCase());
+  return [...words];
+}
+
+export interface HighlightInput {
+  chunkId: string;
+  content: string;
+}
+
+/**
+ * Lexemes of a word under a configuration, as to_tsvector gives them: (cfg, word) → lexemes. A
+ * configuration's dictionaries do not change while the daemon runs, so an entry never goes stale;
+ * at most LEXEME_CACHE entries (the oldest dropped first), about 10 MB. A result page holds up to
+ * about 1,000 distinct words, and lexizing 1,500 took 2–11 ms in PostgreSQL at load 16: the cache
+ * leaves that to words not seen before.
+ */
+const lexemeCache = new Map<string, string[]>();
+const LEXEME_CACHE = 100_000;
+const cacheKey = (cfg: string, word: string) => `${cfg}\u0000${word}`;
+
+function remember(cfg: string, word: string, lexemes: string[]): void {
+  if (lexemeCache.size >= LEXEME_CACHE) {
+    let drop = LEXEME_CACHE / 10;
+    for (const k of lexemeCache.keys()) {
+      lexemeCache.delete(k);
+      if (--drop <= 0) break;
+    }
+  }
+  lexemeCache.set(cacheKey(cfg, word), lexemes);
+}
+
+/** Lexizes the words not in lexemeCache under each configuration, in one statement (none when all are). */
+async function lexize(tx: Tx, cfgs: readonly string[], words: readonly string[], timeoutMs: number): Promise<void> {
+  const missing = cfgs.flatMap((cfg) => words.filter((w) => !lexemeCache.has(cacheKey(cfg, w))).map((w) => [cfg, w] as const));
+  if (!missing.length) return;
+  const rows = await withinTimeout(
+    tx<{ cfg: string; word: string; lexemes: string[] }[]>`
+    select m.cfg, m.word, tsvector_to_array(to_tsvector(m.cfg::regconfig, m.word)) as lexemes
+      from unnest(${missing.map((m) => m[0])}::text[], ${missing.map((m) => m[1])}::text[]) as m(cfg, word)`,
+    timeoutMs,
+  );
+  for (const r of rows) remember(r.cfg, r.word, r.lexemes);
+}
+
+/**
+ * Each chunk's spans: one statement for the chunks' configurations (their collections', else
+ * `textConfig`) with the query parsed once per configuration as the text channel parses it
+ * (docsift_tsquery), and one more only for the page's words not lexized before under that
+ * configuration (lexemeCache). `extraLexemes` are marked too (typo corrections' lexemes).
+ */
+export async function highlightSpans(
+  tx: Tx,
+  opts: { textConfig: string; timeoutMs: number },
+  query: string,
+  chunks: readonly HighlightInput[],
+  extraLexemes: readonly string[] = [],
+): Promise<Map<string, Span[]>> {
+  const out = new Map<string, Span[]>();
+  if (!chunks.length) return out;
+  const needles = hasSegmentedScript(query) ? segmentedNeedles(query) : [];
+  const words = contentWords(chunks.map((c) => c.content));
+  const rows = words.length
+    ? await withinTimeout(
+        tx<{ id: string; cfg: string; lexemes: string[] }[]>`
+        with h as materialized (
+          select c.id, coalesce(col.text_config, ${opts.textConfig}) as cfg
+            from unnest(${chunks.map((c) => c.chunkId)}::uuid[]) as f(id)
+            join chunks c on c.id = f.id
+            join collections col on col.id = c.collection_id
+        ), q as materialized (
+          select k.cfg, array(
+                   select replace(m[2], '''''', '''')
+                     from regexp_matches(querytree(docsift_tsquery(k.cfg, ${query}, ${segmentQuery(query)})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
+                    where m[1] = '') as lexemes
+            from (select distinct cfg from h) k
+        )
+        select h.id, h.cfg, q.lexemes from h join q on q.cfg = h.cfg`,
+        opts.timeoutMs,
+      )
+    : [];
+  await lexize(tx, [...new Set(rows.map((r) => r.cfg))], words, opts.timeoutMs);
+  const matched = new Map<string, Set<string>>();
+  for (const r of rows) {
+    if (matched.has(r.cfg)) continue;
+    const wanted = new Set([...r.lexemes, ...extraLexemes]);
+    matched.set(r.cfg, new Set(words.filter((w) => lexemeCache.get(cacheKey(r.cfg, w))?.some((l) => wanted.has(l)))));
+  }
+  const cfgOf = new Map(rows.map((r) => [r.id, r.cfg]));
+  for (const c of chunks) out.set(c.chunkId, spansIn(c.content, matched.get(cfgOf.get(c.chunkId) ?? '') ?? new Set(), needles));
+  return out;
+}
