@@ -72,10 +72,7 @@ export const configSchema = z.object({
    * (at least 1: limits/org-admission.ts), so no organization can hold the whole pool.
    */
   SEARCH_CONCURRENCY_PER_ORG: unsetIfEmpty(z.coerce.number().int().min(1).max(200)),
-  /**
-   * Before the API listens, the query embedder answers once and the pool's connections open and run
-   * the search statements (search/warm-up.ts), so the first search costs what the tenth does.
-   */
+  /** Before the API listens, the query embedder answers once (search/warm-up.ts): the first search does not load the model. */
   SEARCH_WARM_UP: envBoolDefaultTrue,
   /** Requests of one organization waiting for a search slot (at most STATEMENT_TIMEOUT_MS); more answer 429. */
   SEARCH_QUEUE_PER_ORG: z.coerce.number().int().min(0).max(10_000).default(16),

@@ -96,8 +96,8 @@ async function runSearch(deps: AppDeps, caller: Caller, req: SearchRequest) {
   return searchCollections(deps, req, await collectionsSearched(deps, caller, req));
 }
 
-/** The search over collections already resolved (and checked) for the caller; the warm-up runs it too (warm-up.ts). */
-export async function searchCollections(deps: AppDeps, req: SearchRequest, collectionIds: string[]) {
+/** The search over collections already resolved (and checked) for the caller. */
+async function searchCollections(deps: AppDeps, req: SearchRequest, collectionIds: string[]) {
   const defaults = modelDefaults(deps.embedder.model);
   const method = req.fusion ?? defaults.fusion.method;
   const ratio = req.semanticRatio ?? defaults.fusion.semanticRatio;
