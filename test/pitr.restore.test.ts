@@ -89,11 +89,12 @@ function scenario(label: string, repo: (tmp: string) => Promise<Record<string, s
       const first = await upload(req, c.uuid, 'first.txt', 'The first record describes the lighthouse keeper and the jetty.');
       const password = (await readFile(path.join(env.DATA_DIR!, 'postgres.password'), 'utf8')).trim();
       const sql = postgres({ host: '127.0.0.1', port: Number(env.PG_PORT), user: 'docsift', password, database: 'docsift', max: 1 });
-      // A restore starts from a base backup that ended before the target; pgBackRest counts whole seconds.
+      // A restore starts from a base backup that ended before the target. pgBackRest compares whole
+      // seconds (a target in the backup's own stop second finds no backup set): a second later, at least.
       let t: { at: Date } | undefined;
       for (;;) {
         [t] = await sql<{ at: Date }[]>`select clock_timestamp() as at`;
-        if (t!.at.getTime() > Date.parse(base.json().stopped_at)) break;
+        if (t!.at.getTime() >= Date.parse(base.json().stopped_at) + 1000) break;
         await new Promise((r) => setTimeout(r, 50));
       }
       await sql.end();

@@ -21,7 +21,7 @@ test('the upload view shows a bar, files, bytes, rate and outcome counts', () =>
   );
   const frame = strip(lastFrame());
   assert.match(frame, /^Uploading █{14}░{16} 45%$/m);
-  assert.match(frame, /^9\/20 files · 879 KB \/ 1\.9 MB · 293 KB\/s · 3\.0 s$/m);
+  assert.match(frame, /^9\/20 files · 879 KiB \/ 1\.9 MiB · 293 KiB\/s · 3\.0 s$/m);
   assert.match(frame, /^7 uploaded · 2 skipped · 0 failed$/m);
   rerender(
     createElement(UploadProgressView, {
