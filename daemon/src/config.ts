@@ -68,14 +68,16 @@ export const configSchema = z.object({
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /**
-   * Search and list requests of one organization running at once; default a quarter of DB_POOL_MAX
-   * (at least 1: limits/org-admission.ts), so no organization can hold the whole pool.
+   * Search and list requests of one organization running at once while other organizations search
+   * too (one did within the last second); default a quarter of DB_POOL_MAX (at least 1:
+   * limits/org-admission.ts), so no organization can hold the whole pool. Alone, an organization
+   * runs up to DB_POOL_MAX.
    */
   SEARCH_CONCURRENCY_PER_ORG: unsetIfEmpty(z.coerce.number().int().min(1).max(200)),
   /** Before the API listens, the query embedder answers once (search/warm-up.ts): the first search does not load the model. */
   SEARCH_WARM_UP: envBoolDefaultTrue,
   /** Requests of one organization waiting for a search slot (at most STATEMENT_TIMEOUT_MS); more answer 429. */
-  SEARCH_QUEUE_PER_ORG: z.coerce.number().int().min(0).max(10_000).default(16),
+  SEARCH_QUEUE_PER_ORG: z.coerce.number().int().min(0).max(10_000).default(256),
   /** Secret for signed download URLs and other HMACs; generated and persisted under DATA_DIR when unset. */
   SIGNING_SECRET: z.string().min(32).optional(),
 

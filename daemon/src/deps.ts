@@ -48,6 +48,8 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     backgrounds: new ScopeBackgrounds(config.STATEMENT_TIMEOUT_MS),
     admission: new OrgAdmission({
       perOrg: config.SEARCH_CONCURRENCY_PER_ORG ?? defaultSearchConcurrency(config.DB_POOL_MAX),
+      alone: config.DB_POOL_MAX,
+      contendedMs: 1000,
       queue: config.SEARCH_QUEUE_PER_ORG,
       waitMs: config.STATEMENT_TIMEOUT_MS,
     }),

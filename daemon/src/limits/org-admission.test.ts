@@ -15,8 +15,29 @@ describe('OrgAdmission', () => {
     assert.deepEqual([1, 4, 7, 10, 40].map(defaultSearchConcurrency), [1, 1, 1, 2, 10]);
   });
 
+  it('lets an organization alone use `alone` slots, and holds it to `perOrg` once another one searches', async () => {
+    const adm = new OrgAdmission({ perOrg: 1, alone: 3, contendedMs: 60_000, queue: 5, waitMs: 60_000 });
+    const gates = [gate(), gate(), gate()];
+    const running = gates.map((g) => adm.run('a', g.work));
+    assert.deepEqual(adm.load('a'), { active: 3, waiting: 0 }, 'alone: three at once');
+    await adm.run('b', async () => {});
+    const held = gate();
+    const fourth = adm.run('a', held.work);
+    assert.deepEqual(adm.load('a'), { active: 3, waiting: 1 }, 'shared: a waits');
+    for (const g of gates) g.finish();
+    await Promise.all(running);
+    assert.deepEqual(adm.load('a'), { active: 1, waiting: 0 }, 'the waiting one took a slot');
+    const fifth = gate();
+    const later = adm.run('a', fifth.work);
+    assert.deepEqual(adm.load('a'), { active: 1, waiting: 1 }, 'b searched within contendedMs: a runs one at a time');
+    held.finish();
+    fifth.finish();
+    await Promise.all([fourth, later]);
+    assert.deepEqual(adm.load('a'), { active: 0, waiting: 0 });
+  });
+
   it('admits waiting requests in arrival order as slots free, per organization', async () => {
-    const adm = new OrgAdmission({ perOrg: 1, queue: 5, waitMs: 60_000 });
+    const adm = new OrgAdmission({ perOrg: 1, alone: 1, contendedMs: 1000, queue: 5, waitMs: 60_000 });
     const order: string[] = [];
     const first = gate();
     const running = adm.run('a', first.work);
@@ -31,7 +52,7 @@ describe('OrgAdmission', () => {
   });
 
   it('refuses at once past the queue, and after waitMs in it, with 429 and Retry-After', async () => {
-    const adm = new OrgAdmission({ perOrg: 1, queue: 1, waitMs: 50 });
+    const adm = new OrgAdmission({ perOrg: 1, alone: 1, contendedMs: 1000, queue: 1, waitMs: 50 });
     const first = gate();
     const running = adm.run('a', first.work);
     const queued = adm.run('a', async () => 'late');
@@ -51,7 +72,7 @@ describe('OrgAdmission', () => {
   });
 
   it('frees the slot when the work fails, and when a stream ends early', async () => {
-    const adm = new OrgAdmission({ perOrg: 1, queue: 0, waitMs: 1000 });
+    const adm = new OrgAdmission({ perOrg: 1, alone: 1, contendedMs: 1000, queue: 0, waitMs: 1000 });
     await assert.rejects(
       adm.run('a', async () => {
         throw new Error('boom');

@@ -1,8 +1,12 @@
 import { AppError } from '../errors.js';
 
 export interface AdmissionLimits {
-  /** Search and list requests of one organization running at once (SEARCH_CONCURRENCY_PER_ORG). */
+  /** Search and list requests of one organization running at once while others search too (SEARCH_CONCURRENCY_PER_ORG). */
   perOrg: number;
+  /** The same for an organization alone: no other one has run a search or list within `contendedMs` (DB_POOL_MAX). */
+  alone: number;
+  /** How recently another organization must have searched for the `perOrg` bound to hold. */
+  contendedMs: number;
   /** Requests of one organization waiting for a slot; one more is refused at once (SEARCH_QUEUE_PER_ORG). */
   queue: number;
   /** How long a request waits for a slot before it is refused. */
@@ -29,14 +33,18 @@ interface OrgState {
 }
 
 /**
- * Per-organization admission of search and list requests, held by the daemon (deps): at most
- * `perOrg` of one organization's run at once, up to `queue` more wait in arrival order for at most
+ * Per-organization admission of search and list requests, held by the daemon (deps). An
+ * organization alone (no other one searched within `contendedMs`) runs up to `alone` at once, so a
+ * single tenant keeps the whole pool; once organizations share the daemon, at most `perOrg` of one
+ * organization's start at once, up to `queue` more wait in arrival order for at most
  * `waitMs`, and the rest answer 429 RATE_LIMIT_EXCEEDED with Retry-After. One organization's
  * costly requests (the maximal filter at any concurrency) then wait for each other instead of
  * filling the pool and the CPU other organizations' searches need.
  */
 export class OrgAdmission {
   private readonly orgs = new Map<string, OrgState>();
+  /** When each organization last started a request (pruned past `contendedMs`). */
+  private readonly seen = new Map<string, number>();
 
   constructor(private readonly limits: AdmissionLimits) {}
 
@@ -72,8 +80,9 @@ export class OrgAdmission {
       s = { active: 0, waiting: [] };
       this.orgs.set(orgId, s);
     }
-    if (s.active < this.limits.perOrg) {
+    if (s.active < this.cap(orgId)) {
       s.active++;
+      this.seen.set(orgId, Date.now());
       return Promise.resolve();
     }
     if (s.waiting.length >= this.limits.queue) return Promise.reject(this.refusal('queue'));
@@ -95,11 +104,23 @@ export class OrgAdmission {
     });
   }
 
+  /** `alone` while no other organization has requests running, waiting or started within `contendedMs`; else `perOrg`. */
+  private cap(orgId: string): number {
+    const since = Date.now() - this.limits.contendedMs;
+    let shared = false;
+    for (const [other, at] of this.seen) {
+      if (at < since && !this.orgs.has(other)) this.seen.delete(other);
+      else if (other !== orgId) shared = true;
+    }
+    return shared ? this.limits.perOrg : Math.max(this.limits.perOrg, this.limits.alone);
+  }
+
   private release(orgId: string): void {
     const s = this.orgs.get(orgId);
     if (!s) return;
     const next = s.waiting.shift();
     if (next) {
+      this.seen.set(orgId, Date.now());
       next.admit();
       return;
     }

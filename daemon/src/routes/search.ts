@@ -283,7 +283,7 @@ const searchRoute = createRoute({
   tags: ['Search'],
   summary: 'Hybrid search',
   description:
-    'BM25 full-text plus vector search over the collections the key may read; only indexed chunks of live documents count. Searches and lists of one organization run at most `SEARCH_CONCURRENCY_PER_ORG` at once; past the `SEARCH_QUEUE_PER_ORG` waiting, 429 `RATE_LIMIT_EXCEEDED` with `Retry-After`.',
+    'BM25 full-text plus vector search over the collections the key may read; only indexed chunks of live documents count. While organizations share the daemon, searches and lists of one organization run at most `SEARCH_CONCURRENCY_PER_ORG` at once (alone, `DB_POOL_MAX`); past the `SEARCH_QUEUE_PER_ORG` waiting, 429 `RATE_LIMIT_EXCEEDED` with `Retry-After`.',
   request: { body: jsonBody(SearchRequestSchema) },
   responses: {
     200: jsonResponse(SearchResponseSchema, 'Ranked results'),
