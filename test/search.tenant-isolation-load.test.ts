@@ -1,5 +1,5 @@
-// One organization cannot take the search and list capacity of the others: at most
-// SEARCH_CONCURRENCY_PER_ORG of its searches and lists run at once, SEARCH_QUEUE_PER_ORG more wait
+// One organization cannot take the search and list capacity of the others: while another one
+// searches, at most SEARCH_CONCURRENCY_PER_ORG of its searches and lists run at once, SEARCH_QUEUE_PER_ORG more wait
 // in order, and the rest answer 429 RATE_LIMIT_EXCEEDED with Retry-After; another organization's
 // searches and lists are served meanwhile. What this is worth in latency is measured by
 // `npm run bench:filters` (the other tenant's p99 beside its baseline).
@@ -67,7 +67,10 @@ describe('search admission: one organization saturating its searches leaves the 
   it('queues then refuses the saturating organization with 429 and Retry-After, and serves the other at once', {
     timeout: 60_000,
   }, async () => {
-    // Organization A's only slot is taken (as by a statement that runs long); its next requests queue.
+    // Organization B is searching too (the bound holds while organizations share the daemon), and
+    // A's only slot is taken (as by a statement that runs long); its next requests queue.
+    let releaseB!: () => void;
+    const holdingB = d.deps.admission.run(b.orgId, () => new Promise<void>((r) => (releaseB = r)));
     let release!: () => void;
     const holding = d.deps.admission.run(a.orgId, () => new Promise<void>((r) => (release = r)));
     const queued = [search(a), list(a)];
@@ -83,6 +86,8 @@ describe('search admission: one organization saturating its searches leaves the 
       assert.equal(m.isError, true);
       assert.equal(m.structuredContent.code, 'RATE_LIMIT_EXCEEDED');
       // Organization B is not behind A's queue.
+      releaseB();
+      await holdingB;
       const [sb, lb, stb] = [await search(b), await list(b), await stream(b)];
       assert.equal(sb.status, 200, sb.text);
       assert.equal(sb.body.count, 1);
@@ -91,8 +96,9 @@ describe('search admission: one organization saturating its searches leaves the 
       assert.equal(stb.body.length, 1);
       assert.deepEqual(d.deps.admission.load(a.orgId), { active: PER_ORG, waiting: QUEUE });
     } finally {
+      releaseB();
       release();
-      await holding;
+      await Promise.all([holding, holdingB]);
     }
     // The queued requests are served in turn once the slot frees; nothing stays held.
     const [qs, ql] = await Promise.all(queued);
@@ -101,6 +107,21 @@ describe('search admission: one organization saturating its searches leaves the 
     assert.equal(ql!.status, 200, ql!.text);
     assert.deepEqual(d.deps.admission.load(a.orgId), { active: 0, waiting: 0 });
     assert.equal((await search(a)).status, 200);
+  });
+
+  it('an organization alone is not held to SEARCH_CONCURRENCY_PER_ORG', async () => {
+    // Past the contended window (1 s) after the searches above: A's held slot leaves room for more.
+    await new Promise((r) => setTimeout(r, 1100));
+    let release!: () => void;
+    const holding = d.deps.admission.run(a.orgId, () => new Promise<void>((r) => (release = r)));
+    try {
+      const r = await search(a);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(d.deps.admission.load(a.orgId), { active: 1, waiting: 0 });
+    } finally {
+      release();
+      await holding;
+    }
   });
 
   it('under a burst of maximal filters from one organization, the other organization is always served', { timeout: 120_000 }, async () => {
