@@ -87,6 +87,10 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
       await assertGraphileInternals(sql);
       const stale = await enqueueStaleLanguageReindexes(sql, config.TEXT_SEARCH_CONFIG);
       if (stale) logger.info({ collections: stale }, 'reindexing collections whose text index predates their language configuration');
+      // Before the worker runs (and so before /readyz answers ready): the first documents find the
+      // parsers loaded (ExtractionPool.warm), and the threads' start-up does not compete with the
+      // first searches for the CPU.
+      await deps.extraction.warm().catch((err: unknown) => logger.warn({ err }, 'could not start the extraction threads ahead'));
       const events = new EventEmitter() as WorkerEvents;
       recovery = startCrashRecovery(sql, events, logger, { heartbeatMs: config.WORKER_HEARTBEAT_MS, staleMs: config.WORKER_STALE_MS });
       const { availability } = deps;
@@ -105,8 +109,6 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger, opts: 
         logger,
         databaseReachable: () => availability.check(),
       });
-      // In the background: the first documents then find the parsers loaded (ExtractionPool.warm).
-      deps.extraction.warm().catch((err: unknown) => logger.warn({ err }, 'could not start the extraction threads ahead'));
     }
     const url = publicUrl(config, port);
     // Everything stops taking work at once (the flag is set before any other code runs): the API

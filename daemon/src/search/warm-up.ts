@@ -9,15 +9,17 @@ export interface WarmUp {
 }
 
 /**
- * Runs before the API listens (SEARCH_WARM_UP), so the first search after "ready" does not load the
- * query embedder. The built-in model's load is the first search's excess without it: 1.2 to 1.4 s
- * against 0.05 s for the tenth; with it the first took 0.32 to 0.37 s (`npm run bench:startup`,
- * 2 cores at load 6 to 8). A provider that does not answer is only logged: hybrid search answers
- * from text until it does.
+ * Runs before the API listens (SEARCH_WARM_UP), so the first search after "ready" neither loads the
+ * query embedder nor opens the pool's connections. The built-in model's load is the first search's
+ * excess without it: 754 ms against 33 ms for the tenth; with it (and the extraction threads started
+ * before the worker, server.ts), 78.5 ms against 35.3 ms (`BENCH_ROUNDS=5 npm run bench:startup`,
+ * medians, 2 cores at load 2.6). A provider that does not answer is only logged: hybrid search
+ * answers from text until it does.
  */
 export async function warmSearch(deps: AppDeps): Promise<WarmUp> {
   const t0 = performance.now();
-  const warm = { embedderMs: await warmEmbedder(deps, t0) };
+  const [embedderMs] = await Promise.all([warmEmbedder(deps, t0), openConnections(deps)]);
+  const warm = { embedderMs };
   deps.logger.info(warm, 'search warmed up');
   return warm;
 }
@@ -43,4 +45,14 @@ async function warmEmbedder(deps: AppDeps, t0: number): Promise<number | null> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Opens the read pool's connections (a search runs its two channels on two at once): the first
+ * searches then skip the connection start-up and authentication. A database that does not answer is
+ * left to the first request, which answers 503 as any other would.
+ */
+async function openConnections(deps: AppDeps): Promise<void> {
+  const n = Math.max(2, Math.min(deps.config.DB_POOL_MAX, 4));
+  await Promise.all(Array.from({ length: n }, () => deps.reads.run((sql) => sql`select 1`))).catch(() => {});
 }
