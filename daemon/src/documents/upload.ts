@@ -80,7 +80,6 @@ async function insertFileRows(
      order by t.ord`;
 }
 
-/** A new document's row and its processing job, ranked in its organization's backlog. */
 /** The columns of a URL document before its page is fetched (process-document.ts fills the text). */
 export function urlDocumentFields(url: URL) {
   return {
@@ -94,6 +93,19 @@ export function urlDocumentFields(url: URL) {
   } as const;
 }
 
+/** The columns of a text document (`source_type: text`): its content is its text. */
+export function textDocumentFields(content: string) {
+  return {
+    size: Buffer.byteLength(content),
+    mediaType: 'text/plain',
+    blobKey: null,
+    sourceUrl: null,
+    contentText: content,
+    contentSha256: createHash('sha256').update(content).digest('hex'),
+  } as const;
+}
+
+/** A new document's row and its processing job, ranked in its organization's backlog. */
 export async function insertDocument(tx: Tx, deps: AppDeps, caller: Caller, d: Parameters<typeof insertRow>[3]): Promise<string> {
   const id = await insertRow(tx, deps, caller, d);
   await enqueueProcessing(tx, deps, { documentId: id, generation: 1 });
@@ -276,12 +288,7 @@ async function createNonFileDocument(
       tags: meta.tags,
       metadata: meta.metadata,
       filename: '',
-      size: Buffer.byteLength(content),
-      mediaType: 'text/plain',
-      blobKey: null,
-      sourceUrl: null,
-      contentText: content,
-      contentSha256: createHash('sha256').update(content).digest('hex'),
+      ...textDocumentFields(content),
     }),
   );
 }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { classify, validateMeta } from '../documents/checks.js';
 import { MAX_FILE_BYTES, type ReceivedFile } from '../documents/multipart.js';
-import { insertDocument, urlDocumentFields } from '../documents/upload.js';
+import { insertDocument, textDocumentFields, urlDocumentFields } from '../documents/upload.js';
 import type { AppError } from '../errors.js';
 import { validatePublicUrl } from '../net/ssrf.js';
 import { BlobTooLargeError } from '../storage/types.js';
@@ -84,12 +84,7 @@ export async function importDocument(
     return insert(deps, caller, {
       ...base,
       sourceType: 'text',
-      size: Buffer.byteLength(content),
-      mediaType: 'text/plain',
-      blobKey: null,
-      sourceUrl: null,
-      contentText: content,
-      contentSha256: createHash('sha256').update(content).digest('hex'),
+      ...textDocumentFields(content),
     });
   }
   if (line.source_type === 'url') {
