@@ -117,3 +117,23 @@ export function fewPassingCtes(tx: Tx, k: number, cap = Number.POSITIVE_INFINITY
     ),
     md as materialized (select p.id from passing p where (select yes from few) and p.collection_id = any((select a from ids)::uuid[])),`;
 }
+
+/**
+ * A filter of at least this many values (a fifth of the budget, FILTER_LIMITS.values) is heavy: each
+ * of a search's statements spends tens of ms of PostgreSQL CPU on it (the budget's largest, 36 ms per
+ * search; `npm run bench:filters`), so its channels run one after the other and one organization's
+ * search holds one core, not two.
+ */
+export const HEAVY_FILTER_VALUES = 100;
+
+/** Whether the filter is heavy: its values (each of a list, each scalar) number HEAVY_FILTER_VALUES or more. */
+export function heavyFilter(node: FilterNode | undefined): boolean {
+  return node !== undefined && filterValues(node) >= HEAVY_FILTER_VALUES;
+}
+
+function filterValues(node: FilterNode): number {
+  if ('and' in node) return node.and.reduce((n, x) => n + filterValues(x), 0);
+  if ('or' in node) return node.or.reduce((n, x) => n + filterValues(x), 0);
+  if ('not' in node) return filterValues(node.not);
+  return Array.isArray(node.value) ? node.value.length : 1;
+}

@@ -6,7 +6,7 @@ import type { Tx } from '../db/client.js';
 import { StatementTimeoutError } from '../db/statement-timeout.js';
 import type { FilterNode } from '../filters/parse.js';
 import type { AppDeps, Caller, SearchNote } from '../types.js';
-import { compileConditions, type Conditions } from './conditions.js';
+import { compileConditions, type Conditions, heavyFilter } from './conditions.js';
 import { keepRelevant, rrf, single, weighted, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod } from './fusion-defaults.js';
 import { gateVector, resolveFloor, type Floor } from './relevance-floor.js';
@@ -270,12 +270,16 @@ async function channelCandidates(
   const n = req.maxChunksPerDocument ? CANDIDATES : Math.max(req.limit, CANDIDATES);
   try {
     const corrections = await correcting;
-    const [text, vector, surface] = await deps.reads.run((sql) =>
-      Promise.all([
+    const parts = [
+      (sql: Tx) =>
         req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, cond, n, correctionTerms(corrections)),
-        queryVector ? vectorCandidates(sql, queryVector, cond, n) : [],
-        surfaceForms(sql, deps.config.TEXT_SEARCH_CONFIG, corrections),
-      ]),
+      (sql: Tx) => (queryVector ? vectorCandidates(sql, queryVector, cond, n) : []),
+    ] as const;
+    // A heavy filter's statements run one after the other (conditions.ts HEAVY_FILTER_VALUES).
+    const [text, vector, surface] = await deps.reads.run(async (sql) =>
+      heavyFilter(req.filter)
+        ? [await parts[0](sql), await parts[1](sql), await surfaceForms(sql, deps.config.TEXT_SEARCH_CONFIG, corrections)]
+        : Promise.all([parts[0](sql), parts[1](sql), surfaceForms(sql, deps.config.TEXT_SEARCH_CONFIG, corrections)]),
     );
     return { text, vector, corrections, surface };
   } catch (err) {
