@@ -65,15 +65,21 @@ describe('chaos: a PDF with too many pages', () => {
 describe('chaos: a PDF that takes too long', () => {
   let rig: ChaosRig;
   before(async () => {
-    rig = await startChaosRig('chaos_pdf_time', { EXTRACT_TIMEOUT_MS: '3000', WORKER_CONCURRENCY: '2', PROCESS_MAX_ATTEMPTS: '5' });
+    rig = await startChaosRig('chaos_pdf_time', {
+      EXTRACT_TIMEOUT_MS: '3000',
+      EXTRACT_MAX_PDF_PAGES: '20000',
+      WORKER_CONCURRENCY: '2',
+      PROCESS_MAX_ATTEMPTS: '5',
+    });
   });
   after(async () => rig?.close());
 
   it('a PDF over EXTRACT_TIMEOUT_MS fails permanently; its thread is replaced; the rest of the batch indexes', async () => {
     await warmUp(rig);
     const memory = watchMemory();
-    // Several ms a page: ~10x the limit on an idle machine.
-    const ids = await uploadBatch(rig, [{ name: 'slow.pdf', data: manyPagePdf(5000), type: 'application/pdf' }, ...(await ordinary())]);
+    // 15,000 pages: 5,000 took just under the 3 s limit on an idle machine with the parsers loaded
+    // ahead (a clean-clone run indexed it), so three times as many are well past it.
+    const ids = await uploadBatch(rig, [{ name: 'slow.pdf', data: manyPagePdf(15000), type: 'application/pdf' }, ...(await ordinary())]);
     const rows = await settleRows(rig, [...ids.values()]);
     const { growthMb, peakMb } = memory.stop();
     const slow = rows.get(ids.get('slow.pdf')!)!;
