@@ -259,7 +259,10 @@ async function embedQuery(deps: AppDeps, req: SearchRequest): Promise<{ queryVec
   }
 }
 
-/** Both channels' candidates, in parallel (each chooses its own filtered variant), with the query's typo corrections. */
+/**
+ * Both channels' candidates (each chooses its own filtered variant), with the query's typo
+ * corrections: at once, or one after the other under a heavy filter (conditions.ts HEAVY_FILTER_VALUES).
+ */
 async function channelCandidates(
   deps: AppDeps,
   req: SearchRequest,
@@ -270,18 +273,16 @@ async function channelCandidates(
   const n = req.maxChunksPerDocument ? CANDIDATES : Math.max(req.limit, CANDIDATES);
   try {
     const corrections = await correcting;
-    const parts = [
-      (sql: Tx) =>
-        req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, cond, n, correctionTerms(corrections)),
-      (sql: Tx) => (queryVector ? vectorCandidates(sql, queryVector, cond, n) : []),
-    ] as const;
-    // A heavy filter's statements run one after the other (conditions.ts HEAVY_FILTER_VALUES).
-    const [text, vector, surface] = await deps.reads.run(async (sql) =>
+    const text = (sql: Tx) =>
+      req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, cond, n, correctionTerms(corrections));
+    const vector = (sql: Tx) => (queryVector ? vectorCandidates(sql, queryVector, cond, n) : []);
+    const surface = (sql: Tx) => surfaceForms(sql, deps.config.TEXT_SEARCH_CONFIG, corrections);
+    const [t, v, s] = await deps.reads.run(async (sql) =>
       heavyFilter(req.filter)
-        ? [await parts[0](sql), await parts[1](sql), await surfaceForms(sql, deps.config.TEXT_SEARCH_CONFIG, corrections)]
-        : Promise.all([parts[0](sql), parts[1](sql), surfaceForms(sql, deps.config.TEXT_SEARCH_CONFIG, corrections)]),
+        ? [await text(sql), await vector(sql), await surface(sql)]
+        : Promise.all([text(sql), vector(sql), surface(sql)]),
     );
-    return { text, vector, corrections, surface };
+    return { text: t, vector: v, corrections, surface: s };
   } catch (err) {
     // A statement past its time (StatementTimeoutError) answers for itself; the database being
     // unreachable is an outage the API answers with 503 (and logs once); anything else is a search fault.
