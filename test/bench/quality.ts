@@ -318,7 +318,6 @@ async function main(): Promise<number> {
           api,
           collection: collection.slug,
           clean: queries,
-          cleanNdcg: (system, mode) => rows.find((r) => r.system === system && r.mode === mode && r.primary)?.ndcg10,
           peers,
           runPeer,
           embed: (texts) => inproc!.daemon.deps.embedder.embed(texts),

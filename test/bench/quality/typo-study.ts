@@ -25,7 +25,10 @@ export async function runTypoWeights(o: { deps: AppDeps; collectionId: string; q
   const settings = textSettings(o.deps.config);
   const docs = await docOfChunk(sql, o.collectionId);
   const scope = compileConditions(sql, { collectionIds: [o.collectionId] }, 60_000);
-  const sets = { clean: o.queries, typos: misspellQueries(o.queries) as TestQuery[] };
+  const typos = misspellQueries(o.queries);
+  const ids = new Set(typos.map((t) => t.id));
+  // "clean, same": the misspelled queries spelled right, the figure their share is of.
+  const sets = { clean: o.queries, 'clean, same': o.queries.filter((q) => ids.has(q.id)), typos: typos as TestQuery[] };
   const rows: { set: string; readings: number; weight: number; ndcg10: number; corrected: number; no_result: number }[] = [];
   for (const [name, queries] of Object.entries(sets))
     for (const readings of READINGS_GRID) {

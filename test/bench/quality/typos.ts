@@ -60,6 +60,23 @@ export function misspellQueries(queries: readonly TestQuery[], seed = 39): TypoQ
   return out;
 }
 
+/**
+ * nDCG@10 of the misspelled queries and of the same queries spelled right (never the whole clean set:
+ * the queries without a word to misspell are not in the misspelled one), and their ratio.
+ */
+export function typoShare(
+  cleanRuns: ReadonlyMap<string, string[]>,
+  typoRuns: ReadonlyMap<string, string[]>,
+  clean: readonly TestQuery[],
+  typos: readonly TypoQuery[],
+): { clean: number; typos: number; ratio: number } {
+  const ids = new Set(typos.map((t) => t.id));
+  const same = clean.filter((q) => ids.has(q.id));
+  const c = scoreRun(new Map(cleanRuns), same, 100).ndcg10;
+  const t = scoreRun(new Map(typoRuns), typos, 100).ndcg10;
+  return { clean: c, typos: t, ratio: c ? t / c : 0 };
+}
+
 export interface TypoRow {
   system: string;
   label: string;
@@ -79,8 +96,6 @@ export async function runTypoStudy(o: {
   api: ApiCall;
   collection: string;
   clean: readonly TestQuery[];
-  /** nDCG@10 of the clean queries per "system mode" (docsift text, Orama text…), for the ratio column. */
-  cleanNdcg: (system: string, mode: 'text' | 'hybrid') => number | undefined;
   peers: readonly Peer[];
   runPeer: (run: PeerVariant['run'], queries: TestQuery[], qvecs: number[][]) => Promise<{ runs: Map<string, string[]> }>;
   embed: (texts: string[]) => Promise<number[][]>;
@@ -88,6 +103,8 @@ export async function runTypoStudy(o: {
   log: (line: string) => void;
 }) {
   const typos = misspellQueries(o.clean);
+  const ids = new Set(typos.map((t) => t.id));
+  const cleanSame = o.clean.filter((q) => ids.has(q.id));
   o.log(`misspelled ${typos.length} of ${o.clean.length} test queries (the others have no word of five letters or more)`);
   const rows: TypoRow[] = [];
   for (const mode of ['text', 'hybrid'] as const) {
@@ -95,11 +112,13 @@ export async function runTypoStudy(o: {
     const http = await runHttp(o.api, o.collection, typos, { label: `typos ${mode}`, mode }, o.concurrency, (body: ApiBody) => {
       if (body.correction) corrected.n++;
     });
+    const spelled = await runHttp(o.api, o.collection, cleanSame, { label: `clean ${mode}`, mode }, o.concurrency);
+    const share = typoShare(spelled.runs, http.runs, o.clean, typos);
     rows.push({
       system: 'docsift',
       label: mode,
-      clean: o.cleanNdcg('docsift', mode) ?? null,
-      typos: scoreRun(http.runs, typos, 50).ndcg10,
+      clean: share.clean,
+      typos: share.typos,
       noResult: typos.filter((q) => !http.runs.get(q.id)?.length).length,
       corrected: corrected.n,
     });
@@ -108,12 +127,14 @@ export async function runTypoStudy(o: {
     const qvecs = await o.embed(typos.map((q) => q.text.trim()));
     for (const peer of o.peers) {
       const text = peer.variants.find((v) => v.mode === 'text');
+      const spelled = text ? await o.runPeer(text.run, cleanSame, await o.embed(cleanSame.map((q) => q.text.trim()))) : null;
       for (const v of [text, peer.fuzzy].filter((x): x is PeerVariant => !!x)) {
         const run = await o.runPeer(v.run, typos, qvecs);
+        const share = spelled ? typoShare(spelled.runs, run.runs, o.clean, typos) : null;
         rows.push({
           system: peer.name,
           label: v.label,
-          clean: v === text ? (o.cleanNdcg(peer.name, 'text') ?? null) : null,
+          clean: v === text && share ? share.clean : null,
           typos: scoreRun(run.runs, typos, 100).ndcg10,
           noResult: typos.filter((q) => !run.runs.get(q.id)?.length).length,
         });
@@ -121,7 +142,7 @@ export async function runTypoStudy(o: {
     }
   }
   printTable(
-    `${typos.length} test queries with one misspelled word (seeded: one edit in one word of ≥ 5 letters): nDCG@10 on the same qrels`,
+    `${typos.length} test queries with one misspelled word (seeded: one edit in one word of ≥ 5 letters): nDCG@10 on the same qrels, clean = the same queries spelled right`,
     ['system', 'variant', 'clean nDCG@10', 'typos nDCG@10', 'typos / clean', 'no result', 'corrected'],
     rows.map((r) => [
       r.system,
