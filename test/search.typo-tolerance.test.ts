@@ -4,7 +4,7 @@ import { makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
 // Typo tolerance (search/typo-tolerance.ts): a plain query word no searched document holds is read
-// as the nearest one they do, within 1 edit (5–8 letters) or 2 (9 or more); the answer says so.
+// as the nearest one they do, within 1 edit (5–8 letters; 4 by an insertion) or 2 (9 or more); the answer says so.
 
 describe('search: typo tolerance', () => {
   let d: TestDaemon;
@@ -78,12 +78,19 @@ describe('search: typo tolerance', () => {
       return r;
     };
     assert.deepEqual(docs(await none({ query: 'diabetes' })).length, 2);
-    await none({ query: 'wrst' });
+    await none({ query: 'rost' }); // 4 letters, a substitution from "rest": a short word is only ever a letter short
     await none({ query: 'dyabtes' }); // 2 edits from "diabetes": 7 letters allow 1
     assert.equal((await none({ query: '"diabetis"' })).body.count, 0, 'a quoted word is taken as written');
     const off = await none({ query: 'diabetis', typo_tolerance: false, explain: true });
     assert.equal(off.body.count, 0);
     assert.deepEqual(off.body.explain.typo_tolerance, { enabled: false, source: 'request', corrections: [] });
+  });
+
+  it('reads a four-letter word as the five-letter word it is one letter short of', async () => {
+    const r = await search(a.key, { query: 'wrst', mode: 'text' });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body.correction?.words, [{ word: 'wrst', correction: 'wrist', edits: 1 }]);
+    assert.deepEqual(docs(r), [ids.fracture]);
   });
 
   it('keeps an exclusion next to a typo, and never corrects into an excluded word', async () => {

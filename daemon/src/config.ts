@@ -141,7 +141,7 @@ export const configSchema = z.object({
   BM25_B: z.coerce.number().min(0).max(1).default(0.75),
   /**
    * Typo tolerance in the text channel: a query word the searched collections do not hold is read as
-   * one they do within 1 edit (5–8 letters) or 2 (9 or more). A request's `typo_tolerance` overrides
+   * one they do within 1 edit (5–8 letters; 4 by an insertion) or 2 (9 or more). A request's `typo_tolerance` overrides
    * it (daemon/src/search/typo-tolerance.ts).
    */
   TYPO_TOLERANCE: envBoolDefaultTrue,

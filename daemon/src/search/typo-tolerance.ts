@@ -4,7 +4,10 @@ import { operatorFilter, plainWords } from './operators.js';
 /**
  * Typo tolerance for the text channel. A plain query word (not in "quotes", not a -exclusion) whose
  * lexeme the searched collections' lists do not hold is read as a lexeme they do hold within 1 edit
- * (words of 5–8 letters) or 2 edits (9 letters or more). An edit is an insertion, deletion,
+ * (words of 5–8 letters) or 2 edits (9 letters or more); a word of 4 letters only as one a letter
+ * longer ("fuit": fruit), so the longer of the two words always has 5 letters or more (Algolia
+ * corrects every 4-letter word, Meilisearch none; a substitution among 4-letter words mostly makes
+ * another word). An edit is an insertion, deletion,
  * substitution or swap of two neighbouring letters, counted on words, so stemming composes:
  * - 1 edit: some word one edit from the query word has that lexeme. Every such word is spelled out
  *   (about 50 per letter) and stemmed with the collection's configuration in one to_tsvector, so
@@ -26,7 +29,7 @@ import { operatorFilter, plainWords } from './operators.js';
 export const CORRECTION_WEIGHT = 0.8;
 /** Readings kept per unknown word, among those at the fewest edits. */
 export const READINGS = 1;
-/** Shortest word corrected (letters). */
+/** Shortest word corrected by any edit (letters); a word one letter shorter only by an insertion. */
 export const MIN_LETTERS = 5;
 /** Words of this many letters or more may be 2 edits off. */
 export const TWO_EDIT_LETTERS = 9;
@@ -53,16 +56,19 @@ export function allowedEdits(word: string): 0 | 1 | 2 {
   if (!/^\p{L}+$/u.test(word) || unspaced.test(word)) return 0;
   const letters = [...word].length;
   if (letters > MAX_LETTERS) return 0;
-  return letters >= TWO_EDIT_LETTERS ? 2 : letters >= MIN_LETTERS ? 1 : 0;
+  return letters >= TWO_EDIT_LETTERS ? 2 : letters >= MIN_LETTERS - 1 ? 1 : 0;
 }
 
-/** Every word one edit from `word` (lower case): deletions, swaps, and substitutions and insertions of a–z or its own letters. */
+/**
+ * Every word one edit from `word` (lower case): deletions, swaps, and substitutions and insertions of
+ * a–z or its own letters; only the insertions for a word shorter than MIN_LETTERS.
+ */
 export function oneEditAway(word: string): string[] {
   const a = [...word.toLowerCase()];
   const letters = [...new Set([...'abcdefghijklmnopqrstuvwxyz', ...a])];
   const out = new Set<string>();
   const at = (i: number, mid: string[], skip: number) => [...a.slice(0, i), ...mid, ...a.slice(i + skip)].join('');
-  for (let i = 0; i < a.length; i++) {
+  for (let i = 0; i < a.length && a.length >= MIN_LETTERS; i++) {
     out.add(at(i, [], 1));
     if (i + 1 < a.length) out.add(at(i, [a[i + 1]!, a[i]!], 2));
     for (const c of letters) if (c !== a[i]) out.add(at(i, [c], 1));
@@ -114,7 +120,7 @@ export async function findCorrections(
   readings = READINGS,
 ): Promise<Correction[]> {
   const plain = plainWords(query);
-  if (!/\p{L}{5}/u.test(plain) || !collectionIds.length) return [];
+  if (!/\p{L}{4}/u.test(plain) || !collectionIds.length) return [];
   const unknown = (
     await tx<Unknown[]>`
       with ids as materialized (select string_to_array(${collectionIds.join(',')}, ',')::uuid[] as a),
@@ -122,12 +128,12 @@ export async function findCorrections(
         select coalesce(text_config, ${textConfig}) as cfg, array_agg(no) as nos
           from collections where id = any((select a from ids)::uuid[]) group by 1
       ),
-      -- Plain words of five letters or more with one lexeme each (stop words have none).
+      -- Plain words of four letters or more with one lexeme each (stop words have none).
       w as materialized (
         select distinct lg.cfg, lg.nos, d.token as word, d.lexemes[1] as lexeme
           from lg cross join lateral ts_debug(lg.cfg::regconfig, text_search_input(lg.cfg, ${plain})) d
          where d.alias in ('asciiword', 'word', 'hword_asciipart', 'hword_part')
-           and char_length(d.token) >= ${MIN_LETTERS} and cardinality(d.lexemes) = 1
+           and char_length(d.token) >= ${MIN_LETTERS - 1} and cardinality(d.lexemes) = 1
       )
       select w.cfg, w.nos, w.word, w.lexeme from w
        where (select coalesce(sum(l.df), 0) from text_lists l where l.lexeme = w.lexeme and l.coll = any(w.nos)) <= 0`

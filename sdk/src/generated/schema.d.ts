@@ -1570,7 +1570,7 @@ export interface components {
              * @example 0.5
              */
             score_threshold?: number;
-            /** @description Reads a query word that no searched document holds as the nearest word they do: 1 edit away for words of 5–8 letters, 2 for 9 or more, ranked below exact matches; `correction` shows what was read. Words in "quotes" and -excluded words are never corrected. Default: on (setting TYPO_TOLERANCE). No effect in `vector` mode. */
+            /** @description Reads a query word that no searched document holds as the nearest word they do: 1 edit away for words of 5–8 letters (4 letters: one letter left out), 2 for 9 or more, ranked below exact matches; `correction` shows what was read. Words in "quotes" and -excluded words are never corrected. Default: on (setting TYPO_TOLERANCE). No effect in `vector` mode. */
             typo_tolerance?: boolean;
             /**
              * @description Fields to count values of: "tags", "collection" or "metadata.<key>" (Keys are 1–64 letters, digits, "_", "-" or ".", starting with a letter or "_".); at most 10 fields. 400 VALIDATION_FAILED names a bad field (`facets[1]`) or the cap (`facets`). The answer’s `facets` counts over the distinct documents of the ranked candidates (the best 100 chunks of each channel passing the collections, tags, filter, quoted phrases, exclusions, relevance floor and score_threshold), before `limit` and `max_chunks_per_document`.
