@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable, Writable } from 'node:stream';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { runAdmin } from '../../daemon/src/admin.js';
+import { runAdmin } from '../../daemon/src/admin-registry.js';
 import type { TestDaemon } from './daemon.js';
 
 export const CHROMIUM = process.env.DOCSIFT_CHROMIUM ?? '/usr/bin/chromium';
