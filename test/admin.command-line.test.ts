@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { adminHelp } from '../daemon/src/admin.js';
+import { adminHelp } from '../daemon/src/admin-registry.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { runAdmin } from '../daemon/src/admin.js';
+import { runAdmin } from '../daemon/src/admin-registry.js';
 import { PLANS } from '../daemon/src/billing/plans.js';
 import { bootstrap } from '../daemon/src/accounts/create.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';

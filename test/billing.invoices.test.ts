@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { runAdmin } from '../daemon/src/admin.js';
+import { runAdmin } from '../daemon/src/admin-registry.js';
 import { closeInvoices } from '../daemon/src/billing/invoices.js';
 import { setPlan } from '../daemon/src/billing/org-plan.js';
 import { cycleAt } from '../daemon/src/billing/plans.js';

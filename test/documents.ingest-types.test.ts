@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { BAD_FILES, HTML_NOISE_WORDS, PDF_PAGE2_PHRASE, samplePath, SAMPLES } from './fixtures/samples.js';
+import { EVENT_DATA_FIELDS } from './helpers/document-fields.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { startWebhookReceiver, subscribeReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
@@ -26,20 +27,6 @@ interface EventRow {
 }
 
 const TEXT_DOC = 'Pasted note.\n\nThe velvetcinder phrase lives only in this text-only document.';
-
-const EVENT_DATA_FIELDS = [
-  'chunks_count',
-  'collection_name',
-  'collection_uuid',
-  'error_message',
-  'file_size',
-  'original_filename',
-  'source_type',
-  'status',
-  'tags',
-  'title',
-  'uuid',
-];
 
 describe('ingestion of every supported type', () => {
   let d: TestDaemon;

@@ -5,24 +5,8 @@ import type { JobHelpers } from 'graphile-worker';
 import { processDocumentTask } from '../daemon/src/documents/process-document.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
+import { DETAIL_FIELDS, LIST_FIELDS } from './helpers/document-fields.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
-
-const LIST_FIELDS = [
-  'chunks_count',
-  'collection_name',
-  'collection_slug',
-  'content_sha256',
-  'created_at',
-  'file_size',
-  'metadata',
-  'original_filename',
-  'source_type',
-  'status',
-  'tags',
-  'title',
-  'uuid',
-];
-const DETAIL_FIELDS = [...LIST_FIELDS, 'chunks', 'content_text', 'error_message'].sort();
 
 interface Coll {
   uuid: string;

@@ -6,22 +6,9 @@ import type { JobHelpers } from 'graphile-worker';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
 import { processDocumentTask } from '../daemon/src/documents/process-document.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
+import { UPLOAD_FIELDS } from './helpers/document-fields.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { startWebhookReceiver, subscribeReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
-
-// The specification's upload shape plus `metadata` (an additive field: what was stored, `{}` when none).
-const UPLOAD_FIELDS = [
-  'collection_name',
-  'created_at',
-  'file_size',
-  'metadata',
-  'original_filename',
-  'source_type',
-  'status',
-  'tags',
-  'title',
-  'uuid',
-];
 
 interface Coll {
   uuid: string;

@@ -3,21 +3,9 @@ import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BAD_FILES, samplePath, SAMPLES } from './fixtures/samples.js';
+import { UPLOAD_FIELDS } from './helpers/document-fields.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
-// The specification's upload shape plus `metadata` (an additive field: what was stored, `{}` when none).
-const UPLOAD_FIELDS = [
-  'collection_name',
-  'created_at',
-  'file_size',
-  'metadata',
-  'original_filename',
-  'source_type',
-  'status',
-  'tags',
-  'title',
-  'uuid',
-];
 const MB = 1024 * 1024;
 
 describe('document upload', () => {

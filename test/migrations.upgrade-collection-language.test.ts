@@ -3,19 +3,12 @@
 // searches as before, show `language: english`, and can switch language afterwards.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { toSql } from 'pgvector';
 import { reindexCollectionLanguage } from '../daemon/src/collections/language.js';
-import { createSql, type Sql } from '../daemon/src/db/client.js';
-import { listMigrations, migrate } from '../daemon/src/db/migrate.js';
-import { createLogger } from '../daemon/src/logger.js';
-import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
-import { fakeEmbedding, startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
-import { http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
-import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
+import type { Sql } from '../daemon/src/db/client.js';
+import { http, type TestDaemon } from './helpers/daemon.js';
 import { insertTenant } from './helpers/old-schema.js';
+import { beforeMigration, insertOldTextDocument, type Upgrade } from './helpers/upgrade.js';
 
-const DIM = 16;
-const MODEL = 'nomic-embed-text';
 const TEXTS = [
   'Running horses gallop across the meadows at dawn.',
   'The horse runs; a rider follows the running herd.',
@@ -33,9 +26,8 @@ const QUERIES: Record<string, string> = {
 };
 
 describe('upgrading to a language per collection (migration 117)', () => {
-  let db: TestDatabase;
+  let up: Upgrade;
   let sql: Sql;
-  let ollama: FakeOllama;
   let d: TestDaemon;
   let key: string;
   let otherKey: string;
@@ -43,11 +35,8 @@ describe('upgrading to a language per collection (migration 117)', () => {
   const oracle: Record<string, string[]> = {};
 
   before(async () => {
-    const version = (await listMigrations()).find((m) => m.name === 'collection_language')!.version;
-    db = await createTestDatabase('upgrade_lang', { empty: true });
-    sql = createSql(db.url, { max: 2 });
-    await migrate(sql, () => {}, { upTo: version - 1 });
-    await sql`insert into instance_settings (key, value) values ('embedding_model', ${sql.json({ model: MODEL, dimension: DIM })})`;
+    up = await beforeMigration('collection_language', 'upgrade_lang');
+    sql = up.sql;
     const tenant = (label: string) => insertTenant(sql, label);
     const owner = await tenant('upl-owner');
     const other = await tenant('upl-other');
@@ -56,14 +45,9 @@ describe('upgrading to a language per collection (migration 117)', () => {
     collection = owner.collection;
     for (const [i, text] of TEXTS.entries())
       for (const c of [owner.collection, other.collection]) {
-        const [doc] = await sql<{ id: string }[]>`
-          insert into documents (collection_id, title, source_type, status, chunks_count, text_joins, indexed_at)
-          values (${c}, ${`doc ${i}`}, 'text', 'indexed', 1, '{}', now()) returning id`;
+        const title = `doc ${i}`;
         // As the daemon wrote them before: TEXT_SEARCH_CONFIG (english) for every collection.
-        await sql`
-          insert into chunks (document_id, collection_id, generation, chunk_index, content, token_count, embedding, embedding_model, tsv)
-          values (${doc!.id}, ${c}, 1, 0, ${text}, 12, ${toSql(fakeEmbedding(text, DIM))}::halfvec, ${MODEL},
-                  to_tsvector('english', ${`doc ${i}`} || ' ' || ${text}))`;
+        await insertOldTextDocument(sql, { collection: c, title, text, tsv: sql`to_tsvector('english', ${title} || ' ' || ${text})` });
       }
     // What each query matched before the upgrade, exhaustively, in the owner's collection.
     for (const [q, meaning] of Object.entries(QUERIES))
@@ -72,17 +56,9 @@ describe('upgrading to a language per collection (migration 117)', () => {
           select document_id::text as id from chunks
            where collection_id = ${owner.collection} and tsv @@ websearch_to_tsquery('english', ${meaning}) order by 1`
       ).map((r) => r.id);
-    await migrate(sql);
-    await migrateWorkerSchema(db.url, createLogger('silent'));
-    ollama = await startFakeOllama({ dimension: DIM });
-    d = await startTestDaemon({ db, env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: MODEL } });
+    d = await up.finish();
   });
-  after(async () => {
-    await d?.close();
-    await ollama?.close();
-    await sql?.end();
-    await db?.drop();
-  });
+  after(async () => up?.close());
 
   const search = async (k: string, q: string) => {
     const r = await http(d.url)('POST', '/api/v1/search/', { key: k, json: { query: q, mode: 'text', limit: 50, collection } });

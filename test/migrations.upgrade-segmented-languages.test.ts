@@ -4,28 +4,20 @@
 // worker, segmented in the daemon, and the BM25 lists stay exact.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { toSql } from 'pgvector';
 import { enqueueStaleLanguageReindexes } from '../daemon/src/collections/language.js';
-import { createSql, type Sql } from '../daemon/src/db/client.js';
-import { listMigrations, migrate } from '../daemon/src/db/migrate.js';
-import { createLogger } from '../daemon/src/logger.js';
-import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
+import type { Sql } from '../daemon/src/db/client.js';
 import { assertIndexExact } from './helpers/bm25.js';
 import { until } from './helpers/chaos.js';
-import { fakeEmbedding, startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
-import { http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
+import { http, type TestDaemon } from './helpers/daemon.js';
 import { insertTenant } from './helpers/old-schema.js';
-import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
+import { beforeMigration, insertOldTextDocument, type Upgrade } from './helpers/upgrade.js';
 
-const DIM = 16;
-const MODEL = 'nomic-embed-text';
 const ZH = ['维多利亚州的经济以服务业为主导。', '服务和农业是这个国家的两大产业。'];
 const TH = 'ภาษาไทยเป็นภาษาที่สวยงาม';
 
 describe('upgrading to segmented languages (migration 122)', () => {
-  let db: TestDatabase;
+  let up: Upgrade;
   let sql: Sql;
-  let ollama: FakeOllama;
   let d: TestDaemon;
   let owner: { key: string; collection: string };
   let other: { key: string; collection: string };
@@ -33,11 +25,8 @@ describe('upgrading to segmented languages (migration 122)', () => {
   const docs = new Map<string, number>(); // document id → index in ZH
 
   before(async () => {
-    const version = (await listMigrations()).find((m) => m.name === 'segmented_languages')!.version;
-    db = await createTestDatabase('upgrade_segmented', { empty: true });
-    sql = createSql(db.url, { max: 2 });
-    await migrate(sql, () => {}, { upTo: version - 1 });
-    await sql`insert into instance_settings (key, value) values ('embedding_model', ${sql.json({ model: MODEL, dimension: DIM })})`;
+    up = await beforeMigration('segmented_languages', 'upgrade_segmented');
+    sql = up.sql;
     // An operator's configuration, made before docsift offered the language.
     await sql`create text search configuration thai (copy = pg_catalog.simple)`;
     owner = await insertTenant(sql, 'seg-owner');
@@ -48,34 +37,18 @@ describe('upgrading to segmented languages (migration 122)', () => {
       select owner_id, organization_id, 'thai', 'thai', 'thai', 'thai' from collections where id = ${owner.collection}
       returning id`;
     thai = t!.id;
-    const add = async (collection: string, config: string, text: string) => {
-      const [doc] = await sql<{ id: string }[]>`
-        insert into documents (collection_id, title, source_type, status, chunks_count, text_joins, indexed_at)
-        values (${collection}, 'Doc', 'text', 'indexed', 1, '{}', now()) returning id`;
-      // As the daemon wrote them before: the text as typed, parsed by the collection's configuration.
-      await sql`
-        insert into chunks (document_id, collection_id, generation, chunk_index, content, token_count, embedding, embedding_model, tsv)
-        values (${doc!.id}, ${collection}, 1, 0, ${text}, 12, ${toSql(fakeEmbedding(text, DIM))}::halfvec, ${MODEL},
-                docsift_tsvector(${config}, 'Doc ' || ${text}))`;
-      return doc!.id;
-    };
+    // As the daemon wrote them before: the text as typed, parsed by the collection's configuration.
+    const add = (collection: string, config: string, text: string) =>
+      insertOldTextDocument(sql, { collection, title: 'Doc', text, tsv: sql`docsift_tsvector(${config}, 'Doc ' || ${text})` });
     for (const [i, text] of ZH.entries()) {
       docs.set(await add(owner.collection, 'docsift_simple', text), i);
       await add(other.collection, 'docsift_simple', text);
     }
     await add(thai, 'thai', TH);
     await sql`select fold_text_stats()`;
-    await migrate(sql);
-    await migrateWorkerSchema(db.url, createLogger('silent'));
-    ollama = await startFakeOllama({ dimension: DIM });
-    d = await startTestDaemon({ db, worker: true, env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: MODEL } });
+    d = await up.finish({ worker: true });
   });
-  after(async () => {
-    await d?.close();
-    await ollama?.close();
-    await sql?.end();
-    await db?.drop();
-  });
+  after(async () => up?.close());
 
   const search = async (query: string, collection = owner.collection, key = owner.key) => {
     const r = await http(d.url)('POST', '/api/v1/search/', { key, json: { query, mode: 'text', limit: 50, collection } });

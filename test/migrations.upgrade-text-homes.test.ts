@@ -6,19 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { JobHelpers } from 'graphile-worker';
-import { toSql } from 'pgvector';
-import { createSql, type Sql } from '../daemon/src/db/client.js';
-import { listMigrations, migrate } from '../daemon/src/db/migrate.js';
+import type { Sql } from '../daemon/src/db/client.js';
 import { processDocumentTask } from '../daemon/src/documents/process-document.js';
-import { createLogger } from '../daemon/src/logger.js';
-import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
-import { fakeEmbedding, startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
-import { http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
-import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
+import { http, type TestDaemon } from './helpers/daemon.js';
 import { insertTenant } from './helpers/old-schema.js';
+import { beforeMigration, insertOldChunk, type Upgrade } from './helpers/upgrade.js';
 
-const DIM = 16;
-const MODEL = 'nomic-embed-text';
 const TEXTS = {
   indexedInRow: 'Indexed text kept in the row about the canal toll house.',
   pendingInRow: 'Pending text kept in the row about the windmill miller.',
@@ -29,13 +22,11 @@ const TEXTS = {
 type Name = keyof typeof TEXTS;
 
 describe('upgrading to one home per document text (migration 118)', () => {
-  let db: TestDatabase;
+  let up: Upgrade;
   let sql: Sql;
-  let ollama: FakeOllama;
   let d: TestDaemon;
   let key: string;
   let otherKey: string;
-  let version: number;
   const ids = {} as Record<Name, string>;
   let before118: Record<string, string>;
 
@@ -45,12 +36,10 @@ describe('upgrading to one home per document text (migration 118)', () => {
     );
 
   before(async () => {
-    version = (await listMigrations()).find((m) => m.name === 'document_text_two_homes')!.version;
-    db = await createTestDatabase('upgrade_homes', { empty: true });
-    sql = createSql(db.url, { max: 2 });
-    const applied = await migrate(sql, () => {}, { upTo: version - 1 });
+    up = await beforeMigration('document_text_two_homes', 'upgrade_homes');
+    sql = up.sql;
+    const { applied, version } = up;
     assert.ok(applied.includes(110) && applied.every((v) => v < version), `applied ${applied.join(',')}`);
-    await sql`insert into instance_settings (key, value) values ('embedding_model', ${sql.json({ model: MODEL, dimension: DIM })})`;
     const tenant = (label: string) => insertTenant(sql, label);
     const owner = await tenant('uph-owner');
     key = owner.key;
@@ -63,10 +52,12 @@ describe('upgrading to one home per document text (migration 118)', () => {
         returning id`;
       ids[name] = r!.id;
       if (cols.status === 'indexed')
-        await sql`
-          insert into chunks (document_id, collection_id, generation, chunk_index, content, token_count, embedding, embedding_model, tsv)
-          values (${r!.id}, ${owner.collection}, 1, 0, ${TEXTS[name]}, 12, ${toSql(fakeEmbedding(TEXTS[name], DIM))}::halfvec, ${MODEL},
-                  to_tsvector('english', ${TEXTS[name]}))`;
+        await insertOldChunk(sql, {
+          document: r!.id,
+          collection: owner.collection,
+          text: TEXTS[name],
+          tsv: sql`to_tsvector('english', ${TEXTS[name]})`,
+        });
     };
     await doc('indexedInRow', { source_type: 'text', status: 'indexed', content_text: TEXTS.indexedInRow });
     await doc('pendingInRow', { source_type: 'text', status: 'pending', content_text: TEXTS.pendingInRow });
@@ -75,17 +66,9 @@ describe('upgrading to one home per document text (migration 118)', () => {
     await doc('inChunks', { source_type: 'text', status: 'indexed', content_text: '', text_joins: [] });
     await doc('fileInRow', { source_type: 'file', status: 'indexed', content_text: TEXTS.fileInRow });
     before118 = await readAll('document_text(id, content_text, text_joins)');
-    await migrate(sql);
-    await migrateWorkerSchema(db.url, createLogger('silent'));
-    ollama = await startFakeOllama({ dimension: DIM });
-    d = await startTestDaemon({ db, env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: MODEL } });
+    d = await up.finish();
   });
-  after(async () => {
-    await d?.close();
-    await ollama?.close();
-    await sql?.end();
-    await db?.drop();
-  });
+  after(async () => up?.close());
 
   const waiting = async (id: string) =>
     (await sql<{ content: string }[]>`select content from document_texts where document_id = ${id}`)[0]?.content ?? null;

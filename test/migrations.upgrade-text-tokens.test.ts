@@ -4,21 +4,14 @@
 // sees, answer the queries the old index could not, and leave the BM25 lists exact.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { toSql } from 'pgvector';
 import { enqueueStaleLanguageReindexes } from '../daemon/src/collections/language.js';
-import { createSql, type Sql } from '../daemon/src/db/client.js';
-import { listMigrations, migrate } from '../daemon/src/db/migrate.js';
-import { createLogger } from '../daemon/src/logger.js';
-import { migrateWorkerSchema } from '../daemon/src/worker/runner.js';
+import type { Sql } from '../daemon/src/db/client.js';
 import { assertIndexExact } from './helpers/bm25.js';
 import { until } from './helpers/chaos.js';
-import { fakeEmbedding, startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
-import { http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
-import { createTestDatabase, type TestDatabase } from './helpers/pg.js';
+import { http, type TestDaemon } from './helpers/daemon.js';
 import { insertTenant } from './helpers/old-schema.js';
+import { beforeMigration, insertOldTextDocument, type Upgrade } from './helpers/upgrade.js';
 
-const DIM = 16;
-const MODEL = 'nomic-embed-text';
 const TEXTS = [
   'TNF-alpha levels rose in plasma after the infusion.',
   'The TNF alpha pathway drives inflammation in mice.',
@@ -27,9 +20,8 @@ const TEXTS = [
 ];
 
 describe('upgrading to docsift tokenization (migration 119)', () => {
-  let db: TestDatabase;
+  let up: Upgrade;
   let sql: Sql;
-  let ollama: FakeOllama;
   let d: TestDaemon;
   let owner: { key: string; collection: string };
   let other: { key: string; collection: string };
@@ -38,11 +30,8 @@ describe('upgrading to docsift tokenization (migration 119)', () => {
   let oldIndex: Record<string, string[]>;
 
   before(async () => {
-    const version = (await listMigrations()).find((m) => m.name === 'text_tokens')!.version;
-    db = await createTestDatabase('upgrade_tokens', { empty: true });
-    sql = createSql(db.url, { max: 2 });
-    await migrate(sql, () => {}, { upTo: version - 1 });
-    await sql`insert into instance_settings (key, value) values ('embedding_model', ${sql.json({ model: MODEL, dimension: DIM })})`;
+    up = await beforeMigration('text_tokens', 'upgrade_tokens');
+    sql = up.sql;
     owner = await insertTenant(sql, 'tok-owner');
     other = await insertTenant(sql, 'tok-other');
     const [s] = await sql<{ id: string }[]>`
@@ -52,15 +41,15 @@ describe('upgrading to docsift tokenization (migration 119)', () => {
     stored = s!.id;
     for (const c of [owner.collection, stored, other.collection])
       for (const [i, text] of TEXTS.entries()) {
-        const [doc] = await sql<{ id: string }[]>`
-          insert into documents (collection_id, title, source_type, status, chunks_count, text_joins, indexed_at)
-          values (${c}, ${`doc ${i}`}, 'text', 'indexed', 1, '{}', now()) returning id`;
-        if (c !== other.collection) docs.set(doc!.id, i);
+        const title = `doc ${i}`;
         // As the daemon wrote them before: the english configuration as PostgreSQL ships it.
-        await sql`
-          insert into chunks (document_id, collection_id, generation, chunk_index, content, token_count, embedding, embedding_model, tsv)
-          values (${doc!.id}, ${c}, 1, 0, ${text}, 12, ${toSql(fakeEmbedding(text, DIM))}::halfvec, ${MODEL},
-                  to_tsvector('english', ${`doc ${i}`} || ' ' || ${text}))`;
+        const id = await insertOldTextDocument(sql, {
+          collection: c,
+          title,
+          text,
+          tsv: sql`to_tsvector('english', ${title} || ' ' || ${text})`,
+        });
+        if (c !== other.collection) docs.set(id, i);
       }
     await sql`select fold_text_stats()`;
     oldIndex = {};
@@ -70,17 +59,9 @@ describe('upgrading to docsift tokenization (migration 119)', () => {
           select document_id::text as id from chunks where collection_id = ${owner.collection}
              and tsv @@ websearch_to_tsquery('english', ${q})`
       ).map((r) => r.id);
-    await migrate(sql);
-    await migrateWorkerSchema(db.url, createLogger('silent'));
-    ollama = await startFakeOllama({ dimension: DIM });
-    d = await startTestDaemon({ db, worker: true, env: { EMBEDDING_PROVIDER: 'ollama', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: MODEL } });
+    d = await up.finish({ worker: true });
   });
-  after(async () => {
-    await d?.close();
-    await ollama?.close();
-    await sql?.end();
-    await db?.drop();
-  });
+  after(async () => up?.close());
 
   const search = async (key: string, collection: string, query: string) => {
     const r = await http(d.url)('POST', '/api/v1/search/', { key, json: { query, mode: 'text', limit: 50, collection } });

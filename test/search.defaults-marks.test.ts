@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { BACKGROUND_FLOOR, defaultRows } from '../daemon/src/search/fusion-defaults.js';
 
 // The failure this file guards against: the built-in model's floor was marked `measured` with the
-// note "placeholder, measured below", and the README's row read FLOOR_VALUE / FLOOR_SUMMARY. A
-// figure marked measured must come from a measurement: no placeholder token may survive, and every
+// note "placeholder, measured below", and the defaults table's row (docs/search-defaults.md) read
+// FLOOR_VALUE / FLOOR_SUMMARY. A figure marked measured must come from a measurement: no placeholder token may survive, and every
 // measured mark carries its figures.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOKENS = /FLOOR_VALUE|FLOOR_SUMMARY|\bTBD\b|placeholder/i;
@@ -21,10 +21,12 @@ function carriesFigure(note: string): boolean {
 }
 
 describe('no placeholder survives in the search defaults', () => {
-  it('the README has no placeholder tokens', () => {
-    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-    const hits = readme.split('\n').filter((l) => PLACEHOLDER.test(l));
-    assert.deepEqual(hits, []);
+  it('the README and the docs that hold its search tables have no placeholder tokens', () => {
+    for (const file of ['README.md', 'docs/search-defaults.md', 'docs/languages.md']) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      const hits = text.split('\n').filter((l) => PLACEHOLDER.test(l));
+      assert.deepEqual(hits, [], file);
+    }
   });
 
   it('the defaults (source and every row) have no placeholder tokens', () => {

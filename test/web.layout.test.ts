@@ -7,16 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { samplePath } from './fixtures/samples.js';
-import { admin, launchBrowser, screenshot, signIn, type TestBrowser } from './helpers/browser.js';
+import { admin, COLOR_SCHEMES, launchBrowser, screenshot, signIn, type TestBrowser, VIEWPORTS } from './helpers/browser.js';
 import { createMember, createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 
 const PASSWORD = 'layout check passphrase';
-const SIZES = [
-  { width: 1280, height: 900 },
-  { width: 390, height: 844 },
-] as const;
-const SCHEMES = ['light', 'dark'] as const;
 
 interface Fixture {
   collection: { uuid: string; slug: string };
@@ -198,7 +193,7 @@ describe('web UI: every page fits 1280 and 390 px, light and dark', () => {
 
   // One browser context per variant; run one after the other (rendering and screenshots are
   // CPU-bound in Chromium, so running them side by side measured slower on two cores).
-  const variants = SIZES.flatMap((size) => SCHEMES.map((scheme) => ({ size, scheme })));
+  const variants = VIEWPORTS.flatMap((size) => COLOR_SCHEMES.map((scheme) => ({ size, scheme })));
   for (const { size, scheme } of variants) {
     it(`${size.width} × ${size.height}, ${scheme}: every page fits (screenshots in test/artifacts/screenshots)`, async () => {
       const { context, page } = await b.newPage({ viewport: size, colorScheme: scheme });

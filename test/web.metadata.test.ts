@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { samplePath } from './fixtures/samples.js';
-import { admin, assertFits, launchBrowser, screenshot, signIn, type TestBrowser } from './helpers/browser.js';
+import { admin, assertFits, inEveryViewport, launchBrowser, screenshot, signIn, type TestBrowser } from './helpers/browser.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { makeCollection, waitSettled } from './helpers/docs.js';
 
@@ -251,25 +251,14 @@ describe('web UI: metadata, several collections, languages and dates', () => {
       `/app/documents/${ids.nda}`,
       `/app/collections/${memos.uuid}`,
     ];
-    for (const viewport of [
-      { width: 1280, height: 900 },
-      { width: 390, height: 844 },
-    ])
-      for (const colorScheme of ['light', 'dark'] as const) {
-        const v = await b.newPage({ viewport, colorScheme });
-        const errors: string[] = [];
-        v.page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-        v.page.on('pageerror', (e) => errors.push(e.message));
-        await signIn(v.page, d.url, t.email, PASSWORD);
-        for (const path of pages) {
-          await v.page.goto(d.url + path);
-          await assertFits(v.page, `${path} ${viewport.width} ${colorScheme}`);
-        }
-        await v.page.goto(`${d.url}/app/search`);
-        await v.page.locator('#search-collection summary').click();
-        await screenshot(v.page, `search-picker-${viewport.width}-${colorScheme}`);
-        await v.context.close();
-        assert.deepEqual(errors, [], `${viewport.width} ${colorScheme}`);
+    await inEveryViewport(b, { baseUrl: d.url, email: t.email, password: PASSWORD }, async (page, { width, colorScheme }) => {
+      for (const path of pages) {
+        await page.goto(d.url + path);
+        await assertFits(page, `${path} ${width} ${colorScheme}`);
       }
+      await page.goto(`${d.url}/app/search`);
+      await page.locator('#search-collection summary').click();
+      await screenshot(page, `search-picker-${width}-${colorScheme}`);
+    });
   });
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { admin, assertFits, launchBrowser, screenshot, signIn, type TestBrowser } from './helpers/browser.js';
+import { admin, assertFits, inEveryViewport, launchBrowser, screenshot, signIn, type TestBrowser } from './helpers/browser.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { makeCollection, waitSettled } from './helpers/docs.js';
 import { addDoc, DOCS } from './helpers/facet-docs.js';
@@ -67,23 +67,11 @@ describe('web UI: facet counts beside search results', () => {
   });
 
   it('fits 1280 and 390 px, light and dark, without console errors', async () => {
-    for (const viewport of [
-      { width: 1280, height: 900 },
-      { width: 390, height: 844 },
-    ]) {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        const v = await b.newPage({ viewport, colorScheme });
-        const errors: string[] = [];
-        v.page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-        v.page.on('pageerror', (e) => errors.push(e.message));
-        await signIn(v.page, d.url, t.email, PASSWORD);
-        await v.page.goto(`${d.url}/app/search?q=termination&mode=text`);
-        assert.ok(await v.page.locator('aside.facets').isVisible());
-        await assertFits(v.page, `facets ${viewport.width} ${colorScheme}`);
-        await screenshot(v.page, `search-facets-${viewport.width}-${colorScheme}`);
-        assert.deepEqual(errors, [], `${viewport.width} ${colorScheme}`);
-        await v.context.close();
-      }
-    }
+    await inEveryViewport(b, { baseUrl: d.url, email: t.email, password: PASSWORD }, async (page, { width, colorScheme }) => {
+      await page.goto(`${d.url}/app/search?q=termination&mode=text`);
+      assert.ok(await page.locator('aside.facets').isVisible());
+      await assertFits(page, `facets ${width} ${colorScheme}`);
+      await screenshot(page, `search-facets-${width}-${colorScheme}`);
+    });
   });
 });

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { webhookEventSchema } from '../daemon/src/webhooks/event-schema.js';
 import { emitEvent, type DocumentEventData } from '../daemon/src/webhooks/events.js';
 import { BAD_FILES, samplePath } from './fixtures/samples.js';
+import { EVENT_DATA_FIELDS } from './helpers/document-fields.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import {
   startWebhookReceiver,
@@ -19,19 +20,6 @@ import {
 // schedule is 50, 100, 200, 400, 800 ms (±20 %); graphile-worker picks up future jobs on its 1 s poll.
 
 const BASE_MS = 50;
-const EVENT_DATA_FIELDS = [
-  'chunks_count',
-  'collection_name',
-  'collection_uuid',
-  'error_message',
-  'file_size',
-  'original_filename',
-  'source_type',
-  'status',
-  'tags',
-  'title',
-  'uuid',
-];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Scenarios use separate tenants and receivers, so they run concurrently to keep the file fast.

@@ -8,7 +8,7 @@ import { createLogger, type Logger } from './logger.js';
 import { startDaemon } from './server.js';
 import { startWorkerHealth } from './worker/health.js';
 import { bootstrap } from './accounts/create.js';
-import { adminHelp, isStandaloneAdmin, runAdmin, runStandaloneAdmin } from './admin.js';
+import { adminHelp, isStandaloneAdmin, runAdmin, runStandaloneAdmin } from './admin-registry.js';
 import { adminCommandLine, missingDatabase, openedDatabaseLine } from './admin/database.js';
 import { embeddedPostgres } from './local-pg/from-config.js';
 import { createSql, type Sql } from './db/client.js';

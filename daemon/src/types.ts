@@ -12,8 +12,8 @@ import type { ScopeBackgrounds } from './search/background.js';
 import type { BlobStore } from './storage/types.js';
 import type { UsageLogWriter } from './usage/log-writer.js';
 
-export type { RateTier } from './auth/keys.js';
-import type { RateTier } from './auth/keys.js';
+export type { RateTier } from './rate-tier.js';
+import type { RateTier } from './rate-tier.js';
 
 /** Who is calling, resolved by the auth middleware. */
 export interface Caller {

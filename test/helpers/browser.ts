@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable, Writable } from 'node:stream';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { runAdmin } from '../../daemon/src/admin.js';
+import { runAdmin } from '../../daemon/src/admin-registry.js';
 import type { TestDaemon } from './daemon.js';
 
 export const CHROMIUM = process.env.DOCSIFT_CHROMIUM ?? '/usr/bin/chromium';
@@ -133,6 +133,38 @@ export async function screenshot(page: Page, name: string): Promise<string> {
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     }
   }
+}
+
+/** The sizes every page must fit: a desktop and a phone. */
+export const VIEWPORTS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+export const COLOR_SCHEMES = ['light', 'dark'] as const;
+
+/**
+ * For each viewport and color scheme in turn: a fresh context signed in as `email`, `visit` on its page,
+ * then the check that the page logged no console error and threw no uncaught error meanwhile.
+ */
+export async function inEveryViewport(
+  b: TestBrowser,
+  account: { baseUrl: string; email: string; password: string },
+  visit: (page: Page, v: { width: number; colorScheme: 'light' | 'dark' }) => Promise<void>,
+): Promise<void> {
+  for (const viewport of VIEWPORTS)
+    for (const colorScheme of COLOR_SCHEMES) {
+      const v = await b.newPage({ viewport, colorScheme });
+      const errors: string[] = [];
+      v.page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      v.page.on('pageerror', (e) => errors.push(e.message));
+      try {
+        await signIn(v.page, account.baseUrl, account.email, account.password);
+        await visit(v.page, { width: viewport.width, colorScheme });
+      } finally {
+        await v.context.close();
+      }
+      assert.deepEqual(errors, [], `${viewport.width} ${colorScheme}`);
+    }
 }
 
 /** Signs in through the form; resolves once the landing page (or `next`) has loaded. */

@@ -31,7 +31,7 @@ export interface AdminArgs {
 /** One admin subcommand, like the CLI's defineCommand: its options, its usage text and what it does. */
 export interface AdminCommand {
   name: string;
-  /** Its lines in ADMIN_USAGE. */
+  /** Its lines in the `admin --help` text. */
   usage: string;
   /** Argument lists shown under "Examples" in its --help. */
   examples: string[];

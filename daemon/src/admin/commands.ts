@@ -1,4 +1,5 @@
-// The admin subcommands, one table entry each (admin.ts parses the command line and runs them).
+// The admin subcommands of accounts, keys and billing, one table entry each (admin-registry.ts lists
+// every subcommand; admin/command-line.ts parses the command line and runs them).
 import { setUserActive } from '../accounts/queries.js';
 import { createUserWithKey } from '../accounts/create.js';
 import { createInvite } from '../auth/invites.js';

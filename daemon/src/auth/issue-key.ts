@@ -1,5 +1,6 @@
 import type { Tx } from '../db/client.js';
-import { expiryFrom, generateApiKey, insertKey, type ExpiryChoice, type KeyRecord, type RateTier } from './keys.js';
+import type { RateTier } from '../rate-tier.js';
+import { expiryFrom, generateApiKey, insertKey, type ExpiryChoice, type KeyRecord } from './keys.js';
 
 /** A new key's row and its secret: the one place a key is minted (bootstrap, first user, create, rotate). */
 export interface IssuedKey {

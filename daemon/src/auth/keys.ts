@@ -3,9 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql, Tx } from '../db/client.js';
 import { AppError } from '../errors.js';
-
-/** A key's rate tier: its per-minute, per-day and per-month limits are in limits/windows.ts. */
-export type RateTier = 'free' | 'basic' | 'pro';
+import type { RateTier } from '../rate-tier.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const KEY_PREFIX = 'svc_';

@@ -1,5 +1,5 @@
-// A key's rate tier (docs/service-spec.md §8, "Rate tiers") is defined with the keys (auth/keys.ts).
-import type { RateTier } from '../auth/keys.js';
+// A key's rate tier (docs/service-spec.md §8, "Rate tiers") is defined in rate-tier.ts.
+import type { RateTier } from '../rate-tier.js';
 
 export type WindowName = 'minute' | 'day' | 'month';
 export type TierLimits = Record<WindowName, number>;
