@@ -11,7 +11,7 @@ import { beirIdFromTags, type TestQuery } from './dataset.js';
 import { dedupeDocs, scoreRun } from './metrics.js';
 import { misspellQueries } from './typos.js';
 
-export const WEIGHT_GRID = [0, 0.5, 0.65, 0.8, 1];
+export const WEIGHT_GRID = [0, 0.5, 0.65, 0.75, 0.8, 1];
 export const READINGS_GRID = [1, 2];
 
 async function docOfChunk(sql: Sql, collectionId: string): Promise<Map<string, string>> {
