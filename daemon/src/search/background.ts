@@ -8,7 +8,7 @@ const FRESH_MS = 10_000;
 /** Scopes kept (SAMPLE_SIZE × dimension × 4 bytes each: 1 MB at 512-d, 3 MB at 1536-d). */
 const MAX_SCOPES = 32;
 
-/** What the query is judged against: a random sample of the scope's chunk vectors, unit length. */
+/** What the query is judged against: a sample of the scope's chunk vectors (by a hash of their ids), unit length. */
 export interface Background {
   /** Chunks in the scope (every dimension), when the sample was taken or last checked. */
   chunks: number;
@@ -45,7 +45,9 @@ function unit(text: string): Float32Array {
 
 async function loadSample(sql: Tx, ids: readonly string[], dim: number, timeoutMs: number): Promise<Background> {
   const chunks = await countChunks(sql, ids, timeoutMs);
-  // Each chunk is kept with probability p (the index on collection_id finds the scope; only kept rows are read whole).
+  // Each chunk is kept with probability p by a hash of its id (the index on collection_id finds the
+  // scope; only kept rows are read whole), the SAMPLE_SIZE lowest hashes first: every daemon over the
+  // same chunks draws the same sample, so a query's judgement does not depend on which one answers.
   const p = Math.min(1, (1.5 * SAMPLE_SIZE) / Math.max(1, chunks));
   const rows = await withinTimeout(
     sql<{ e: string }[]>`
@@ -53,7 +55,8 @@ async function loadSample(sql: Tx, ids: readonly string[], dim: number, timeoutM
     select embedding::text as e from chunks
      where collection_id = any((select ids from p)::uuid[])
        and vector_dims(embedding) = ${dim}
-       and random() < ${p}
+       and (uuid_hash(id)::int8 + 2147483648) < ${Math.floor(p * 2 ** 32)}::int8
+     order by uuid_hash(id), id
      limit ${SAMPLE_SIZE}`,
     timeoutMs,
   );
