@@ -27,9 +27,11 @@ const queryAt = (median: number) => {
 
 describe('search evidence: whether a hybrid query is on topic', () => {
   it('a chunk near in meaning is enough', () => {
-    const t = judgeTopic([], vector(0.6 + 0.1 * TOPIC.nearness), bg, queryAt(0.0));
+    // At the threshold (1e-9 above it, clear of rounding in 0.6 + 0.1 × nearness), and just below it.
+    const t = judgeTopic([], vector(0.6 + 0.1 * TOPIC.nearness + 1e-9), bg, queryAt(0.0));
     assert.equal(t.on, true);
     assert.equal(t.basis, 'nearness');
+    assert.equal(judgeTopic([], vector(0.6 + 0.1 * TOPIC.nearness - 1e-3), bg, queryAt(0.0)).on, false);
   });
 
   it('partial coverage counts only for a query in the documents’ domain', () => {
