@@ -18,7 +18,7 @@ import { vectorCandidates } from './vector-channel.js';
 import { searchScope } from './scope.js';
 import { explainEmpty } from './empty-reason.js';
 import { judgeTopic, type Topic } from './evidence.js';
-import { correctionTerms, findCorrections, type Correction } from './typo-tolerance.js';
+import { correctionTerms, type Correction } from './typo-tolerance.js';
 import { shownCorrection, surfaceForms } from './typo-display.js';
 import { annotate, type Annotations } from './annotate.js';
 import type { Span } from './highlights.js';
@@ -156,7 +156,7 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
 
   // Found while the query is embedded; a failure is the text channel's (channelCandidates).
   const correcting: Promise<Correction[]> = typo.enabled
-    ? run((sql) => findCorrections(sql, deps.config.TEXT_SEARCH_CONFIG, req.query, collectionIds))
+    ? deps.corrections.find(run, deps.config.TEXT_SEARCH_CONFIG, req.query, collectionIds)
     : Promise.resolve([]);
   correcting.catch(() => {});
   const { queryVector, fallback } = await embedQuery(deps, req);
