@@ -65,6 +65,9 @@ describe('search: typo correction cache', () => {
     assert.equal((await req('DELETE', `/api/v1/documents/${cancer}/`, { key: a.key })).status, 204);
     const gone = await search(a.key, 'cancer');
     assert.deepEqual(gone.correction?.words, [{ word: 'cancer', correction: 'canker', edits: 1 }], 'unknown at once: read as canker');
+    const asked = lookups();
+    assert.deepEqual((await search(a.key, 'cancer')).correction, gone.correction, 'the whole answer is remembered');
+    assert.equal(lookups(), asked, 'without asking the lists again');
     await add(a.key, clinic, 'cancer again', 'Cancer screening, uploaded again.');
     assert.equal((await search(a.key, 'cancer')).correction, null, 'known again at once, before any fold');
   });

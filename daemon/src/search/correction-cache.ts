@@ -1,17 +1,19 @@
 import type { Tx } from '../db/client.js';
 import { plainWords } from './operators.js';
-import { allowedEdits, type Correction, correctWords, findCorrections, queryWords, READINGS } from './typo-tolerance.js';
+import { allowedEdits, type Correction, correctWords, MIN_LETTERS, queryWords, READINGS } from './typo-tolerance.js';
 
 type Run = <T>(fn: (sql: Tx) => Promise<T>) => Promise<T>;
 
 /** Words remembered (about 100 bytes each: 5 MB). */
 export const FINE_WORDS = 50_000;
+/** Whole queries' answers remembered (about 300 bytes each: 3 MB). */
+export const ANSWERS = 10_000;
 
 /**
  * Letters every PostgreSQL locale's parser reads as letters (ASCII, Latin-1 and Latin Extended-A/B,
  * Greek, Cyrillic). In a query whose letters are all among them, the parser's word tokens that
  * typo tolerance may correct (all letters: allowedEdits) are exactly runs of letters, so the runs
- * of letters cover every word the lists are asked about; any other query asks the database.
+ * of letters cover every word the lists are asked about; any other query is answered whole.
  */
 const PLAIN_SCRIPT = /^(?:\P{L}|[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])*$/u;
 const LETTERS = /\p{L}+/gu;
@@ -44,63 +46,73 @@ async function vocabularies(sql: Tx, textConfig: string, collectionIds: readonly
 }
 
 /**
- * Typo corrections (typo-tolerance.ts findCorrections) with the daemon's memory of the words that
- * need none: a word the searched collections' lists hold, or one with no single lexeme (a stop
- * word), under (configuration, collections, their vocabulary generations). A search whose every
- * word of MIN_LETTERS or more is remembered so runs one small statement (the generations) instead
- * of parsing the query against the lists; one with no such word runs none. A chunk written or
- * deleted moves its collection's generation, so nothing remembered before applies after it, and
- * the key holds the collections' numbers, so what one scope's lists hold never answers for another.
- * A word is remembered from a look-up after the generations were read: it describes the lists at
- * that generation or a later one, as the uncached look-up running a moment later would.
- * Bounded: at FINE_WORDS the oldest tenth is dropped.
+ * Typo corrections (typo-tolerance.ts findCorrections) with two memories of the daemon's, both
+ * under (configuration, collections, their vocabulary generations):
+ * - the words that need none: a word the searched collections' lists hold, or one with no single
+ *   lexeme (a stop word). A search whose every word of MIN_LETTERS or more is remembered so runs
+ *   one small statement (the generations) instead of parsing the query against the lists; one
+ *   with no such word runs none;
+ * - the answer for a query as a whole (its corrections, or none), so a repeated query with an
+ *   unknown word runs the generations' statement alone too.
+ * A chunk written or deleted moves its collection's generation, so nothing remembered before
+ * applies after it, and the key holds the collections' numbers, so what one scope's lists hold
+ * never answers for another. What is remembered comes from look-ups after the generations were
+ * read: it describes the lists at that generation or a later one, as the uncached look-up running
+ * a moment later would. Bounded: at the size given, the oldest tenth of a memory is dropped.
  */
 export class CorrectionCache {
   private readonly fine = new Map<string, true>();
+  private readonly answers = new Map<string, Correction[]>();
   /** Searches that parsed their query against the lists (for tests and benchmarks). */
   lookups = 0;
 
-  constructor(private readonly max = FINE_WORDS) {}
+  constructor(
+    private readonly maxWords = FINE_WORDS,
+    private readonly maxAnswers = ANSWERS,
+  ) {}
 
   async find(run: Run, textConfig: string, query: string, collectionIds: readonly string[], readings = READINGS): Promise<Correction[]> {
     if (!collectionIds.length) return [];
     const plain = plainWords(query);
-    if (!PLAIN_SCRIPT.test(plain)) {
-      this.lookups++;
-      return run((sql) => findCorrections(sql, textConfig, query, collectionIds, readings));
-    }
-    const words = [...new Set(plain.match(LETTERS) ?? [])].filter((w) => allowedEdits(w) > 0);
-    if (!words.length) return [];
+    // As queryWords: no word of MIN_LETTERS letters, nothing to look up.
+    if (!new RegExp(`\\p{L}{${MIN_LETTERS}}`, 'u').test(plain)) return [];
+    const words = PLAIN_SCRIPT.test(plain) ? [...new Set(plain.match(LETTERS) ?? [])].filter((w) => allowedEdits(w) > 0) : null;
+    if (words?.length === 0) return [];
     return run(async (sql) => {
       const scopes = await vocabularies(sql, textConfig, collectionIds);
-      if (scopes.every((s) => words.every((w) => this.fine.has(wordKey(s, w))))) return [];
+      if (words && scopes.every((s) => words.every((w) => this.fine.has(wordKey(s, w))))) return [];
+      const answerKey = `${readings}\u0002${scopes.map((s) => s.key).join('\u0002')}\u0002${query}`;
+      const answer = this.answers.get(answerKey);
+      if (answer) return answer.map((c) => ({ ...c, nos: [...c.nos] }));
       this.lookups++;
       const found = await queryWords(sql, textConfig, query, collectionIds);
       for (const w of found) {
         if (w.lexeme !== null && !w.known) continue;
         const nos = [...w.nos].sort((a, b) => a - b).join(',');
         const scope = scopes.find((s) => s.cfg === w.cfg && s.nos.join(',') === nos);
-        if (scope) this.remember(wordKey(scope, w.word));
+        if (scope) bounded(this.fine, this.maxWords, wordKey(scope, w.word), true);
       }
-      return correctWords(sql, query, found, readings);
+      const corrections = await correctWords(sql, query, found, readings);
+      bounded(
+        this.answers,
+        this.maxAnswers,
+        answerKey,
+        corrections.map((c) => ({ ...c, nos: [...c.nos] })),
+      );
+      return corrections;
     });
   }
+}
 
-  /** Words remembered (for tests). */
-  get size(): number {
-    return this.fine.size;
-  }
-
-  private remember(key: string): void {
-    if (this.fine.size >= this.max) {
-      let drop = Math.max(1, Math.floor(this.max / 10));
-      for (const k of this.fine.keys()) {
-        this.fine.delete(k);
-        if (--drop <= 0) break;
-      }
+function bounded<V>(map: Map<string, V>, max: number, key: string, value: V): void {
+  if (map.size >= max) {
+    let drop = Math.max(1, Math.floor(max / 10));
+    for (const k of map.keys()) {
+      map.delete(k);
+      if (--drop <= 0) break;
     }
-    this.fine.set(key, true);
   }
+  map.set(key, value);
 }
 
 const wordKey = (s: Vocabulary, word: string) => `${s.key}\u0000${word}`;
