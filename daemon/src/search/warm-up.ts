@@ -15,11 +15,14 @@ export interface WarmUp {
 
 /**
  * Runs before the API listens (SEARCH_WARM_UP), so the first search after "ready" neither loads the
- * query embedder nor opens the pool's connections. The built-in model's load is the first search's
- * excess without it: 754 ms against 33 ms for the tenth; with it (and the extraction threads started
- * before the worker, server.ts), 78.5 ms against 35.3 ms (`BENCH_ROUNDS=5 npm run bench:startup`,
- * medians, 2 cores at load 2.6). A provider that does not answer is only logged: hybrid search
- * answers from text until it does.
+ * query embedder, nor opens the pool's connections, nor plans its statements. The built-in model's
+ * load is the first search's excess without it: 754 ms against 33 ms for the tenth; with it (and the
+ * extraction threads started before the worker, server.ts), 78.5 ms against 35.3 ms
+ * (`BENCH_ROUNDS=5 npm run bench:startup`, medians, 2 cores at load 2.6). With the statements
+ * planned too (warmStatements), the first search is 73.1 ms against 40.8 ms for the tenth, 1.6× the
+ * median of the 2nd to 10th in the median round against 2.05× without (`BENCH_ROUNDS=7
+ * BENCH_PEER_CWD=<checkout without> npm run bench:startup`, 2026-11-29, 2 cores at load 3.4-4.9).
+ * A provider that does not answer is only logged: hybrid search answers from text until it does.
  */
 export async function warmSearch(deps: AppDeps): Promise<WarmUp> {
   const t0 = performance.now();
