@@ -61,4 +61,26 @@ describe('search warm-up: the API listens once the query embedder is warm', () =
       await down.close();
     }
   });
+
+  it('plans a search’s statements over no collection before it listens, in text mode with the embedder down', {
+    timeout: 60_000,
+  }, async () => {
+    const down = await startFakeOllama({ dimension: 16 });
+    down.setDown(true);
+    const logs = captureLogs();
+    const up = await startFakeOllama({ dimension: 16 });
+    const upLogs = captureLogs();
+    try {
+      daemons.push(await startTestDaemon({ label: 'warmstmts', env: env(up.url, true), logTo: upLogs.stream }));
+      const warm = upLogs.lines.find((l) => l.msg === 'search warmed up');
+      assert.equal(typeof warm?.statementsMs, 'number', 'the hybrid searches over no collection ran');
+      assert.equal(up.requests, 1, 'their query is the one the embedder warmed with: no further embedding');
+      daemons.push(await startTestDaemon({ label: 'warmstmtsdown', env: env(down.url, true), logTo: logs.stream }));
+      assert.equal(typeof logs.lines.find((l) => l.msg === 'search warmed up')?.statementsMs, 'number', 'text mode without the embedder');
+      assert.ok(!logs.lines.some((l) => /did not warm up/.test(l.msg)));
+    } finally {
+      await down.close();
+      await up.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import { directListener } from './limits/reclaim.js';
 import type { Logger } from './logger.js';
 import { QueryEmbeddingCache } from './search/query-cache.js';
 import { ScopeBackgrounds } from './search/background.js';
+import { CorrectionCache } from './search/correction-cache.js';
 import { extractLimits } from './ingest/extract-limits.js';
 import { createBlobStore } from './storage/index.js';
 import { systemClock, type AppDeps, type Clock } from './types.js';
@@ -46,6 +47,7 @@ export function createDeps(config: ResolvedConfig, logger: Logger, opts: { clock
     queryCache: new QueryEmbeddingCache(QUERY_CACHE_ENTRIES),
     webhookFailures: new WebhookFailureLog(logger),
     backgrounds: new ScopeBackgrounds(config.STATEMENT_TIMEOUT_MS),
+    corrections: new CorrectionCache(),
     admission: new OrgAdmission({
       perOrg: config.SEARCH_CONCURRENCY_PER_ORG ?? defaultSearchConcurrency(config.DB_POOL_MAX),
       alone: config.DB_POOL_MAX,

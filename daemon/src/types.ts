@@ -9,6 +9,7 @@ import type { PermitLeases } from './limits/permit-leases.js';
 import type { Logger } from './logger.js';
 import type { QueryEmbeddingCache } from './search/query-cache.js';
 import type { ScopeBackgrounds } from './search/background.js';
+import type { CorrectionCache } from './search/correction-cache.js';
 import type { BlobStore } from './storage/types.js';
 import type { UsageLogWriter } from './usage/log-writer.js';
 
@@ -58,6 +59,8 @@ export interface AppDeps {
   queryCache: QueryEmbeddingCache;
   /** Per-scope samples of chunk vectors the relevance floor judges vector-only hits against (search/background.ts). */
   backgrounds: ScopeBackgrounds;
+  /** The words typo tolerance need not correct, per scope and vocabulary generation (search/correction-cache.ts). */
+  corrections: CorrectionCache;
   /** Per-organization bound on concurrent search and list requests (limits/org-admission.ts). */
   admission: OrgAdmission;
   /** Whether PostgreSQL is reachable: 503 at once during an outage (db/availability.ts). */

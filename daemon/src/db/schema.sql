@@ -81,6 +81,18 @@ begin
   return null;
 end $$;
 
+-- Name: collection_vocabulary_fold(); Type: FUNCTION; Schema: public; Owner: -
+
+CREATE FUNCTION public.collection_vocabulary_fold() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  insert into collection_vocabulary as v (collection_id, folded)
+  select collection_id, count(*) from folded_deltas group by collection_id
+  on conflict (collection_id) do update set folded = v.folded + excluded.folded;
+  return null;
+end $$;
+
 -- Name: docsift_tsquery(text, text); Type: FUNCTION; Schema: public; Owner: -
 
 CREATE FUNCTION public.docsift_tsquery(p_config text, p_query text) RETURNS tsquery
@@ -2435,6 +2447,13 @@ CREATE TABLE public.collection_text_stats_delta (
     total_len bigint NOT NULL
 );
 
+-- Name: collection_vocabulary; Type: TABLE; Schema: public; Owner: -
+
+CREATE TABLE public.collection_vocabulary (
+    collection_id uuid NOT NULL,
+    folded bigint NOT NULL
+);
+
 -- Name: collections; Type: TABLE; Schema: public; Owner: -
 
 CREATE TABLE public.collections (
@@ -2855,6 +2874,11 @@ ALTER TABLE ONLY public.chunks
 ALTER TABLE ONLY public.collection_text_stats
     ADD CONSTRAINT collection_text_stats_pkey PRIMARY KEY (collection_id);
 
+-- Name: collection_vocabulary collection_vocabulary_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+
+ALTER TABLE ONLY public.collection_vocabulary
+    ADD CONSTRAINT collection_vocabulary_pkey PRIMARY KEY (collection_id);
+
 -- Name: collections collections_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 
 ALTER TABLE ONLY public.collections
@@ -3156,6 +3180,10 @@ CREATE TRIGGER chunks_text_index_renumber BEFORE UPDATE ON public.chunks FOR EAC
 -- Name: chunks chunks_text_index_upd; Type: TRIGGER; Schema: public; Owner: -
 
 CREATE TRIGGER chunks_text_index_upd AFTER UPDATE ON public.chunks REFERENCING OLD TABLE AS old_chunks NEW TABLE AS new_chunks FOR EACH STATEMENT EXECUTE FUNCTION public.chunks_text_index_upd();
+
+-- Name: collection_text_stats_delta collection_vocabulary_fold; Type: TRIGGER; Schema: public; Owner: -
+
+CREATE TRIGGER collection_vocabulary_fold AFTER DELETE ON public.collection_text_stats_delta REFERENCING OLD TABLE AS folded_deltas FOR EACH STATEMENT EXECUTE FUNCTION public.collection_vocabulary_fold();
 
 -- Name: api_keys api_keys_rotated_from_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 

@@ -34,8 +34,37 @@ async function countChunks(sql: Tx, ids: readonly string[], timeoutMs: number): 
   return Number(row?.n ?? 0);
 }
 
-function unit(text: string): Float32Array {
-  const v = Float32Array.from(JSON.parse(text) as number[]);
+/** Every IEEE half-precision value by its 16 bits, as float32 (exact: float32 holds every half). */
+let halves: Float32Array | undefined;
+function halfTable(): Float32Array {
+  if (halves) return halves;
+  halves = new Float32Array(65536);
+  for (let h = 0; h < 65536; h++) {
+    const sign = h & 0x8000 ? -1 : 1;
+    const e = (h >> 10) & 0x1f;
+    const f = h & 0x3ff;
+    halves[h] =
+      e === 0 ? sign * f * 2 ** -24 : e === 31 ? (f ? Number.NaN : sign * Number.POSITIVE_INFINITY) : sign * (1 + f / 1024) * 2 ** (e - 15);
+  }
+  return halves;
+}
+
+/**
+ * A halfvec in pgvector's binary form (halfvec_send: dimensions and a reserved word, then each
+ * value's 16 bits, all big-endian) as float32: the same values its text form parses to, read from
+ * a third of the bytes without formatting or parsing a decimal (512 vectors of 512: 0.5 MB of
+ * bytes against 3 MB of text, whose output alone took PostgreSQL 15 ms).
+ */
+export function halfvecValues(buf: Uint8Array): Float32Array {
+  const table = halfTable();
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const dim = view.getUint16(0);
+  const out = new Float32Array(dim);
+  for (let i = 0; i < dim; i++) out[i] = table[view.getUint16(4 + 2 * i)]!;
+  return out;
+}
+
+function unit(v: Float32Array): Float32Array {
   let norm = 0;
   for (let i = 0; i < v.length; i++) norm += v[i]! * v[i]!;
   norm = Math.sqrt(norm) || 1;
@@ -50,9 +79,9 @@ async function loadSample(sql: Tx, ids: readonly string[], dim: number, timeoutM
   // same chunks draws the same sample, so a query's judgement does not depend on which one answers.
   const p = Math.min(1, (1.5 * SAMPLE_SIZE) / Math.max(1, chunks));
   const rows = await withinTimeout(
-    sql<{ e: string }[]>`
+    sql<{ e: Uint8Array }[]>`
     with p as materialized (select string_to_array(${ids.join(',')}, ',')::uuid[] as ids)
-    select embedding::text as e from chunks
+    select halfvec_send(embedding) as e from chunks
      where collection_id = any((select ids from p)::uuid[])
        and vector_dims(embedding) = ${dim}
        and (uuid_hash(id)::int8 + 2147483648) < ${Math.floor(p * 2 ** 32)}::int8
@@ -60,7 +89,7 @@ async function loadSample(sql: Tx, ids: readonly string[], dim: number, timeoutM
      limit ${SAMPLE_SIZE}`,
     timeoutMs,
   );
-  const sample = rows.map((r) => unit(r.e));
+  const sample = rows.map((r) => unit(halfvecValues(r.e)));
   return { chunks, sample, pairs: pairStats(sample), checkedAt: Date.now() };
 }
 

@@ -77,48 +77,131 @@ export function contentWords(contents: readonly string[]): string[] {
 export interface HighlightInput {
   chunkId: string;
   content: string;
+  /** Its collection's text search configuration (null: the default), when the caller has read it (hydrate.ts): no statement reads it again. */
+  textConfig?: string | null;
 }
 
 /**
- * Lexemes of a word under a configuration, as to_tsvector gives them: (cfg, word) → lexemes. A
- * configuration's dictionaries do not change while the daemon runs, so an entry never goes stale;
- * at most LEXEME_CACHE entries (the oldest dropped first), about 10 MB. A result page holds up to
- * about 1,000 distinct words, and lexizing 1,500 took 2–11 ms in PostgreSQL at load 16: the cache
- * leaves that to words not seen before.
+ * Two memories of to_tsvector's and docsift_tsquery's answers, which depend on nothing but the
+ * configuration (whose dictionaries do not change while the daemon runs), so an entry never goes
+ * stale; each drops its oldest tenth when full:
+ * - lexemes of a word: (cfg, word) → lexemes, at most LEXEME_CACHE entries (about 10 MB). A result
+ *   page holds up to about 1,000 distinct words, and lexizing 1,500 took 2–11 ms in PostgreSQL at
+ *   load 16: the cache leaves that to words not seen before;
+ * - the query's lexemes that mark (not excluded): (cfg, query) → lexemes, at most QUERY_CACHE
+ *   entries (about 2 MB), so a repeated query with a warm page runs no statement at all.
  */
 const lexemeCache = new Map<string, string[]>();
 const LEXEME_CACHE = 100_000;
-const cacheKey = (cfg: string, word: string) => `${cfg}\u0000${word}`;
+const queryCache = new Map<string, string[]>();
+const QUERY_CACHE = 10_000;
+const cacheKey = (cfg: string, text: string) => `${cfg}\u0000${text}`;
 
-function remember(cfg: string, word: string, lexemes: string[]): void {
-  if (lexemeCache.size >= LEXEME_CACHE) {
-    let drop = LEXEME_CACHE / 10;
-    for (const k of lexemeCache.keys()) {
-      lexemeCache.delete(k);
+function remember(cache: Map<string, string[]>, max: number, key: string, lexemes: string[]): void {
+  if (cache.size >= max) {
+    let drop = max / 10;
+    for (const k of cache.keys()) {
+      cache.delete(k);
       if (--drop <= 0) break;
     }
   }
-  lexemeCache.set(cacheKey(cfg, word), lexemes);
+  cache.set(key, lexemes);
 }
 
-/** Lexizes the words not in lexemeCache under each configuration, in one statement (none when all are). */
-async function lexize(tx: Tx, cfgs: readonly string[], words: readonly string[], timeoutMs: number): Promise<void> {
-  const missing = cfgs.flatMap((cfg) => words.filter((w) => !lexemeCache.has(cacheKey(cfg, w))).map((w) => [cfg, w] as const));
-  if (!missing.length) return;
+/**
+ * The lexemes of each word under each configuration, (cfg, word) → lexemes: from lexemeCache, the
+ * others lexized in one statement (none when all are cached).
+ */
+async function lexize(tx: Tx, cfgs: readonly string[], words: readonly string[], timeoutMs: number): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  const missing: [string, string][] = [];
+  for (const cfg of cfgs)
+    for (const w of words) {
+      const hit = lexemeCache.get(cacheKey(cfg, w));
+      if (hit) found.set(cacheKey(cfg, w), hit);
+      else missing.push([cfg, w]);
+    }
+  if (!missing.length) return found;
   const rows = await withinTimeout(
     tx<{ cfg: string; word: string; lexemes: string[] }[]>`
     select m.cfg, m.word, tsvector_to_array(to_tsvector(m.cfg::regconfig, m.word)) as lexemes
       from unnest(${missing.map((m) => m[0])}::text[], ${missing.map((m) => m[1])}::text[]) as m(cfg, word)`,
     timeoutMs,
   );
-  for (const r of rows) remember(r.cfg, r.word, r.lexemes);
+  for (const r of rows) {
+    found.set(cacheKey(r.cfg, r.word), r.lexemes);
+    remember(lexemeCache, LEXEME_CACHE, cacheKey(r.cfg, r.word), r.lexemes);
+  }
+  return found;
 }
 
 /**
- * Each chunk's spans: one statement for the chunks' configurations (their collections', else
- * `textConfig`) with the query parsed once per configuration as the text channel parses it
- * (docsift_tsquery), and one more only for the page's words not lexized before under that
- * configuration (lexemeCache). `extraLexemes` are marked too (typo corrections' lexemes).
+ * The query's lexemes that mark, per configuration of `cfgs` (a select of one `cfg` column), as
+ * the text channel parses the query (docsift_tsquery), excluded ones left out.
+ */
+function markingLexemes(tx: Tx, query: string, cfgs: ReturnType<Tx>) {
+  return tx`
+    select k.cfg, array(
+             select replace(m[2], '''''', '''')
+               from regexp_matches(querytree(docsift_tsquery(k.cfg, ${query}, ${segmentQuery(query)})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
+              where m[1] = '') as lexemes
+      from (${cfgs}) k`;
+}
+
+/**
+ * The chunks' configurations, and their marking lexemes in queryCache. Read in one statement with
+ * the chunks' collections, unless the caller read each chunk's configuration (hydrate.ts): then
+ * only the configurations the query was not parsed with before are asked about, none when all were.
+ */
+async function chunkConfigs(
+  tx: Tx,
+  opts: { textConfig: string; timeoutMs: number },
+  query: string,
+  chunks: readonly HighlightInput[],
+): Promise<{ cfgOf: Map<string, string>; marking: Map<string, string[]> }> {
+  const marking = new Map<string, string[]>();
+  const learn = (r: { cfg: string; lexemes: string[] }) => {
+    if (marking.has(r.cfg)) return;
+    marking.set(r.cfg, r.lexemes);
+    remember(queryCache, QUERY_CACHE, cacheKey(r.cfg, query), r.lexemes);
+  };
+  if (chunks.every((c) => c.textConfig !== undefined)) {
+    const cfgOf = new Map(chunks.map((c) => [c.chunkId, c.textConfig ?? opts.textConfig]));
+    const missing: string[] = [];
+    for (const cfg of new Set(cfgOf.values())) {
+      const hit = queryCache.get(cacheKey(cfg, query));
+      if (hit) marking.set(cfg, hit);
+      else missing.push(cfg);
+    }
+    if (missing.length) {
+      const rows = await withinTimeout(
+        tx<{ cfg: string; lexemes: string[] }[]>`${markingLexemes(tx, query, tx`select unnest(${missing}::text[]) as cfg`)}`,
+        opts.timeoutMs,
+      );
+      rows.forEach(learn);
+    }
+    return { cfgOf, marking };
+  }
+  const rows = await withinTimeout(
+    tx<{ id: string; cfg: string; lexemes: string[] }[]>`
+    with h as materialized (
+      select c.id, coalesce(col.text_config, ${opts.textConfig}) as cfg
+        from unnest(${chunks.map((c) => c.chunkId)}::uuid[]) as f(id)
+        join chunks c on c.id = f.id
+        join collections col on col.id = c.collection_id
+    ), q as materialized (${markingLexemes(tx, query, tx`select distinct cfg from h`)})
+    select h.id, h.cfg, q.lexemes from h join q on q.cfg = h.cfg`,
+    opts.timeoutMs,
+  );
+  rows.forEach(learn);
+  return { cfgOf: new Map(rows.map((r) => [r.id, r.cfg])), marking };
+}
+
+/**
+ * Each chunk's spans. The chunks' configurations (their collections', else `textConfig`) and the
+ * query's lexemes under each (chunkConfigs: at most one statement), and one more only for the
+ * page's words not lexized before under that configuration (lexemeCache): a repeated query over a
+ * page of words seen before runs none. `extraLexemes` are marked too (typo corrections' lexemes).
  */
 export async function highlightSpans(
   tx: Tx,
@@ -131,33 +214,15 @@ export async function highlightSpans(
   if (!chunks.length) return out;
   const needles = hasSegmentedScript(query) ? segmentedNeedles(query) : [];
   const words = contentWords(chunks.map((c) => c.content));
-  const rows = words.length
-    ? await withinTimeout(
-        tx<{ id: string; cfg: string; lexemes: string[] }[]>`
-        with h as materialized (
-          select c.id, coalesce(col.text_config, ${opts.textConfig}) as cfg
-            from unnest(${chunks.map((c) => c.chunkId)}::uuid[]) as f(id)
-            join chunks c on c.id = f.id
-            join collections col on col.id = c.collection_id
-        ), q as materialized (
-          select k.cfg, array(
-                   select replace(m[2], '''''', '''')
-                     from regexp_matches(querytree(docsift_tsquery(k.cfg, ${query}, ${segmentQuery(query)})), '(!?)''((?:[^'']|'''')*)''', 'g') as m
-                    where m[1] = '') as lexemes
-            from (select distinct cfg from h) k
-        )
-        select h.id, h.cfg, q.lexemes from h join q on q.cfg = h.cfg`,
-        opts.timeoutMs,
-      )
-    : [];
-  await lexize(tx, [...new Set(rows.map((r) => r.cfg))], words, opts.timeoutMs);
+  const { cfgOf, marking } = words.length
+    ? await chunkConfigs(tx, opts, query, chunks)
+    : { cfgOf: new Map<string, string>(), marking: new Map() };
+  const lexemes = await lexize(tx, [...marking.keys()], words, opts.timeoutMs);
   const matched = new Map<string, Set<string>>();
-  for (const r of rows) {
-    if (matched.has(r.cfg)) continue;
-    const wanted = new Set([...r.lexemes, ...extraLexemes]);
-    matched.set(r.cfg, new Set(words.filter((w) => lexemeCache.get(cacheKey(r.cfg, w))?.some((l) => wanted.has(l)))));
+  for (const [cfg, own] of marking) {
+    const wanted = new Set([...own, ...extraLexemes]);
+    matched.set(cfg, new Set(words.filter((w) => lexemes.get(cacheKey(cfg, w))?.some((l) => wanted.has(l)))));
   }
-  const cfgOf = new Map(rows.map((r) => [r.id, r.cfg]));
   for (const c of chunks) out.set(c.chunkId, spansIn(c.content, matched.get(cfgOf.get(c.chunkId) ?? '') ?? new Set(), needles));
   return out;
 }

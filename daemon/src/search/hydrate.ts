@@ -12,6 +12,8 @@ export interface Hit extends Fused {
   metadata: Metadata;
   collectionName: string;
   collectionSlug: string;
+  /** The collection's text search configuration (null: TEXT_SEARCH_CONFIG), which highlights parse with. */
+  textConfig: string | null;
   chunkIndex: number;
   page: number | null;
 }
@@ -39,9 +41,10 @@ export async function hydrate(tx: Tx, fused: Fused[], c: Pick<Conditions, 'passe
         metadata: Metadata;
         collection_name: string;
         collection_slug: string;
+        text_config: string | null;
       }[]
     >`
-    select c.id, c.document_id, c.content, c.chunk_index, c.page, d.title, d.tags, d.metadata, col.name as collection_name, col.slug as collection_slug
+    select c.id, c.document_id, c.content, c.chunk_index, c.page, d.title, d.tags, d.metadata, col.name as collection_name, col.slug as collection_slug, col.text_config
       from unnest(${fused.map((f) => f.chunkId)}::uuid[]) as f(id)
       join chunks c on c.id = f.id
       join documents d on d.id = c.document_id and d.deleted_at is null and d.status = 'indexed' and d.generation = c.generation
@@ -63,6 +66,7 @@ export async function hydrate(tx: Tx, fused: Fused[], c: Pick<Conditions, 'passe
       metadata: r.metadata,
       collectionName: r.collection_name,
       collectionSlug: r.collection_slug,
+      textConfig: r.text_config,
       chunkIndex: r.chunk_index,
       page: r.page,
     });

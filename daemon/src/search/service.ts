@@ -18,10 +18,10 @@ import { vectorCandidates } from './vector-channel.js';
 import { searchScope } from './scope.js';
 import { explainEmpty } from './empty-reason.js';
 import { judgeTopic, type Topic } from './evidence.js';
-import { correctionTerms, findCorrections, type Correction } from './typo-tolerance.js';
+import { correctionTerms, type Correction } from './typo-tolerance.js';
 import { shownCorrection, surfaceForms } from './typo-display.js';
 import { annotate, type Annotations } from './annotate.js';
-import type { Span } from './highlights.js';
+import { highlightSpans, type Span } from './highlights.js';
 
 export type SearchMode = 'hybrid' | 'text' | 'vector';
 
@@ -156,10 +156,13 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
 
   // Found while the query is embedded; a failure is the text channel's (channelCandidates).
   const correcting: Promise<Correction[]> = typo.enabled
-    ? run((sql) => findCorrections(sql, deps.config.TEXT_SEARCH_CONFIG, req.query, collectionIds))
+    ? deps.corrections.find(run, deps.config.TEXT_SEARCH_CONFIG, req.query, collectionIds)
     : Promise.resolve([]);
   correcting.catch(() => {});
   const { queryVector, fallback } = await embedQuery(deps, req);
+  // Hybrid judges every query against the scope's background (judgeTopic below): taken while the
+  // channels run, so a scope's first search (its sample: about 30 ms) waits for the slower of them.
+  if (req.mode === 'hybrid' && queryVector) deps.backgrounds.get(run, collectionIds, queryVector.length).catch(() => {});
   const { text, vector, corrections, surface } = await channelCandidates(deps, req, cond, queryVector, correcting);
   const gated = await gateVector(floor, text, vector, {
     backgrounds: deps.backgrounds,
@@ -212,6 +215,25 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
     extraLexemes: corrections.map((c) => c.to),
   });
   return answer(page, outcome, notes);
+}
+
+/** No collection has this id: a search over it finds nothing. */
+const NO_COLLECTION = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * A search over no collection, then hydrate and highlights of no chunk: each statement a search
+ * runs is planned on the connection that runs it, and finds nothing (the warm-up, warm-up.ts).
+ * `mode` is text when the query embedder did not answer; `query` is one it embedded (queryCache).
+ */
+export async function searchNothing(deps: AppDeps, mode: SearchMode, query: string): Promise<void> {
+  await searchCollections(deps, { query, mode, limit: 10 }, [NO_COLLECTION]);
+  const cond = compileConditions(deps.sql, { collectionIds: [NO_COLLECTION] }, deps.config.STATEMENT_TIMEOUT_MS);
+  await deps.reads.run(async (sql) => {
+    await hydrate(sql, [{ chunkId: NO_COLLECTION, score: 0 }], cond);
+    await highlightSpans(sql, { textConfig: deps.config.TEXT_SEARCH_CONFIG, timeoutMs: cond.timeoutMs }, query, [
+      { chunkId: NO_COLLECTION, content: query, textConfig: null },
+    ]);
+  });
 }
 
 /** What an answer says besides its results. */

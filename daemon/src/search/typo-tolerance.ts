@@ -36,6 +36,9 @@ export const CORRECTION_WEIGHT = 0.75;
 export const READINGS = 1;
 /** Shortest word corrected by any edit (letters); a word one letter shorter only by an insertion. */
 export const MIN_LETTERS = 5;
+/** Shortest word looked up (letters): MIN_LETTERS less the one an insertion adds. */
+export const SHORTEST_WORD = MIN_LETTERS - 1;
+const SHORTEST = new RegExp(`\\p{L}{${SHORTEST_WORD}}`, 'u');
 /** Words of this many letters or more may be 2 edits off. */
 export const TWO_EDIT_LETTERS = 9;
 /**
@@ -61,7 +64,7 @@ export function allowedEdits(word: string): 0 | 1 | 2 {
   if (!/^\p{L}+$/u.test(word) || unspaced.test(word)) return 0;
   const letters = [...word].length;
   if (letters > MAX_LETTERS) return 0;
-  return letters >= TWO_EDIT_LETTERS ? 2 : letters >= MIN_LETTERS - 1 ? 1 : 0;
+  return letters >= TWO_EDIT_LETTERS ? 2 : letters >= SHORTEST_WORD ? 1 : 0;
 }
 
 /**
@@ -111,6 +114,15 @@ interface Unknown {
   lexeme: string;
 }
 
+/** A plain query word of SHORTEST_WORD letters or more under one configuration: its lexeme (null for a stop word or several) and whether the lists hold it. */
+export interface QueryWord {
+  cfg: string;
+  nos: number[];
+  word: string;
+  lexeme: string | null;
+  known: boolean;
+}
+
 /**
  * The corrections of the query's unknown plain words in the searched collections (one per word and
  * configuration). The plain words are parsed with each configuration among the collections
@@ -124,27 +136,37 @@ export async function findCorrections(
   collectionIds: readonly string[],
   readings = READINGS,
 ): Promise<Correction[]> {
+  return correctWords(tx, query, await queryWords(tx, textConfig, query, collectionIds), readings);
+}
+
+/** The plain words of SHORTEST_WORD letters or more, per configuration among the collections, looked up in their lists (one statement; none without such a word). */
+export async function queryWords(tx: Tx, textConfig: string, query: string, collectionIds: readonly string[]): Promise<QueryWord[]> {
   const plain = plainWords(query);
-  if (!/\p{L}{4}/u.test(plain) || !collectionIds.length) return [];
-  const unknown = (
-    await tx<Unknown[]>`
+  if (!SHORTEST.test(plain) || !collectionIds.length) return [];
+  return tx<QueryWord[]>`
       with ids as materialized (select string_to_array(${collectionIds.join(',')}, ',')::uuid[] as a),
       lg as materialized (
         select coalesce(text_config, ${textConfig}) as cfg, array_agg(no) as nos
           from collections where id = any((select a from ids)::uuid[]) group by 1
       ),
-      -- Plain words of four letters or more with one lexeme each (stop words have none).
+      -- Plain words of four letters or more with their lexeme (stop words have none).
       w as materialized (
-        select distinct lg.cfg, lg.nos, d.token as word, d.lexemes[1] as lexeme
+        select distinct lg.cfg, lg.nos, d.token as word, case when cardinality(d.lexemes) = 1 then d.lexemes[1] end as lexeme
           from lg cross join lateral ts_debug(lg.cfg::regconfig, text_search_input(lg.cfg, ${plain})) d
          where d.alias in ('asciiword', 'word', 'hword_asciipart', 'hword_part')
-           and char_length(d.token) >= ${MIN_LETTERS - 1} and cardinality(d.lexemes) = 1
+           and char_length(d.token) >= ${SHORTEST_WORD}
       )
-      select w.cfg, w.nos, w.word, w.lexeme from w
-       where (select coalesce(sum(l.df), 0) from text_lists l where l.lexeme = w.lexeme and l.coll = any(w.nos)) <= 0`
-  )
-    .filter((u) => allowedEdits(u.word) > 0)
-    .slice(0, MAX_WORDS);
+      select w.cfg, w.nos, w.word, w.lexeme,
+             w.lexeme is not null and (select coalesce(sum(l.df), 0) from text_lists l where l.lexeme = w.lexeme and l.coll = any(w.nos)) > 0 as known
+        from w`;
+}
+
+/** The corrections of the words the lists do not hold (queryWords), by the candidates' statements. */
+export async function correctWords(tx: Tx, query: string, words: readonly QueryWord[], readings = READINGS): Promise<Correction[]> {
+  const unknown = words
+    .filter((w): w is QueryWord & { lexeme: string } => w.lexeme !== null && !w.known && allowedEdits(w.word) > 0)
+    .slice(0, MAX_WORDS)
+    .map(({ cfg, nos, word, lexeme }) => ({ cfg, nos, word, lexeme }));
   if (!unknown.length) return [];
   const excluded = await excludedLexemes(tx, query, unknown);
   const near = pickNearest(await oneEditCandidates(tx, unknown), excluded, readings);

@@ -9,7 +9,8 @@ import { compileConditions, type Conditions } from '../../../daemon/src/search/c
 import { loadConfig } from '../../../daemon/src/config.js';
 import { textCandidates, textSettings } from '../../../daemon/src/search/text-channel.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
-import { correctionTerms, findCorrections } from '../../../daemon/src/search/typo-tolerance.js';
+import { correctionTerms } from '../../../daemon/src/search/typo-tolerance.js';
+import { CorrectionCache } from '../../../daemon/src/search/correction-cache.js';
 import { runLoad, type LoadResult } from './load.js';
 
 /** As service.ts: each channel contributes this many candidates, results default to 5. */
@@ -24,14 +25,19 @@ const TIMEOUT_MS = 600_000;
 
 export type FloorStep = 'text-channel' | 'typo-step' | 'vector-channel' | 'hydrate' | 'text' | 'vector' | 'hybrid';
 
+/** As the daemon's (createDeps): the words typo tolerance need not correct, per scope and vocabulary generation. */
+const remembered = new CorrectionCache();
+const corrections = (sql: Sql, query: string, collectionIds: string[]) =>
+  remembered.find((fn) => fn(sql), TEXT.textConfig, query, collectionIds);
+
 /**
  * The text channel as the service runs it (typo tolerance on, the default): the query's unknown
- * words looked up first (one statement when every word is known), then the channel with the
- * corrections. `typo-step` is the lookup alone.
+ * words looked up first (through the daemon's cache: one small statement when every word is
+ * remembered as known), then the channel with the corrections. `typo-step` is the lookup alone.
  */
 async function textChannel(sql: Sql, query: string, c: Conditions) {
-  const corrections = await findCorrections(sql, TEXT.textConfig, query, c.collectionIds);
-  return textCandidates(sql, TEXT, query, c, CANDIDATES, correctionTerms(corrections));
+  const found = await corrections(sql, query, c.collectionIds);
+  return textCandidates(sql, TEXT, query, c, CANDIDATES, correctionTerms(found));
 }
 
 export interface FloorQuery {
@@ -50,7 +56,7 @@ export function floorStep(sql: Sql, step: FloorStep, collectionIds: string[], hy
       case 'text-channel':
         return { ok: true, body: (await textChannel(sql, q.text, f)).length };
       case 'typo-step':
-        return { ok: true, body: (await findCorrections(sql, TEXT.textConfig, q.text, collectionIds)).length };
+        return { ok: true, body: (await corrections(sql, q.text, collectionIds)).length };
       case 'vector-channel':
         return { ok: true, body: (await vectorCandidates(sql, q.vector, f, CANDIDATES)).length };
       case 'hydrate': {
