@@ -36,7 +36,9 @@ describe('search background: the sample is the same for every daemon over the sa
     }
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const [row] = await d.deps.sql<{ n: number }[]>`select count(*)::int as n from chunks where collection_id = ${col.uuid} and embedding is not null`;
+      const [row] = await d.deps.sql<
+        { n: number }[]
+      >`select count(*)::int as n from chunks where collection_id = ${col.uuid} and embedding is not null`;
       if (row!.n >= DOCS) break;
       assert.ok(Date.now() < deadline, `only ${row!.n} of ${DOCS} chunks embedded`);
       await d.deps.sql`select pg_sleep(0.2)`;
