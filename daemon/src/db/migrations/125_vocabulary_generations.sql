@@ -1,4 +1,4 @@
--- A collection's vocabulary generation (search/vocabulary.ts): the number of chunk-writing
+-- A collection's vocabulary generation (search/correction-cache.ts): the number of chunk-writing
 -- statements that ever touched its text index. Each such statement appends exactly one
 -- collection_text_stats_delta row per collection it touched (text_index_add, text_index_remove);
 -- deleting delta rows (the fold, rebuild_text_index) adds their count here in the same transaction.
