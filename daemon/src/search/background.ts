@@ -72,8 +72,7 @@ function unit(v: Float32Array): Float32Array {
   return v;
 }
 
-async function loadSample(sql: Tx, ids: readonly string[], dim: number, timeoutMs: number): Promise<Background> {
-  const chunks = await countChunks(sql, ids, timeoutMs);
+async function loadSample(sql: Tx, ids: readonly string[], dim: number, chunks: number, timeoutMs: number): Promise<Background> {
   // Each chunk is kept with probability p by a hash of its id (the index on collection_id finds the
   // scope; only kept rows are read whole), the first SAMPLE_SIZE of them in the scan's order, which
   // stops the scan about two thirds through: every daemon over the same chunks draws the same sample,
@@ -97,7 +96,8 @@ async function loadSample(sql: Tx, ids: readonly string[], dim: number, timeoutM
 /**
  * Background samples per scope (collections searched × dimension), held by the daemon (deps) and
  * refreshed lazily: a sample older than FRESH_MS is checked against the scope's chunk count, and
- * taken again when the count moved by more than a tenth. Concurrent searches share one load.
+ * taken again when the count moved by more than a tenth. Concurrent searches share one check and load
+ * (a hybrid search asks three times: ahead of its channels, for the floor and for the evidence).
  * Each statement runs at most `timeoutMs` (STATEMENT_TIMEOUT_MS): a slow sample fails the searches
  * waiting on it with 503, as any other search statement does, and the next search takes it again.
  */
@@ -115,15 +115,17 @@ export class ScopeBackgrounds {
       this.map.delete(key);
       this.map.set(key, hit);
       if (Date.now() - hit.checkedAt < FRESH_MS) return hit;
-      const n = await run((sql) => countChunks(sql, ids, this.timeoutMs));
-      if (Math.abs(n - hit.chunks) <= 0.1 * hit.chunks) {
-        hit.checkedAt = Date.now();
-        return hit;
-      }
     }
     let load = this.pending.get(key);
     if (!load) {
-      load = run((sql) => loadSample(sql, ids, dim, this.timeoutMs));
+      load = run(async (sql) => {
+        const n = await countChunks(sql, ids, this.timeoutMs);
+        if (hit && Math.abs(n - hit.chunks) <= 0.1 * hit.chunks) {
+          hit.checkedAt = Date.now();
+          return hit;
+        }
+        return loadSample(sql, ids, dim, n, this.timeoutMs);
+      });
       this.pending.set(key, load);
       load.then(
         (bg) => {
