@@ -1,6 +1,7 @@
 import type { Tx } from '../db/client.js';
+import { rememberBounded } from './bounded-memory.js';
 import { plainWords } from './operators.js';
-import { allowedEdits, type Correction, correctWords, queryWords, READINGS, SHORTEST_WORD } from './typo-tolerance.js';
+import { allowedEdits, type Correction, correctWords, hasWordToLookUp, queryWords, READINGS } from './typo-tolerance.js';
 
 type Run = <T>(fn: (sql: Tx) => Promise<T>) => Promise<T>;
 
@@ -17,7 +18,6 @@ export const ANSWERS = 10_000;
  */
 const PLAIN_SCRIPT = /^(?:\P{L}|[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])*$/u;
 const LETTERS = /\p{L}+/gu;
-const SHORTEST = new RegExp(`\\p{L}{${SHORTEST_WORD}}`, 'u');
 
 /** The searched collections of one text configuration, and their vocabulary generations. */
 interface Vocabulary {
@@ -75,8 +75,7 @@ export class CorrectionCache {
   async find(run: Run, textConfig: string, query: string, collectionIds: readonly string[], readings = READINGS): Promise<Correction[]> {
     if (!collectionIds.length) return [];
     const plain = plainWords(query);
-    // As queryWords: no word of SHORTEST_WORD letters, nothing to look up.
-    if (!SHORTEST.test(plain)) return [];
+    if (!hasWordToLookUp(plain)) return [];
     const words = PLAIN_SCRIPT.test(plain) ? [...new Set(plain.match(LETTERS) ?? [])].filter((w) => allowedEdits(w) > 0) : null;
     if (words?.length === 0) return [];
     return run(async (sql) => {
@@ -91,10 +90,10 @@ export class CorrectionCache {
         if (w.lexeme !== null && !w.known) continue;
         const nos = [...w.nos].sort((a, b) => a - b).join(',');
         const scope = scopes.find((s) => s.cfg === w.cfg && s.nos.join(',') === nos);
-        if (scope) bounded(this.fine, this.maxWords, wordKey(scope, w.word), true);
+        if (scope) rememberBounded(this.fine, this.maxWords, wordKey(scope, w.word), true);
       }
       const corrections = await correctWords(sql, query, found, readings);
-      bounded(
+      rememberBounded(
         this.answers,
         this.maxAnswers,
         answerKey,
@@ -103,17 +102,6 @@ export class CorrectionCache {
       return corrections;
     });
   }
-}
-
-function bounded<V>(map: Map<string, V>, max: number, key: string, value: V): void {
-  if (map.size >= max) {
-    let drop = Math.max(1, Math.floor(max / 10));
-    for (const k of map.keys()) {
-      map.delete(k);
-      if (--drop <= 0) break;
-    }
-  }
-  map.set(key, value);
 }
 
 const wordKey = (s: Vocabulary, word: string) => `${s.key}\u0000${word}`;

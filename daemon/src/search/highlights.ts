@@ -12,6 +12,7 @@
 // query has nothing longer (they are everywhere in these scripts).
 import type { Tx } from '../db/client.js';
 import { withinTimeout } from '../db/statement-timeout.js';
+import { rememberBounded } from './bounded-memory.js';
 import { hasSegmentedScript, segmentQuery } from '../text/segment.js';
 
 export interface Span {
@@ -97,17 +98,6 @@ const queryCache = new Map<string, string[]>();
 const QUERY_CACHE = 10_000;
 const cacheKey = (cfg: string, text: string) => `${cfg}\u0000${text}`;
 
-function remember(cache: Map<string, string[]>, max: number, key: string, lexemes: string[]): void {
-  if (cache.size >= max) {
-    let drop = max / 10;
-    for (const k of cache.keys()) {
-      cache.delete(k);
-      if (--drop <= 0) break;
-    }
-  }
-  cache.set(key, lexemes);
-}
-
 /**
  * The lexemes of each word under each configuration, (cfg, word) → lexemes: from lexemeCache, the
  * others lexized in one statement (none when all are cached).
@@ -130,7 +120,7 @@ async function lexize(tx: Tx, cfgs: readonly string[], words: readonly string[],
   );
   for (const r of rows) {
     found.set(cacheKey(r.cfg, r.word), r.lexemes);
-    remember(lexemeCache, LEXEME_CACHE, cacheKey(r.cfg, r.word), r.lexemes);
+    rememberBounded(lexemeCache, LEXEME_CACHE, cacheKey(r.cfg, r.word), r.lexemes);
   }
   return found;
 }
@@ -163,7 +153,7 @@ async function chunkConfigs(
   const learn = (r: { cfg: string; lexemes: string[] }) => {
     if (marking.has(r.cfg)) return;
     marking.set(r.cfg, r.lexemes);
-    remember(queryCache, QUERY_CACHE, cacheKey(r.cfg, query), r.lexemes);
+    rememberBounded(queryCache, QUERY_CACHE, cacheKey(r.cfg, query), r.lexemes);
   };
   if (chunks.every((c) => c.textConfig !== undefined)) {
     const cfgOf = new Map(chunks.map((c) => [c.chunkId, c.textConfig ?? opts.textConfig]));

@@ -39,6 +39,8 @@ export const MIN_LETTERS = 5;
 /** Shortest word looked up (letters): MIN_LETTERS less the one an insertion adds. */
 export const SHORTEST_WORD = MIN_LETTERS - 1;
 const SHORTEST = new RegExp(`\\p{L}{${SHORTEST_WORD}}`, 'u');
+/** Whether the query's plain words (operators.ts plainWords) hold one long enough to look up: without, no statement runs. */
+export const hasWordToLookUp = (plain: string): boolean => SHORTEST.test(plain);
 /** Words of this many letters or more may be 2 edits off. */
 export const TWO_EDIT_LETTERS = 9;
 /**
@@ -76,11 +78,12 @@ export function oneEditAway(word: string): string[] {
   const letters = [...new Set([...'abcdefghijklmnopqrstuvwxyz', ...a])];
   const out = new Set<string>();
   const at = (i: number, mid: string[], skip: number) => [...a.slice(0, i), ...mid, ...a.slice(i + skip)].join('');
-  for (let i = 0; i < a.length && a.length >= MIN_LETTERS; i++) {
-    out.add(at(i, [], 1));
-    if (i + 1 < a.length) out.add(at(i, [a[i + 1]!, a[i]!], 2));
-    for (const c of letters) if (c !== a[i]) out.add(at(i, [c], 1));
-  }
+  if (a.length >= MIN_LETTERS)
+    for (let i = 0; i < a.length; i++) {
+      out.add(at(i, [], 1));
+      if (i + 1 < a.length) out.add(at(i, [a[i + 1]!, a[i]!], 2));
+      for (const c of letters) if (c !== a[i]) out.add(at(i, [c], 1));
+    }
   for (let i = 0; i <= a.length; i++) for (const c of letters) out.add(at(i, [c], 0));
   out.delete(a.join(''));
   return [...out];
@@ -142,7 +145,7 @@ export async function findCorrections(
 /** The plain words of SHORTEST_WORD letters or more, per configuration among the collections, looked up in their lists (one statement; none without such a word). */
 export async function queryWords(tx: Tx, textConfig: string, query: string, collectionIds: readonly string[]): Promise<QueryWord[]> {
   const plain = plainWords(query);
-  if (!SHORTEST.test(plain) || !collectionIds.length) return [];
+  if (!hasWordToLookUp(plain) || !collectionIds.length) return [];
   return tx<QueryWord[]>`
       with ids as materialized (select string_to_array(${collectionIds.join(',')}, ',')::uuid[] as a),
       lg as materialized (
