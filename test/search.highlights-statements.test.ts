@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Tx } from '../daemon/src/db/client.js';
-import { highlightSpans, type HighlightInput } from '../daemon/src/search/highlights.js';
+import { type ExtraLexeme, highlightSpans, type HighlightInput } from '../daemon/src/search/highlights.js';
 import { addText, makeCollection, waitSettled } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 
@@ -14,6 +14,7 @@ describe('search highlights: statements', () => {
   let b: Tenant;
   let req: ReturnType<typeof http>;
   const chunks: (HighlightInput & { textConfig: string | null })[] = [];
+  const extra: ExtraLexeme[] = [];
   const opts = { textConfig: 'english', timeoutMs: 5000 };
   /** A connection that fails the test if any statement runs on it. */
   const noStatement = (() => {
@@ -34,10 +35,11 @@ describe('search highlights: statements', () => {
     const zhId = (await addText(req, b.key, zh.uuid, 'Zh', '墨尔本是州首府, running too.')).uuid;
     await waitSettled(req, a.key, ids);
     await waitSettled(req, b.key, [zhId]);
-    const rows = await d.deps.sql<{ id: string; content: string; text_config: string | null }[]>`
-      select c.id, c.content, col.text_config from chunks c join collections col on col.id = c.collection_id
+    const rows = await d.deps.sql<{ id: string; content: string; text_config: string | null; no: number }[]>`
+      select c.id, c.content, col.text_config, col.no from chunks c join collections col on col.id = c.collection_id
        where c.document_id = any(${[...ids, zhId]}::uuid[]) order by c.document_id, c.chunk_index`;
-    for (const r of rows) chunks.push({ chunkId: r.id, content: r.content, textConfig: r.text_config });
+    for (const r of rows) chunks.push({ chunkId: r.id, content: r.content, textConfig: r.text_config, collectionNo: r.no });
+    extra.push({ lexeme: 'ledger', nos: [rows.find((r) => r.content.includes('ledgers'))!.no] });
   });
   after(async () => d?.close());
 
@@ -46,13 +48,13 @@ describe('search highlights: statements', () => {
   it('marks the same spans with the configurations given as when it reads them', async () => {
     for (const q of queries) {
       // Given first: each query is parsed by the statement of the configurations given, then by the reading one.
-      const given = await highlightSpans(d.deps.sql, opts, q, chunks, ['ledger']);
+      const given = await highlightSpans(d.deps.sql, opts, q, chunks, extra);
       const read = await highlightSpans(
         d.deps.sql,
         opts,
         q,
         chunks.map(({ chunkId, content }) => ({ chunkId, content })),
-        ['ledger'],
+        extra,
       );
       assert.deepEqual([...given], [...read], q);
       assert.ok(q === 'zzzz' || [...given.values()].some((s) => s.length), `${q}: something is marked`);

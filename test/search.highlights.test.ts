@@ -14,6 +14,7 @@ const TEXTS = {
   runs: '🎉 Ünïcode first: she runs daily, and running keeps her fit. Ran once.',
   plain: 'The archive holds ledgers about shipping routes.',
   zh: '维多利亚州的经济以服务业为主导，墨尔本是州首府。',
+  simple: 'A ledger of shipping routes, kept by hand.',
 };
 
 type Result = { content: string; chunk_id: string; document_id: string; highlights: { start: number; end: number }[] };
@@ -43,12 +44,14 @@ describe('search result highlights', () => {
     [a, b] = await Promise.all([createTenant(d, 'hl-a'), createTenant(d, 'hl-b')]);
     const en = await makeCollection(req, a.key, 'english');
     const zh = await makeCollection(req, a.key, 'chinese', { language: 'chinese' });
+    const simple = await makeCollection(req, a.key, 'simple', { language: 'simple' });
     const other = await makeCollection(req, b.key, 'b english');
     ids.runs = (await addText(req, a.key, en.uuid, 'Runs', TEXTS.runs)).uuid;
     ids.plain = (await addText(req, a.key, en.uuid, 'Plain', TEXTS.plain)).uuid;
     ids.zh = (await addText(req, a.key, zh.uuid, 'Zh', TEXTS.zh)).uuid;
+    ids.simple = (await addText(req, a.key, simple.uuid, 'Simple', TEXTS.simple)).uuid;
     ids.b = (await addText(req, b.key, other.uuid, 'B', 'running running running everywhere')).uuid;
-    await waitSettled(req, a.key, [ids.runs!, ids.plain!, ids.zh!]);
+    await waitSettled(req, a.key, [ids.runs!, ids.plain!, ids.zh!, ids.simple!]);
     await waitSettled(req, b.key, [ids.b!]);
   });
   after(async () => d?.close());
@@ -84,17 +87,30 @@ describe('search result highlights', () => {
   it('marks extra lexemes (typo corrections) beside the query’s own', async () => {
     const chunk = (await resultFor('ledgers', 'plain')).chunk_id;
     const content = TEXTS.plain;
+    const [row] = await d.deps.sql<
+      { no: number }[]
+    >`select col.no from chunks c join collections col on col.id = c.collection_id where c.id = ${chunk}`;
+    const no = row!.no;
     const spans = await highlightSpans(
       d.deps.sql,
       { textConfig: 'english', timeoutMs: 5000 },
       'ledgrs',
       [{ chunkId: chunk, content }],
-      ['ledger'],
+      [{ lexeme: 'ledger', nos: [no] }],
     );
     assert.deepEqual(
       spans.get(chunk)!.map((h) => content.slice(h.start, h.end)),
       ['ledgers'],
     );
+    // A correction found in other collections only marks nothing here.
+    const elsewhere = await highlightSpans(
+      d.deps.sql,
+      { textConfig: 'english', timeoutMs: 5000 },
+      'ledgrs',
+      [{ chunkId: chunk, content }],
+      [{ lexeme: 'ledger', nos: [no + 1000] }],
+    );
+    assert.deepEqual(elsewhere.get(chunk), []);
     const none = await highlightSpans(d.deps.sql, { textConfig: 'english', timeoutMs: 5000 }, 'ledgrs', [{ chunkId: chunk, content }]);
     assert.deepEqual(none.get(chunk), []);
   });
@@ -102,6 +118,15 @@ describe('search result highlights', () => {
   it('marks the word a typo was corrected to, through REST', async () => {
     const r = await resultFor('ledgres', 'plain', { typo_tolerance: true });
     assert.deepEqual(marked(r), ['ledgers']);
+  });
+
+  it('marks a correction only in the collections it was found in, not where another language has its lexeme', async () => {
+    // "ledgres" is read as "ledger" (English: ledgers) in the English collection; in the `simple`
+    // one its word "ledger" is two edits away, so it is not corrected there and only "shipping" matches.
+    const english = await resultFor('ledgres shipping', 'plain');
+    assert.deepEqual(marked(english), ['ledgers', 'shipping']);
+    const simple = await resultFor('ledgres shipping', 'simple');
+    assert.deepEqual(marked(simple), ['shipping']);
   });
 
   it('gives every result the field, empty when nothing matches, and never another tenant’s text', async () => {

@@ -4,7 +4,7 @@ import type { Tx } from '../db/client.js';
 import type { Conditions } from './conditions.js';
 import { candidateDocuments, countFacets, type Facets } from './facets.js';
 import type { Fused } from './fusion.js';
-import { highlightSpans, type Span } from './highlights.js';
+import { type ExtraLexeme, highlightSpans, type Span } from './highlights.js';
 import type { Hit } from './hydrate.js';
 
 export interface Annotations {
@@ -20,8 +20,8 @@ export interface AnnotateInput {
   /** Every ranked candidate (before limit): the documents facets count over. */
   ranked: readonly Fused[];
   facets?: readonly string[];
-  /** Lexemes marked besides the query's own (typo corrections). */
-  extraLexemes?: readonly string[];
+  /** Lexemes marked besides the query's own (typo corrections), each in its collections. */
+  extraLexemes?: readonly ExtraLexeme[];
 }
 
 /** Highlights and facets, their two statements in parallel (each on its own connection). */

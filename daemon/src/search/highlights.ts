@@ -5,8 +5,9 @@
 //
 // A word of the content is marked when its lexemes, under its collection's text search
 // configuration (the one its chunk was indexed with), meet the query's lexemes that are not
-// excluded, or the extra lexemes a caller adds (a typo-corrected word's): so "running" marks
-// "runs" in an English collection, exactly when search treats them alike. Words of scripts written
+// excluded, or the extra lexemes a caller adds (a typo-corrected word's, only in the collections it
+// was corrected in): so "running" marks "runs" in an English collection, exactly when search treats
+// them alike. Words of scripts written
 // without spaces (Han, kana, Hangul, Thai, …; text/segment.ts) are marked where the query's runs of
 // those scripts, or the words ICU finds in them, occur literally; single characters only when the
 // query has nothing longer (they are everywhere in these scripts).
@@ -80,6 +81,14 @@ export interface HighlightInput {
   content: string;
   /** Its collection's text search configuration (null: the default), when the caller has read it (hydrate.ts): no statement reads it again. */
   textConfig?: string | null;
+  /** Its collection's number (collections.no), when the caller has read it: which extra lexemes apply. */
+  collectionNo?: number;
+}
+
+/** A lexeme marked besides the query's own (a typo correction's), in the collections numbered `nos` only. */
+export interface ExtraLexeme {
+  lexeme: string;
+  nos: readonly number[];
 }
 
 /**
@@ -148,7 +157,7 @@ async function chunkConfigs(
   opts: { textConfig: string; timeoutMs: number },
   query: string,
   chunks: readonly HighlightInput[],
-): Promise<{ cfgOf: Map<string, string>; marking: Map<string, string[]> }> {
+): Promise<{ cfgOf: Map<string, string>; noOf: Map<string, number>; marking: Map<string, string[]> }> {
   const marking = new Map<string, string[]>();
   const learn = (r: { cfg: string; lexemes: string[] }) => {
     if (marking.has(r.cfg)) return;
@@ -157,6 +166,7 @@ async function chunkConfigs(
   };
   if (chunks.every((c) => c.textConfig !== undefined)) {
     const cfgOf = new Map(chunks.map((c) => [c.chunkId, c.textConfig ?? opts.textConfig]));
+    const noOf = new Map(chunks.flatMap((c) => (c.collectionNo === undefined ? [] : [[c.chunkId, c.collectionNo] as const])));
     const missing: string[] = [];
     for (const cfg of new Set(cfgOf.values())) {
       const hit = queryCache.get(cacheKey(cfg, query));
@@ -170,49 +180,63 @@ async function chunkConfigs(
       );
       rows.forEach(learn);
     }
-    return { cfgOf, marking };
+    return { cfgOf, noOf, marking };
   }
   const rows = await withinTimeout(
-    tx<{ id: string; cfg: string; lexemes: string[] }[]>`
+    tx<{ id: string; no: number; cfg: string; lexemes: string[] }[]>`
     with h as materialized (
-      select c.id, coalesce(col.text_config, ${opts.textConfig}) as cfg
+      select c.id, col.no, coalesce(col.text_config, ${opts.textConfig}) as cfg
         from unnest(${chunks.map((c) => c.chunkId)}::uuid[]) as f(id)
         join chunks c on c.id = f.id
         join collections col on col.id = c.collection_id
     ), q as materialized (${markingLexemes(tx, query, tx`select distinct cfg from h`)})
-    select h.id, h.cfg, q.lexemes from h join q on q.cfg = h.cfg`,
+    select h.id, h.no, h.cfg, q.lexemes from h join q on q.cfg = h.cfg`,
     opts.timeoutMs,
   );
   rows.forEach(learn);
-  return { cfgOf: new Map(rows.map((r) => [r.id, r.cfg])), marking };
+  return { cfgOf: new Map(rows.map((r) => [r.id, r.cfg])), noOf: new Map(rows.map((r) => [r.id, r.no])), marking };
 }
 
 /**
  * Each chunk's spans. The chunks' configurations (their collections', else `textConfig`) and the
  * query's lexemes under each (chunkConfigs: at most one statement), and one more only for the
  * page's words not lexized before under that configuration (lexemeCache): a repeated query over a
- * page of words seen before runs none. `extraLexemes` are marked too (typo corrections' lexemes).
+ * page of words seen before runs none. `extraLexemes` (typo corrections' lexemes) are marked too, in
+ * the chunks of the collections they were found in: another language may stem a word to the same
+ * lexeme where the query was not corrected.
  */
 export async function highlightSpans(
   tx: Tx,
   opts: { textConfig: string; timeoutMs: number },
   query: string,
   chunks: readonly HighlightInput[],
-  extraLexemes: readonly string[] = [],
+  extraLexemes: readonly ExtraLexeme[] = [],
 ): Promise<Map<string, Span[]>> {
   const out = new Map<string, Span[]>();
   if (!chunks.length) return out;
   const needles = hasSegmentedScript(query) ? segmentedNeedles(query) : [];
   const words = contentWords(chunks.map((c) => c.content));
-  const { cfgOf, marking } = words.length
+  const { cfgOf, noOf, marking } = words.length
     ? await chunkConfigs(tx, opts, query, chunks)
-    : { cfgOf: new Map<string, string>(), marking: new Map() };
+    : { cfgOf: new Map<string, string>(), noOf: new Map<string, number>(), marking: new Map<string, string[]>() };
   const lexemes = await lexize(tx, [...marking.keys()], words, opts.timeoutMs);
+  // The page's words that mark, per configuration and set of extra lexemes in force.
   const matched = new Map<string, Set<string>>();
-  for (const [cfg, own] of marking) {
-    const wanted = new Set([...own, ...extraLexemes]);
-    matched.set(cfg, new Set(words.filter((w) => lexemes.get(cacheKey(cfg, w))?.some((l) => wanted.has(l)))));
+  const marked = (cfg: string, extra: readonly string[]) => {
+    const key = [cfg, ...extra].join('\u0000');
+    let found = matched.get(key);
+    if (!found) {
+      const wanted = new Set([...(marking.get(cfg) ?? []), ...extra]);
+      found = new Set(wanted.size ? words.filter((w) => lexemes.get(cacheKey(cfg, w))?.some((l) => wanted.has(l))) : []);
+      matched.set(key, found);
+    }
+    return found;
+  };
+  for (const c of chunks) {
+    const cfg = cfgOf.get(c.chunkId);
+    const no = noOf.get(c.chunkId);
+    const extra = no === undefined ? [] : extraLexemes.filter((e) => e.nos.includes(no)).map((e) => e.lexeme);
+    out.set(c.chunkId, spansIn(c.content, cfg !== undefined && marking.has(cfg) ? marked(cfg, extra) : new Set(), needles));
   }
-  for (const c of chunks) out.set(c.chunkId, spansIn(c.content, matched.get(cfgOf.get(c.chunkId) ?? '') ?? new Set(), needles));
   return out;
 }

@@ -14,6 +14,8 @@ export interface Hit extends Fused {
   collectionSlug: string;
   /** The collection's text search configuration (null: TEXT_SEARCH_CONFIG), which highlights parse with. */
   textConfig: string | null;
+  /** The collection's number (collections.no): which typo corrections apply to it (typo-tolerance.ts Correction.nos). */
+  collectionNo: number;
   chunkIndex: number;
   page: number | null;
 }
@@ -42,9 +44,10 @@ export async function hydrate(tx: Tx, fused: Fused[], c: Pick<Conditions, 'passe
         collection_name: string;
         collection_slug: string;
         text_config: string | null;
+        collection_no: number;
       }[]
     >`
-    select c.id, c.document_id, c.content, c.chunk_index, c.page, d.title, d.tags, d.metadata, col.name as collection_name, col.slug as collection_slug, col.text_config
+    select c.id, c.document_id, c.content, c.chunk_index, c.page, d.title, d.tags, d.metadata, col.name as collection_name, col.slug as collection_slug, col.text_config, col.no as collection_no
       from unnest(${fused.map((f) => f.chunkId)}::uuid[]) as f(id)
       join chunks c on c.id = f.id
       join documents d on d.id = c.document_id and d.deleted_at is null and d.status = 'indexed' and d.generation = c.generation
@@ -67,6 +70,7 @@ export async function hydrate(tx: Tx, fused: Fused[], c: Pick<Conditions, 'passe
       collectionName: r.collection_name,
       collectionSlug: r.collection_slug,
       textConfig: r.text_config,
+      collectionNo: r.collection_no,
       chunkIndex: r.chunk_index,
       page: r.page,
     });

@@ -212,7 +212,7 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
     page,
     ranked: fused,
     facets: req.facets,
-    extraLexemes: corrections.map((c) => c.to),
+    extraLexemes: corrections.map((c) => ({ lexeme: c.to, nos: c.nos })),
   });
   return answer(page, outcome, notes);
 }
