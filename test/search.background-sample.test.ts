@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ScopeBackgrounds, SAMPLE_SIZE } from '../daemon/src/search/background.js';
+import { INDEXED_SCOPE, readSample, sampleStatement, ScopeBackgrounds, SAMPLE_SIZE } from '../daemon/src/search/background.js';
 import { makeCollection } from './helpers/docs.js';
 import { createTenant, http, startTestDaemon, type Tenant, type TestDaemon } from './helpers/daemon.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
@@ -60,5 +60,36 @@ describe('search background: the sample is the same for every daemon over the sa
       first.sample.map((v) => [...v]),
     );
     assert.deepEqual(second.pairs, first.pairs);
+  });
+
+  it('draws the same sample after the table is rewritten in another order', async () => {
+    const run = <T>(fn: (sql: never) => Promise<T>) => fn(d.deps.sql as never);
+    const before = await new ScopeBackgrounds(5_000).get(run, ids, 32);
+    // CLUSTER rewrites the heap in id order: a sample that depended on the scan's order would change.
+    await d.deps.sql`cluster chunks using chunks_pkey`;
+    await d.deps.sql`analyze chunks`;
+    const after = await new ScopeBackgrounds(5_000).get(run, ids, 32);
+    assert.deepEqual(
+      after.sample.map((v) => [...v]),
+      before.sample.map((v) => [...v]),
+    );
+  });
+
+  it('reads a large scope’s sample from the sample index, the same chunks as reading the scope whole', async () => {
+    const size = 24; // the index holds about DOCS / 16 = 69 of the scope's chunks: more than 24
+    const whole = await readSample(d.deps.sql as never, ids, 32, { chunks: DOCS, size, timeoutMs: 5_000 });
+    const indexed = await readSample(d.deps.sql as never, ids, 32, { chunks: INDEXED_SCOPE, size, timeoutMs: 5_000 });
+    assert.equal(whole.length, size);
+    assert.deepEqual(
+      indexed.map((v) => [...v]),
+      whole.map((v) => [...v]),
+    );
+    // 1,100 rows are few enough for a sequential scan to look cheaper; without one, the planner
+    // reads the sample index (a million rows choose it unaided: docs/performance.md).
+    const plan = await d.deps.sql.begin(async (tx) => {
+      await tx`set local enable_seqscan = off`;
+      return tx`explain ${sampleStatement(tx as never, ids, 32, { indexed: true, size })}`;
+    });
+    assert.match(plan.map((r) => r['QUERY PLAN']).join('\n'), /chunks_sample_idx/);
   });
 });

@@ -3025,6 +3025,10 @@ CREATE INDEX chunks_collection_idx ON public.chunks USING btree (collection_id);
 
 CREATE UNIQUE INDEX chunks_no_idx ON public.chunks USING btree (no);
 
+-- Name: chunks_sample_idx; Type: INDEX; Schema: public; Owner: -
+
+CREATE INDEX chunks_sample_idx ON public.chunks USING btree (collection_id, uuid_hash(id)) INCLUDE (id) WHERE (uuid_hash(id) < '-1879048192'::integer);
+
 -- Name: collection_text_stats_delta_idx; Type: INDEX; Schema: public; Owner: -
 
 CREATE INDEX collection_text_stats_delta_idx ON public.collection_text_stats_delta USING btree (collection_id);
