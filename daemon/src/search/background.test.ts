@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { backgroundStats, pairStats } from './background.js';
+import { backgroundStats, pairStats, queryBackground } from './background.js';
 
 /** The definition, computed the plain way: cosine to each sample vector, their median, 1.4826 × MAD. */
 function oracle(query: number[], sample: Float32Array[]) {
@@ -40,6 +40,18 @@ test('backgroundStats agrees with the plain computation for any dimension and sa
 test('backgroundStats: a zero query and identical samples give median 0 and the minimum spread', () => {
   const sample = Array.from({ length: 8 }, () => Float32Array.from([1, 2, 3, 4, 5]));
   assert.deepEqual(backgroundStats([0, 0, 0, 0, 0], sample), { median: 0, spread: 1e-3 });
+});
+
+test('queryBackground measures a query once per sample, and again against another sample', () => {
+  const r = rng(7);
+  const query = Array.from({ length: 16 }, r);
+  const a = Array.from({ length: 20 }, () => Float32Array.from({ length: 16 }, r));
+  const b = Array.from({ length: 20 }, () => Float32Array.from({ length: 16 }, r));
+  const first = queryBackground(query, a);
+  assert.deepEqual(first, backgroundStats(query, a));
+  assert.equal(queryBackground(query, a), first, 'the same measurement, not a new one');
+  assert.deepEqual(queryBackground(query, b), backgroundStats(query, b));
+  assert.deepEqual(queryBackground([...query], a), first, 'an equal query measures alike');
 });
 
 test('pairStats: every sampled vector takes part in the pairs, not only the first ones', () => {

@@ -1,4 +1,4 @@
-import { type Background, backgroundStats } from './background.js';
+import { type Background, queryBackground } from './background.js';
 import type { Candidate } from './fusion.js';
 
 /**
@@ -75,6 +75,6 @@ export function judgeTopic(
   if (bg.pairs.median < TOPIC.structure * bg.pairs.spread) return unjudged('no_structure');
   const inPairSpreads = (s: number) => (s - bg.pairs.median) / bg.pairs.spread;
   const nearness = inPairSpreads(Math.max(-1, ...vector.map((c) => c.score)));
-  const domain = inPairSpreads(backgroundStats(queryVector, bg.sample).median);
+  const domain = inPairSpreads(queryBackground(queryVector, bg.sample).median);
   return { ...onTopic({ coverage, nearness, domain }), coverage, nearness, domain };
 }

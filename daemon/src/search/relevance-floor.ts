@@ -1,5 +1,5 @@
 import type { Tx } from '../db/client.js';
-import { backgroundStats, type ScopeBackgrounds } from './background.js';
+import { queryBackground, type ScopeBackgrounds } from './background.js';
 import { BACKGROUND_FLOOR, type Basis, type ModelDefaults } from './fusion-defaults.js';
 import type { Candidate } from './fusion.js';
 
@@ -87,7 +87,7 @@ export async function gateVector(
           : `scope of ${bg.sample.length} chunks: too few for a background and no measured floor for this model, so only text matches are kept`,
       };
     } else {
-      const { median, spread } = backgroundStats(ctx.queryVector, bg.sample);
+      const { median, spread } = queryBackground(ctx.queryVector, bg.sample);
       const z = cutZ(bg.chunks);
       // A model with a measured row also keeps its fixed floor: the built-in model places nonsense
       // near a few odd chunks, as far above the background as real questions (NFCorpus: nonsense
