@@ -230,8 +230,8 @@ const measured = new WeakMap<readonly number[], { sample: readonly Float32Array[
 
 /**
  * backgroundStats, measured once per query vector and sample: a hybrid search asks for it twice (its
- * relevance floor and its evidence). With the median of each, background.ts took 0.43 ms of the
- * daemon's CPU per search at 1M chunks, 0.11 ms now (`kept.ts --cpu-prof`).
+ * relevance floor and its evidence): background.ts takes 0.11 ms of the daemon's CPU per search at
+ * 1M chunks, 0.43 ms measuring twice (`kept.ts --cpu-prof`).
  */
 export function queryBackground(query: readonly number[], sample: readonly Float32Array[]): { median: number; spread: number } {
   const hit = measured.get(query);

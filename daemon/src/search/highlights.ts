@@ -7,10 +7,10 @@
 // configuration (the one its chunk was indexed with), meet the query's lexemes that are not
 // excluded, or the extra lexemes a caller adds (a typo-corrected word's, only in the collections it
 // was corrected in): so "running" marks "runs" in an English collection, exactly when search treats
-// them alike. Words of scripts written
-// without spaces (Han, kana, Hangul, Thai, …; text/segment.ts) are marked where the query's runs of
-// those scripts, or the words ICU finds in them, occur literally; single characters only when the
-// query has nothing longer (they are everywhere in these scripts).
+// them alike. Words of scripts written without spaces (Han, kana, Hangul, Thai, …; text/segment.ts)
+// are marked where the query's runs of those scripts, or the words ICU finds in them, occur
+// literally; single characters only when the query has nothing longer (they are everywhere in
+// these scripts).
 import type { Tx } from '../db/client.js';
 import { withinTimeout } from '../db/statement-timeout.js';
 import { rememberBounded } from './bounded-memory.js';
@@ -98,8 +98,8 @@ export interface ExtraLexeme {
  * - lexemes of a word, per configuration: cfg → (word → lexemes), at most LEXEME_CACHE words each
  *   (about 10 MB). A result page holds up to about 1,000 distinct words, and lexizing 1,500 took
  *   2–11 ms in PostgreSQL at load 16: the memory leaves that to words not seen before. Keyed by the
- *   word alone within its configuration, a page's lookups build no string (with a joined key per word,
- *   highlights took 0.92 ms of the daemon's CPU per search at 1M chunks, now 0.56: `kept.ts --cpu-prof`);
+ *   word alone within its configuration, a page's lookups build no string: highlights take 0.56 ms of
+ *   the daemon's CPU per search at 1M chunks, 0.92 with a joined key per word (`kept.ts --cpu-prof`);
  * - the query's lexemes that mark (not excluded): (cfg, query) → lexemes, at most QUERY_CACHE
  *   entries (about 2 MB), so a repeated query with a warm page runs no statement at all.
  */
