@@ -202,9 +202,7 @@ export function pairStats(sample: readonly Float32Array[]): { median: number; sp
     else for (let j = 1; j <= next; j++) sims[k++] = dot(sample[(i + j) % n]!, q);
   }
   if (!sims.length) return { median: 0, spread: MIN_SPREAD };
-  const median = medianOf(sims);
-  for (let j = 0; j < sims.length; j++) sims[j] = Math.abs(sims[j]! - median);
-  return { median, spread: Math.max(MIN_SPREAD, 1.4826 * medianOf(sims)) };
+  return medianAndSpread(sims);
 }
 
 /**
@@ -219,11 +217,18 @@ export function backgroundStats(query: readonly number[], sample: readonly Float
   qn = Math.sqrt(qn) || 1;
   const sims = new Float64Array(sample.length);
   for (let j = 0; j < sample.length; j++) sims[j] = dot(sample[j]!, q) / qn;
+  return medianAndSpread(sims);
+}
+
+/**
+ * The similarities' median and normal-consistent MAD (1.4826 × the median absolute deviation), at
+ * least MIN_SPREAD: with sparse vectors most similarities are exactly equal (MAD 0), and a tie with
+ * the median is no evidence. Overwrites `sims` with the deviations.
+ */
+function medianAndSpread(sims: Float64Array): { median: number; spread: number } {
   const median = medianOf(sims);
   for (let j = 0; j < sims.length; j++) sims[j] = Math.abs(sims[j]! - median);
-  // At least MIN_SPREAD: with sparse vectors most similarities are exactly equal (MAD 0), and a tie with the median is no evidence.
-  const spread = Math.max(MIN_SPREAD, 1.4826 * medianOf(sims));
-  return { median, spread };
+  return { median, spread: Math.max(MIN_SPREAD, 1.4826 * medianOf(sims)) };
 }
 
 /** The last backgroundStats of each query vector, with the sample it was measured against. */
