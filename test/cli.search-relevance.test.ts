@@ -68,6 +68,12 @@ describe('CLI and web UI: corrections and empty answers', () => {
     assert.match(r.stdout, /Next: fix --where\/--filter as the warnings say/);
   });
 
+  it('CLI: a phrase that no document holds is named, with the next step', async () => {
+    const r = await runCli(['search', '"diabetes exercise"', '--mode', 'text'], { env: e.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /every result must hold "diabetes exercise"\.\nNext: drop or loosen the "quoted phrase" or -excluded word\.\n/);
+  });
+
   it('web UI: the correction above the results, and the reason of an empty answer', async () => {
     const { cookie } = await webSession(d, t.email, PASSWORD);
     const get = async (q: string) =>

@@ -109,6 +109,16 @@ describe('MCP search_documents: typos, exclusions, empty answers, off-topic ques
     assert.match(text, /Next: fix the filter as the warnings say/);
   });
 
+  it('says when a phrase or exclusion left nothing its words found, and what to change', async () => {
+    const r = await call({ query: 'diabetes -treatment -insulin -diet', mode: 'text' });
+    assert.equal(r.structuredContent.count, 0, r.content[0]!.text);
+    assert.equal(r.structuredContent.reason.code, 'operators_left_nothing');
+    assert.match(
+      r.content[0]!.text,
+      /none may hold "treatment" or "insulin" or "diet"\. Next: drop or loosen the "quoted phrase" or -excluded word\.$/,
+    );
+  });
+
   it('finds nothing for an off-topic question in hybrid mode, and keeps the lexical match in text mode', async () => {
     const query = 'how long should I knead pizza dough by hand';
     const hybrid = await call({ query });

@@ -121,4 +121,35 @@ describe('search: why an answer is empty', () => {
       message: 'Nothing relevant was found in the searched documents: none holds any of the query’s words.',
     });
   });
+
+  it('says when the query’s phrase or exclusion left nothing that its words found', async () => {
+    const phrase = await search({ mode: 'text', query: '"vacation zebra"' });
+    assert.equal(phrase.body.count, 0);
+    assert.deepEqual(phrase.body.reason, {
+      code: 'operators_left_nothing',
+      message:
+        'Nothing passes the query’s operators, though the same search without them finds results: every result must hold "vacation zebra".',
+    });
+    for (const mode of ['hybrid', 'text', 'vector']) {
+      const r = await search({ mode, query: 'vacation days -policy', min_score: 0 });
+      assert.equal(r.body.count, 0, mode);
+      assert.equal(r.body.reason.code, 'operators_left_nothing', mode);
+      assert.match(r.body.reason.message, /none may hold "policy"\.$/, mode);
+    }
+    const both = await search({ mode: 'text', query: '"vacation policy" -days -"per year"' });
+    assert.match(both.body.reason.message, /: every result must hold "vacation policy", and none may hold "days" or "per year"\.$/);
+    // The same filter holds without the operators: under it, no document holds the words either.
+    const filtered = await search({ mode: 'text', query: '"vacation zebra"', filter: { year: 2030 } });
+    assert.equal(filtered.body.reason.code, 'no_documents_pass_filter');
+  });
+
+  it('blames the words, not the operators, when the words find nothing either; never another tenant’s', async () => {
+    const none = await search({ mode: 'text', query: '"zebra giraffe"' });
+    assert.equal(none.body.reason.code, 'no_match');
+    // Only tenant B's document holds "another tenant": tenant A's search without the phrase finds nothing.
+    const theirs = await search({ mode: 'text', query: '"another tenant"' });
+    assert.equal(theirs.body.reason.code, 'no_match');
+    const own = await search({ mode: 'text', query: '"another tenant" vacation' }, b.key);
+    assert.equal(own.body.count, 1);
+  });
 });

@@ -243,9 +243,9 @@ export const SearchResponseSchema = z
       .openapi({ description: 'The spelling corrections typo tolerance made (null: none).' }),
     reason: z
       .object({
-        code: z.enum(['no_documents', 'no_documents_pass_filter', 'below_score_threshold', 'no_match']).openapi({
+        code: z.enum(['no_documents', 'no_documents_pass_filter', 'below_score_threshold', 'operators_left_nothing', 'no_match']).openapi({
           description:
-            '`no_documents`: the searched collections hold no indexed document; `no_documents_pass_filter`: none passes `filter` and `tags`, so the query was not the cause (see `warnings`); `below_score_threshold`: every result scored below `score_threshold`; `no_match`: documents were searched and none matched.',
+            '`no_documents`: the searched collections hold no indexed document; `no_documents_pass_filter`: none passes `filter` and `tags`, so the query was not the cause (see `warnings`); `below_score_threshold`: every result scored below `score_threshold`; `operators_left_nothing`: the same search without the query’s "phrases" and -exclusions finds results, and none passes them; `no_match`: documents were searched and none matched.',
         }),
         message: z.string().openapi({
           example:

@@ -1,6 +1,7 @@
 import type { Tx } from '../db/client.js';
 import { diagnoseFilter, type FilterWarning } from '../filters/diagnose.js';
 import type { Conditions, SearchScope } from './conditions.js';
+import { operatorParts, queryOperators, withoutOperators } from './operators.js';
 
 /**
  * Why a search answered nothing, for programs (`code`) and people (`message`):
@@ -8,10 +9,12 @@ import type { Conditions, SearchScope } from './conditions.js';
  * - `no_documents_pass_filter`: they do, but none passes the filter and tags, so the query's wording
  *   was never the cause;
  * - `below_score_threshold`: results were found and `score_threshold` dropped every one;
+ * - `operators_left_nothing`: the same search without the query's "phrases" and -exclusions finds
+ *   results, and none passes them;
  * - `no_match`: documents were searched and none matched (text: none holds a query word; hybrid:
  *   none holds enough of them, and none is close enough in meaning).
  */
-export type EmptyReasonCode = 'no_documents' | 'no_documents_pass_filter' | 'below_score_threshold' | 'no_match';
+export type EmptyReasonCode = 'no_documents' | 'no_documents_pass_filter' | 'below_score_threshold' | 'operators_left_nothing' | 'no_match';
 
 export interface EmptyReason {
   code: EmptyReasonCode;
@@ -90,6 +93,34 @@ export async function explainEmpty(
           : o.mode === 'vector'
             ? 'no chunk is similar enough to the query.'
             : 'none holds enough of the query’s words, and none is close enough to it in meaning.'),
+    },
+    warnings: [],
+  };
+}
+
+/**
+ * When nothing matched a query with operators, whether its words alone find something decides the
+ * blame: `findsWithout` runs the same search (scope, filter, mode) on withoutOperators(query), one
+ * more search on this path only. If it cannot answer, the reason stays `no_match`.
+ */
+export async function blameOperators(
+  empty: EmptyAnswer,
+  query: string,
+  findsWithout: (words: string) => Promise<boolean>,
+): Promise<EmptyAnswer> {
+  const words = withoutOperators(query);
+  if (empty.reason.code !== 'no_match' || !queryOperators(query) || !words) return empty;
+  if (!(await findsWithout(words).catch(() => false))) return empty;
+  const { required, excluded } = operatorParts(query);
+  const quoted = (xs: string[], joiner: string) => xs.map((x) => `"${x}"`).join(joiner);
+  const rules = [
+    ...(required.length ? [`every result must hold ${quoted(required, ' and ')}`] : []),
+    ...(excluded.length ? [`none may hold ${quoted(excluded, ' or ')}`] : []),
+  ];
+  return {
+    reason: {
+      code: 'operators_left_nothing',
+      message: `Nothing passes the query’s operators, though the same search without them finds results: ${rules.join(', and ')}.`,
     },
     warnings: [],
   };

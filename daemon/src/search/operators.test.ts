@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { operatorFilter, plainWords } from './operators.js';
+import { operatorFilter, operatorParts, plainWords, withoutOperators } from './operators.js';
 
 test('plain queries have no filter', () => {
   assert.equal(operatorFilter('stem cells in mice'), '');
@@ -22,4 +22,12 @@ test('operators without words are dropped', () => {
 test('the plain words are what is left without the operators', () => {
   assert.equal(plainWords('"gene expression" in -mice stem cells').replace(/\s+/g, ' ').trim(), 'in stem cells');
   assert.equal(plainWords('covid-19 IL-6 -"mouse model"').trim(), 'covid-19 IL-6');
+});
+
+test('the operators as written, and the query without them', () => {
+  const q = '"gene expression" in -mice stem -"mouse model" cells "unterminated';
+  assert.deepEqual(operatorParts(q), { required: ['gene expression', 'unterminated'], excluded: ['mice', 'mouse model'] });
+  assert.equal(withoutOperators(q), 'gene expression in stem cells unterminated');
+  assert.deepEqual(operatorParts('covid-19 IL-6 - "" foo'), { required: [], excluded: [] });
+  assert.equal(withoutOperators('-mice'), '');
 });

@@ -27,6 +27,25 @@ export function operatorFilter(query: string): string {
     .join(' ');
 }
 
+/** The query's operators as written: the phrases every result holds, and the words or phrases none holds (no quotes, no '-'). */
+export function operatorParts(query: string): { required: string[]; excluded: string[] } {
+  const required: string[] = [];
+  const excluded: string[] = [];
+  for (const part of query.match(operatorPattern) ?? []) {
+    const body = part.trim().replace(/^-/, '').replace(/"/g, '').trim().replace(/\s+/g, ' ');
+    if (/[\p{L}\p{N}]/u.test(body)) (part.trim().startsWith('-') ? excluded : required).push(body);
+  }
+  return { required, excluded };
+}
+
+/** The query without its operators: a phrase's words as plain words, the excluded ones dropped (what its words alone find). */
+export function withoutOperators(query: string): string {
+  return query
+    .replace(operatorPattern, (p) => (p.trim().startsWith('-') ? ' ' : ` ${p.replace(/"/g, '')} `))
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /**
  * The operator part as typed, and as segmented (text/segment.ts) for the collections of languages
  * written without spaces: docsift_tsquery(config, typed, segmented) parses the one its config needs.

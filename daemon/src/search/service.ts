@@ -16,7 +16,7 @@ import { hydrate, type Hit } from './hydrate.js';
 import { textCandidates, textSettings } from './text-channel.js';
 import { vectorCandidates } from './vector-channel.js';
 import { searchScope } from './scope.js';
-import { explainEmpty } from './empty-reason.js';
+import { blameOperators, explainEmpty } from './empty-reason.js';
 import { judgeTopic, type Topic } from './evidence.js';
 import { correctionTerms, type Correction } from './typo-tolerance.js';
 import { shownCorrection, surfaceForms } from './typo-display.js';
@@ -133,8 +133,12 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
     correction: o.corrections.length ? shownCorrection(req.query, o.corrections, o.surface) : null,
     ...(results.length
       ? { reason: null, warnings: [] }
-      : await run((sql) =>
-          explainEmpty(sql, cond, scope, { mode: req.mode, dropped: o.thresholdDropped ? { threshold: req.scoreThreshold! } : null }),
+      : await blameOperators(
+          await run((sql) =>
+            explainEmpty(sql, cond, scope, { mode: req.mode, dropped: o.thresholdDropped ? { threshold: req.scoreThreshold! } : null }),
+          ),
+          req.query,
+          (words) => findsAnything(deps, { ...req, query: words }, collectionIds),
         )),
     ...(req.explain
       ? {
@@ -215,6 +219,11 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
     extraLexemes: corrections.map((c) => ({ lexeme: c.to, nos: c.nos })),
   });
   return answer(page, outcome, notes);
+}
+
+/** Whether the search finds a result at all (its first one, without explain or facets). */
+async function findsAnything(deps: AppDeps, req: SearchRequest, collectionIds: string[]): Promise<boolean> {
+  return (await searchCollections(deps, { ...req, limit: 1, explain: false, facets: undefined }, collectionIds)).count > 0;
 }
 
 /** No collection has this id: a search over it finds nothing. */

@@ -28,12 +28,14 @@ export function noRelevantResults(r: AnswerNotes, scope: { collection?: string; 
         ? ['upload documents, or wait for the ones uploaded to finish processing']
         : r.reason?.code === 'below_score_threshold'
           ? ['lower score_threshold']
-          : [
-              'rephrase with words the documents would use',
-              ...(scope.collection || scope.tags?.length ? ['search every collection without the collection or tag filter'] : []),
-              ...(r.mode === 'text' ? ['try hybrid mode, which also matches by meaning'] : []),
-              'or upload documents that cover it',
-            ];
+          : r.reason?.code === 'operators_left_nothing'
+            ? ['drop or loosen the "quoted phrase" or -excluded word']
+            : [
+                'rephrase with words the documents would use',
+                ...(scope.collection || scope.tags?.length ? ['search every collection without the collection or tag filter'] : []),
+                ...(r.mode === 'text' ? ['try hybrid mode, which also matches by meaning'] : []),
+                'or upload documents that cover it',
+              ];
   const why = r.reason?.message ?? 'Nothing relevant was found in the searched documents.';
   const warnings = r.warnings.map((w) => ` Warning: ${w.message}`).join('');
   return `No results for "${r.query}". ${why}${warnings} Next: ${steps.join('; ')}.`;

@@ -1337,10 +1337,10 @@ export interface components {
             /** @description Why the answer is empty; null when there are results. */
             reason: {
                 /**
-                 * @description `no_documents`: the searched collections hold no indexed document; `no_documents_pass_filter`: none passes `filter` and `tags`, so the query was not the cause (see `warnings`); `below_score_threshold`: every result scored below `score_threshold`; `no_match`: documents were searched and none matched.
+                 * @description `no_documents`: the searched collections hold no indexed document; `no_documents_pass_filter`: none passes `filter` and `tags`, so the query was not the cause (see `warnings`); `below_score_threshold`: every result scored below `score_threshold`; `operators_left_nothing`: the same search without the query’s "phrases" and -exclusions finds results, and none passes them; `no_match`: documents were searched and none matched.
                  * @enum {string}
                  */
-                code: "no_documents" | "no_documents_pass_filter" | "below_score_threshold" | "no_match";
+                code: "no_documents" | "no_documents_pass_filter" | "below_score_threshold" | "operators_left_nothing" | "no_match";
                 /** @example No document in the searched collections passes the filter, so nothing was searched: the query’s wording is not the cause. */
                 message: string;
             } | null;

@@ -118,6 +118,7 @@ function nextSteps(request: SearchRequest, reason: string | undefined, warned: b
     return `${warned ? 'fix --where/--filter as the warnings say' : 'loosen --where/--filter/--tag'}; or search without them`;
   if (reason === 'no_documents') return 'upload documents (docsift docs upload), or wait for the ones uploaded to finish processing';
   if (reason === 'below_score_threshold') return 'lower --min-score';
+  if (reason === 'operators_left_nothing') return 'drop or loosen the "quoted phrase" or -excluded word';
   const filtered = request.collection || request.tags?.length;
   return `rephrase with words the documents would use${filtered ? '; drop --collection/--tag to search everything' : ''}${request.mode === 'text' ? '; try --mode hybrid' : ''}${request.score_threshold !== undefined ? '; lower --min-score' : ''}; or upload documents that cover it`;
 }
