@@ -4,7 +4,7 @@
 // recall. CPU per search is split into the daemon process and its PostgreSQL backends.
 //
 //   node --import tsx test/bench/search/kept.ts --url postgres://…/bench_search_… [--daemon-root /work/main,.]
-//     [--rounds 2] [--requests 400] [--floor] [--recall 40,100,200] [--cpu-prof DIR] [--reuse] [--filtered]
+//     [--rounds 2] [--requests 400] [--mode hybrid] [--concurrency 16] [--floor [--floor-step vector]] [--recall 40,100,200] [--cpu-prof DIR] [--reuse] [--filtered]
 //
 // --filtered measures the filtered scopes of filtered.ts (HTTP c=1 under none / 1 % / 30 %, recall,
 // SQL alternatives) through each daemon instead of hybrid at c=16: a filter change re-measured at
@@ -21,7 +21,7 @@ import { benchFiltered } from './filtered.js';
 import { cpuMs, cpuProbe, runLoad, searchClient } from './load.js';
 import { testQueries } from './queries.js';
 import { measureRecall } from './recall.js';
-import { FLOOR_APP, measureFloor } from './sql-floor.js';
+import { FLOOR_APP, type FloorStep, measureFloor } from './sql-floor.js';
 import { BENCH_MODEL, createMixture, queryVector } from './vectors.js';
 
 const { values: a } = parseArgs({
@@ -32,7 +32,9 @@ const { values: a } = parseArgs({
     requests: { type: 'string', default: '400' },
     queries: { type: 'string', default: '300' },
     mode: { type: 'string', default: 'hybrid' },
+    concurrency: { type: 'string', default: '16' },
     floor: { type: 'boolean', default: false },
+    'floor-step': { type: 'string', default: 'text-channel' },
     recall: { type: 'string' },
     'recall-queries': { type: 'string', default: '200' },
     'cpu-prof': { type: 'string' },
@@ -66,12 +68,13 @@ async function main(): Promise<void> {
     const { key } = await issueKey(sql, { userId: colls[0]!.owner_id, name: 'kept', isFullAccess: true, tier: 'pro', now: new Date() });
     log(`kept database: ${ids.length} collections; load ${load()}`);
     if (a.floor) {
-      const r = await measureFloor(sql, 'text-channel', queries, ids, {
+      const step = a['floor-step'] as FloorStep;
+      const r = await measureFloor(sql, step, queries, ids, {
         concurrency: 1,
         requests: queries.length,
         cpu: cpuProbe(sql, FLOOR_APP),
       });
-      log(`text-channel SQL c=1: p50 ${r.p50} ms p99 ${r.p99} ms, cpu ${r.cpuMsPerRequest} ms/search (load ${load()})`);
+      log(`${step} SQL c=1: p50 ${r.p50} ms p99 ${r.p99} ms, cpu ${r.cpuMsPerRequest} ms/search (load ${load()})`);
     }
     const roots = a['daemon-root'].split(',').map((r) => path.resolve(r));
     const kept = new Map<string, Awaited<ReturnType<typeof startSearchDaemon>>>();
@@ -115,7 +118,7 @@ async function main(): Promise<void> {
             const d0 = cpuMs(daemon.pid)!;
             const b0 = await backends();
             const c0 = process.cpuUsage();
-            const r = await runLoad(queries, { concurrency: 16, requests: Number(a.requests) }, call);
+            const r = await runLoad(queries, { concurrency: Number(a.concurrency), requests: Number(a.requests) }, call);
             const c1 = process.cpuUsage(c0);
             const n = Number(a.requests);
             const dms = (cpuMs(daemon.pid)! - d0) / n;
@@ -123,7 +126,7 @@ async function main(): Promise<void> {
             // This process (the load generator, and the idle embedding stand-in) shares the 2 cores too.
             const cms = (c1.user + c1.system) / 1000 / n;
             log(
-              `${a.mode} c=16 [${root}] round ${round + 1}: ${r.throughput}/s p50 ${r.p50} ms p99 ${r.p99} ms; cpu ${(dms + bms).toFixed(2)} ms/search (daemon ${dms.toFixed(2)}, backends ${bms.toFixed(2)}; client ${cms.toFixed(2)}); errors ${r.errors}; load ${load()}`,
+              `${a.mode} c=${a.concurrency} [${root}] round ${round + 1}: ${r.throughput}/s p50 ${r.p50} ms p99 ${r.p99} ms; cpu ${(dms + bms).toFixed(2)} ms/search (daemon ${dms.toFixed(2)}, backends ${bms.toFixed(2)}; client ${cms.toFixed(2)}); errors ${r.errors}; load ${load()}`,
             );
           } finally {
             client.close();
