@@ -1,12 +1,12 @@
 // A docsift instance for the day-two benchmark: a database, a DATA_DIR and a real `serve` process,
 // with a user key made by the real admin command, and the SciFact helpers it loads and queries with.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import { withDatabase } from '../../helpers/pg.js';
-import { benchAdminUrl, benchDatabase, benchTempDir, type DaemonProcess, repoRoot, startDaemonProcess } from '../lib/env.js';
+import { benchAdminUrl, benchDatabase, benchTempDir, type DaemonProcess, startDaemonProcess } from '../lib/env.js';
+import { type AdminRun, runAdmin } from '../lib/admin-cli.js';
 import { apiClient, type ApiCall, expectStatus } from '../lib/http.js';
 import { beirIdFromTags, beirTag, type CorpusDoc, type TestQuery } from '../quality/dataset.js';
 
@@ -80,24 +80,8 @@ export async function startServe(inst: Instance): Promise<void> {
 }
 
 /** `docsift-daemon admin <args> --json` with the instance's settings: its exit code, JSON result and wall time. */
-export async function admin(inst: Instance, args: string[]): Promise<{ code: number | null; result: any; ms: number; stderr: string }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'daemon/src/main.ts', 'admin', ...args, '--json'], {
-    cwd: repoRoot,
-    env: { ...process.env, ...inst.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const line = out
-    .trim()
-    .split('\n')
-    .reverse()
-    .find((l) => l.startsWith('{'));
-  return { code, result: line ? JSON.parse(line) : undefined, ms: performance.now() - started, stderr: err };
+export function admin(inst: Instance, args: string[]): Promise<AdminRun> {
+  return runAdmin(inst.env, args);
 }
 
 export async function userKey(inst: Instance, email: string): Promise<string> {

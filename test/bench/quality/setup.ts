@@ -1,7 +1,6 @@
 // Starts what the quality benchmark measures: a real `serve` process (API + worker) on a database,
 // a user with a key made by the real admin command, and an in-process handle on the same database
 // for the deeper Recall@100 queries and for embedding the queries the peers get.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import postgres from 'postgres';
 import { authenticateKey } from '../../../daemon/src/routes/guard.js';
@@ -9,7 +8,8 @@ import { loadConfig, resolvedConfig } from '../../../daemon/src/config.js';
 import { createLogger } from '../../../daemon/src/logger.js';
 import { startDaemon, type Daemon } from '../../../daemon/src/server.js';
 import type { Caller } from '../../../daemon/src/types.js';
-import { benchAdminUrl, repoRoot, startDaemonProcess, type DaemonProcess } from '../lib/env.js';
+import { runAdmin } from '../lib/admin-cli.js';
+import { benchAdminUrl, startDaemonProcess, type DaemonProcess } from '../lib/env.js';
 
 export const SIGNING_SECRET = 'bench-quality-signing-secret-0123456789abcdef';
 
@@ -45,27 +45,9 @@ export function startServe(o: DaemonEnvOptions): Promise<DaemonProcess> {
 
 /** `docsift-daemon admin create-user --json`, as an operator would run it. */
 export async function createUserKey(o: DaemonEnvOptions, email: string): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'daemon/src/main.ts', 'admin', 'create-user', '--email', email, '--new-org', 'Quality benchmark', '--json'],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, ...daemonEnv(o) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const line = out
-    .trim()
-    .split('\n')
-    .reverse()
-    .find((l) => l.startsWith('{'));
-  if (code !== 0 || !line) throw new Error(`admin create-user failed (exit ${code}): ${err || out}`);
-  return (JSON.parse(line) as { key: string }).key;
+  const r = await runAdmin(daemonEnv(o), ['create-user', '--email', email, '--new-org', 'Quality benchmark']);
+  if (r.code !== 0 || !r.result) throw new Error(`admin create-user failed (exit ${r.code}): ${r.stderr}`);
+  return (r.result as { key: string }).key;
 }
 
 export interface InProcess {
