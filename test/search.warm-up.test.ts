@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { captureLogs, WARN } from './helpers/log-capture.js';
 import { startFakeOllama, type FakeOllama } from './helpers/fake-ollama-server.js';
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js';
+import { createTenant, http, startTestDaemon, type TestDaemon } from './helpers/daemon.js';
+import { makeCollection, waitSettled } from './helpers/docs.js';
+import { createTestDatabase } from './helpers/pg.js';
 
 describe('search warm-up: the API listens once the query embedder is warm', () => {
   let ollama: FakeOllama | undefined;
@@ -75,12 +77,39 @@ describe('search warm-up: the API listens once the query embedder is warm', () =
       const warm = upLogs.lines.find((l) => l.msg === 'search warmed up');
       assert.equal(typeof warm?.statementsMs, 'number', 'the hybrid searches over no collection ran');
       assert.equal(up.requests, 1, 'their query is the one the embedder warmed with: no further embedding');
+      assert.equal(warm?.found, null, 'no collection holds a word to search for');
       daemons.push(await startTestDaemon({ label: 'warmstmtsdown', env: env(down.url, true), logTo: logs.stream }));
       assert.equal(typeof logs.lines.find((l) => l.msg === 'search warmed up')?.statementsMs, 'number', 'text mode without the embedder');
       assert.ok(!logs.lines.some((l) => /did not warm up/.test(l.msg)));
     } finally {
       await down.close();
       await up.close();
+    }
+  });
+
+  it('searches a collection for a word it holds before it listens, and finds it', { timeout: 120_000 }, async () => {
+    const up = await startFakeOllama({ dimension: 16 });
+    const db = await createTestDatabase('warmfound');
+    try {
+      const seed = await startTestDaemon({ label: 'warmfound', db, worker: true, env: env(up.url, false) });
+      const req = http(seed.url);
+      const t = await createTenant(seed, 'warmfound');
+      const col = await makeCollection(req, t.key, 'Harbour');
+      const r = await req('POST', `/api/v1/collections/${col.uuid}/documents/`, {
+        key: t.key,
+        json: { source_type: 'text', title: 'pilots', content: 'Harbour pilots keep the ledger of every ship.' },
+      });
+      assert.equal(r.status, 201, r.text);
+      await waitSettled(req, t.key, [r.body.uuid]);
+      await seed.close();
+      const logs = captureLogs();
+      daemons.push(await startTestDaemon({ label: 'warmfound2', db, env: env(up.url, true), logTo: logs.stream }));
+      const warm = logs.lines.find((l) => l.msg === 'search warmed up');
+      assert.equal(typeof warm?.statementsMs, 'number');
+      assert.ok(warm.found >= 1, JSON.stringify(warm));
+    } finally {
+      await up.close();
+      await db.drop();
     }
   });
 });

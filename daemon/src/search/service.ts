@@ -226,6 +226,11 @@ async function findsAnything(deps: AppDeps, req: SearchRequest, collectionIds: s
   return (await searchCollections(deps, { ...req, limit: 1, explain: false, facets: undefined }, collectionIds)).count > 0;
 }
 
+/** A search over `collectionIds` that answers no one (the warm-up's, warm-up.ts): unmetered; its result count. */
+export async function searchUnanswered(deps: AppDeps, mode: SearchMode, query: string, collectionIds: string[]): Promise<number> {
+  return (await searchCollections(deps, { query, mode, limit: 10 }, collectionIds)).count;
+}
+
 /** No collection has this id: a search over it finds nothing. */
 const NO_COLLECTION = '00000000-0000-0000-0000-000000000000';
 
