@@ -106,7 +106,7 @@ describe('search warm-up: the API listens once the query embedder is warm', () =
       daemons.push(await startTestDaemon({ label: 'warmfound2', db, env: env(up.url, true), logTo: logs.stream }));
       const warm = logs.lines.find((l) => l.msg === 'search warmed up');
       assert.equal(typeof warm?.statementsMs, 'number');
-      assert.ok(warm.found >= 1, JSON.stringify(warm));
+      assert.ok(Number(warm?.found) >= 1, JSON.stringify(warm));
     } finally {
       await up.close();
       await db.drop();
