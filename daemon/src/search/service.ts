@@ -1,29 +1,26 @@
 import { meterSearch } from '../billing/quota.js';
-import { EmbeddingRejectedError, EmbeddingUnavailableError } from '../embeddings/types.js';
 import { AppError } from '../errors.js';
-import { isDatabaseUnavailable } from '../db/availability.js';
 import type { Tx } from '../db/client.js';
-import { StatementTimeoutError } from '../db/statement-timeout.js';
 import type { FilterNode } from '../filters/parse.js';
 import type { AppDeps, Caller, SearchNote } from '../types.js';
-import { compileConditions, type Conditions, heavyFilter } from './conditions.js';
+import { compileConditions } from './conditions.js';
 import { keepRelevant, rrf, single, weighted, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod } from './fusion-defaults.js';
 import { gateVector, resolveFloor, type Floor } from './relevance-floor.js';
 import { requireOperators } from './operators.js';
-import { atThreshold, roundScore } from './score-scale.js';
+import { channelCandidates, embedQuery, type SearchMode } from './channels.js';
+import { resultJson } from './result-json.js';
+import { atThreshold } from './score-scale.js';
 import { hydrate, type Hit } from './hydrate.js';
-import { textCandidates, textSettings } from './text-channel.js';
-import { vectorCandidates } from './vector-channel.js';
 import { searchScope } from './scope.js';
 import { blameOperators, explainEmpty } from './empty-reason.js';
 import { judgeTopic, type Topic } from './evidence.js';
-import { correctionTerms, type Correction } from './typo-tolerance.js';
-import { shownCorrection, surfaceForms } from './typo-display.js';
+import type { Correction } from './typo-tolerance.js';
+import { shownCorrection } from './typo-display.js';
 import { annotate, type Annotations } from './annotate.js';
-import { highlightSpans, type Span } from './highlights.js';
+import { highlightSpans } from './highlights.js';
 
-export type SearchMode = 'hybrid' | 'text' | 'vector';
+export type { SearchMode } from './channels.js';
 
 export interface SearchRequest {
   query: string;
@@ -54,9 +51,6 @@ export interface SearchRequest {
 }
 
 type Source = 'request' | 'model_default' | 'none';
-
-/** Candidates each channel contributes before fusion. */
-const CANDIDATES = 100;
 
 function capPerDocument<T extends Fused & { documentId: string }>(list: T[], max?: number): T[] {
   if (!max) return list;
@@ -276,81 +270,4 @@ async function collectionsSearched(deps: AppDeps, caller: Caller, req: SearchReq
     if (refs.length && deps.reads.usingReplica && err instanceof AppError && err.code === 'COLLECTION_NOT_FOUND') return scope(deps.sql);
     throw err;
   });
-}
-
-/** The query's vector, unless text mode; down or refusing (bad key, unknown model: an operator's fix), hybrid answers from text. */
-async function embedQuery(deps: AppDeps, req: SearchRequest): Promise<{ queryVector?: number[]; fallback: 'text_only' | null }> {
-  if (req.mode === 'text') return { fallback: null };
-  try {
-    return { queryVector: await deps.queryCache.embed(deps.embedder, req.query), fallback: null };
-  } catch (err) {
-    const provider = err instanceof EmbeddingUnavailableError || err instanceof EmbeddingRejectedError;
-    if (provider && req.mode === 'vector')
-      throw new AppError('SEARCH_UNAVAILABLE', 'Vector search is unavailable: the embedding provider cannot be reached.');
-    if (!provider) throw err;
-    if (err instanceof EmbeddingRejectedError)
-      deps.logger.error({ err }, 'embedding provider refused the query: hybrid search falls back to text only');
-    else deps.logger.warn({ err }, 'embedding provider down: hybrid search falls back to text only');
-    return { fallback: 'text_only' };
-  }
-}
-
-/**
- * Both channels' candidates (each chooses its own filtered variant), with the query's typo
- * corrections: at once, or one after the other under a heavy filter (conditions.ts HEAVY_FILTER_VALUES).
- */
-async function channelCandidates(
-  deps: AppDeps,
-  req: SearchRequest,
-  cond: Conditions,
-  queryVector: number[] | undefined,
-  correcting: Promise<Correction[]>,
-) {
-  const n = req.maxChunksPerDocument ? CANDIDATES : Math.max(req.limit, CANDIDATES);
-  try {
-    const corrections = await correcting;
-    const text = (sql: Tx) =>
-      req.mode === 'vector' ? [] : textCandidates(sql, textSettings(deps.config), req.query, cond, n, correctionTerms(corrections));
-    const vector = (sql: Tx) => (queryVector ? vectorCandidates(sql, queryVector, cond, n) : []);
-    const surface = (sql: Tx) => surfaceForms(sql, deps.config.TEXT_SEARCH_CONFIG, corrections);
-    const [t, v, s] = await deps.reads.run(async (sql) =>
-      heavyFilter(req.filter)
-        ? [await text(sql), await vector(sql), await surface(sql)]
-        : Promise.all([text(sql), vector(sql), surface(sql)]),
-    );
-    return { text: t, vector: v, corrections, surface: s };
-  } catch (err) {
-    // A statement past its time (StatementTimeoutError) answers for itself; the database being
-    // unreachable is an outage the API answers with 503 (and logs once); anything else is a search fault.
-    if (err instanceof StatementTimeoutError) deps.logger.warn({ ms: err.ms }, 'search statement cancelled: STATEMENT_TIMEOUT_MS');
-    if (err instanceof AppError) throw err;
-    if (isDatabaseUnavailable(err)) throw err;
-    deps.logger.error({ err }, 'search backend failed');
-    throw new AppError('SEARCH_UNAVAILABLE', 'Search is temporarily unavailable; retry shortly.');
-  }
-}
-
-function resultJson(r: Hit, explain: boolean | undefined, highlights: Span[]) {
-  return {
-    content: r.content,
-    highlights,
-    title: r.title,
-    document_id: r.documentId,
-    collection_name: r.collectionName,
-    collection_slug: r.collectionSlug,
-    tags: r.tags,
-    metadata: r.metadata,
-    score: roundScore(r.score),
-    chunk_id: r.chunkId,
-    chunk_index: r.chunkIndex,
-    page: r.page,
-    ...(explain
-      ? {
-          explain: {
-            text: r.text ? { rank: r.text.rank, score: r.text.score, coverage: r.text.coverage ?? null } : null,
-            vector: r.vector ? { rank: r.vector.rank, score: r.vector.score } : null,
-          },
-        }
-      : {}),
-  };
 }

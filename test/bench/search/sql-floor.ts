@@ -9,12 +9,13 @@ import { compileConditions, type Conditions } from '../../../daemon/src/search/c
 import { loadConfig } from '../../../daemon/src/config.js';
 import { textCandidates, textSettings } from '../../../daemon/src/search/text-channel.js';
 import { vectorCandidates } from '../../../daemon/src/search/vector-channel.js';
+import { CANDIDATES } from '../../../daemon/src/search/channels.js';
 import { correctionTerms } from '../../../daemon/src/search/typo-tolerance.js';
 import { CorrectionCache } from '../../../daemon/src/search/correction-cache.js';
 import { runLoad, type LoadResult } from './load.js';
 
-/** As service.ts: each channel contributes this many candidates, results default to 5. */
-export const CANDIDATES = 100;
+/** Each channel contributes CANDIDATES candidates, as in a search (channels.ts); results default to 5. */
+export { CANDIDATES };
 /** application_name of the floor's pool (its backends' CPU is measured by name). */
 export const FLOOR_APP = 'bench-search-floor';
 export const LIMIT = 5;
