@@ -14,6 +14,7 @@
 import type { Tx } from '../db/client.js';
 import { withinTimeout } from '../db/statement-timeout.js';
 import { rememberBounded } from './bounded-memory.js';
+import { withoutOperators } from './operators.js';
 import { hasSegmentedScript, segmentQuery } from '../text/segment.js';
 
 export interface Span {
@@ -29,15 +30,10 @@ const WORD = new RegExp(String.raw`${LETTER}+(?:[.\-'’]${LETTER}+)*`, 'gu');
 const SEGMENTED_RUN = new RegExp(`[${SEGMENTED_SCRIPTS}]+`, 'gu');
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
-/** The query with its excluded parts (-word, -"phrase") removed and quotes dropped: what may be marked. */
-function markable(query: string): string {
-  return query.replace(/(?<=^|\s)-("[^"]*(?:"|$)|[^\s"]+)/g, ' ').replaceAll('"', ' ');
-}
-
-/** The literal strings of scripts written without spaces that mark: the query's runs and ICU's words of them. */
+/** The literal strings of scripts written without spaces that mark: the query's runs (not excluded) and ICU's words of them. */
 export function segmentedNeedles(query: string): string[] {
   const found = new Set<string>();
-  for (const [run] of markable(query).matchAll(SEGMENTED_RUN)) {
+  for (const [run] of withoutOperators(query).matchAll(SEGMENTED_RUN)) {
     found.add(run);
     for (const { segment, isWordLike } of segmenter.segment(run)) if (isWordLike) found.add(segment);
   }
