@@ -1,7 +1,7 @@
 import type { Tx } from '../db/client.js';
 import { diagnoseFilter, type FilterWarning } from '../filters/diagnose.js';
 import type { Conditions, SearchScope } from './conditions.js';
-import { operatorParts, queryOperators, withoutOperators } from './operators.js';
+import { operatorParts, withoutOperators } from './operators.js';
 
 /**
  * Why a search answered nothing, for programs (`code`) and people (`message`):
@@ -108,10 +108,10 @@ export async function blameOperators(
   query: string,
   findsWithout: (words: string) => Promise<boolean>,
 ): Promise<EmptyAnswer> {
-  const words = withoutOperators(query);
-  if (empty.reason.code !== 'no_match' || !queryOperators(query) || !words) return empty;
-  if (!(await findsWithout(words).catch(() => false))) return empty;
   const { required, excluded } = operatorParts(query);
+  const words = withoutOperators(query);
+  if (empty.reason.code !== 'no_match' || !(required.length || excluded.length) || !words) return empty;
+  if (!(await findsWithout(words).catch(() => false))) return empty;
   const quoted = (xs: string[], joiner: string) => xs.map((x) => `"${x}"`).join(joiner);
   const rules = [
     ...(required.length ? [`every result must hold ${quoted(required, ' and ')}`] : []),
