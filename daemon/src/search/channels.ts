@@ -21,6 +21,7 @@ export interface ChannelRequest {
   mode: SearchMode;
   limit: number;
   maxChunksPerDocument?: number;
+  /** Checked filter (filters/parse.ts): only chunks of documents passing it. */
   filter?: FilterNode;
 }
 

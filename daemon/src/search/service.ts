@@ -1,14 +1,13 @@
 import { meterSearch } from '../billing/quota.js';
 import { AppError } from '../errors.js';
 import type { Tx } from '../db/client.js';
-import type { FilterNode } from '../filters/parse.js';
 import type { AppDeps, Caller, SearchNote } from '../types.js';
 import { compileConditions } from './conditions.js';
 import { keepRelevant, rrf, single, weighted, type Fused } from './fusion.js';
 import { modelDefaults, type FusionMethod } from './fusion-defaults.js';
 import { gateVector, resolveFloor, type Floor } from './relevance-floor.js';
 import { requireOperators } from './operators.js';
-import { channelCandidates, embedQuery, type SearchMode } from './channels.js';
+import { type ChannelRequest, channelCandidates, embedQuery, type SearchMode } from './channels.js';
 import { resultJson } from './result-json.js';
 import { atThreshold } from './score-scale.js';
 import { hydrate, type Hit } from './hydrate.js';
@@ -22,17 +21,11 @@ import { highlightSpans } from './highlights.js';
 
 export type { SearchMode } from './channels.js';
 
-export interface SearchRequest {
-  query: string;
+export interface SearchRequest extends ChannelRequest {
   collection?: string;
   /** Several collections (slugs) at once, with `collection` if both are given. */
   collections?: string[];
-  /** Checked filter (filters/parse.ts): only chunks of documents passing it. */
-  filter?: FilterNode;
-  limit: number;
-  mode: SearchMode;
   tags?: string[];
-  maxChunksPerDocument?: number;
   explain?: boolean;
   fusion?: FusionMethod;
   semanticRatio?: number;
@@ -132,7 +125,7 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
             explainEmpty(sql, cond, scope, { mode: req.mode, dropped: o.thresholdDropped ? { threshold: req.scoreThreshold! } : null }),
           ),
           req.query,
-          (words) => findsAnything(deps, { ...req, query: words }, collectionIds),
+          async (words) => (await countResults(deps, { ...req, query: words, limit: 1 }, collectionIds)) > 0,
         )),
     ...(req.explain
       ? {
@@ -215,14 +208,12 @@ async function searchCollections(deps: AppDeps, req: SearchRequest, collectionId
   return answer(page, outcome, notes);
 }
 
-/** Whether the search finds a result at all (its first one, without explain or facets). */
-async function findsAnything(deps: AppDeps, req: SearchRequest, collectionIds: string[]): Promise<boolean> {
-  return (await searchCollections(deps, { ...req, limit: 1, explain: false, facets: undefined }, collectionIds)).count > 0;
-}
-
-/** A search over `collectionIds` that answers no one (the warm-up's, warm-up.ts): unmetered; its result count. */
-export async function searchUnanswered(deps: AppDeps, mode: SearchMode, query: string, collectionIds: string[]): Promise<number> {
-  return (await searchCollections(deps, { query, mode, limit: 10 }, collectionIds)).count;
+/**
+ * How many results a search finds, answered to no one (unmetered, without explain or facets): the
+ * warm-up's searches (warm-up.ts), and an empty answer's search without the query's operators.
+ */
+export async function countResults(deps: AppDeps, req: SearchRequest, collectionIds: string[]): Promise<number> {
+  return (await searchCollections(deps, { ...req, explain: false, facets: undefined }, collectionIds)).count;
 }
 
 /** No collection has this id: a search over it finds nothing. */

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../types.js';
-import { searchNothing, searchUnanswered } from './service.js';
+import { countResults, searchNothing } from './service.js';
 
 /** The warm-up's query: embedded once (through the query cache), then searched for over no collection. */
 const WARM_QUERY = 'warm up the query embedder';
@@ -89,7 +89,7 @@ async function warmStatements(
     const found = await Promise.all(
       Array.from({ length: connections }, async () => {
         await searchNothing(deps, mode, WARM_QUERY);
-        return real ? searchUnanswered(deps, mode, real.word, [real.id]) : null;
+        return real ? countResults(deps, { query: real.word, mode, limit: 10 }, [real.id]) : null;
       }),
     );
     return { statementsMs: Math.round(performance.now() - t0), found: found[0] ?? null };
